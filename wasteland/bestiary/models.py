@@ -1,0 +1,181 @@
+"""Pydantic models of the bestiary files: weapons, armor, items, creatures, scenarios.
+
+A creature has one identity (name, kind, size, hit locations, AI personality) and one
+stat block per ruleset. Unknown fields are errors, so a typo in a file never passes
+silently.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from wasteland.rules.dice import Dice
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _dice(v: str) -> str:
+    Dice.parse(v)  # raises NotationError (a ValueError) with the accepted form
+    return v
+
+
+class Qualities(Strict):
+    """The twelve weapon qualities of seed 000; zero or false means absent."""
+
+    lucky: int = Field(0, ge=0, description="bonus to landing critical hits")
+    brutal: float = Field(0.0, ge=0, description="added to the x2 critical multiplier")
+    spread: int = Field(0, ge=0, description="extra adjacent foes hit for half damage")
+    lethal: int = Field(0, ge=0, description="kills a target left at or under this HP")
+    warm_up: bool = Field(False, description="RoF starts at 1 and rises each round")
+    recharging: int = Field(0, ge=0, description="shots restored each turn")
+    stunted_range: bool = Field(False, description="cannot fire beyond its range")
+    lobbed: bool = Field(False, description="may fire over full cover at -5")
+    splash: bool = Field(False, description="damage falls off 1 per foot from the target")
+    burning: int = Field(0, ge=0, description="burn damage per turn from a second roll")
+    armor_vulnerable: float = Field(1.0, ge=1, description="target DT multiplier")
+    armor_piercing: int = Field(0, ge=0, description="target DT reduction")
+
+
+class Weapon(Strict):
+    id: str
+    name: str
+    description: str = ""
+    kind: Literal["melee", "unarmed", "ranged"]
+    damage: str
+    damage_type: Literal["physical", "energy", "radiation", "toxic"] = "physical"
+    range_ft: int = Field(0, ge=0, description="ranged: optimum maximum distance in feet")
+    min_range_ft: int = Field(0, ge=0)
+    reach: int = Field(1, ge=1, le=3, description="melee: squares it reaches")
+    rof: int = Field(1, ge=1, le=20)
+    hands: Literal[0, 1, 2] = Field(1, description="0 for natural weapons")
+    magazine: Literal["none", "internal", "clip", "complex"] = "none"
+    capacity: int = Field(0, ge=0)
+    ammo: str | None = None
+    style: Literal["none", "single", "semi", "auto"] = "none"
+    qualities: Qualities = Qualities()
+
+    _check_damage = field_validator("damage")(_dice)
+
+    @field_validator("capacity")
+    @classmethod
+    def _cap(cls, v: int, info) -> int:  # type: ignore[no-untyped-def]
+        if info.data.get("magazine", "none") != "none" and v < 1:
+            raise ValueError("a weapon with a magazine needs capacity >= 1")
+        return v
+
+
+class Armor(Strict):
+    id: str
+    name: str
+    description: str = ""
+    pdt: int = Field(0, ge=0)
+    edt: int = Field(0, ge=0)
+
+
+class Item(Strict):
+    id: str
+    name: str
+    description: str = ""
+    kind: Literal["healing"]
+    heal: str
+    _check_heal = field_validator("heal")(_dice)
+
+
+class HitLocation(Strict):
+    name: str
+    kind: Literal["head", "torso", "arm", "leg", "other"]
+    count: int = Field(1, ge=1, le=8)
+    d20: tuple[int, int] | None = Field(None, description="2d20 hit-location roll range")
+
+
+class WeaponRef(Strict):
+    id: str
+    bonus: int = Field(0, description="skill and lesser-perk attack bonus with this weapon")
+
+
+class PnPStats(Strict):
+    """Fallout PnP stat block (seed 000); fields the seed leaves to the Overseer."""
+
+    hp: int = Field(ge=1)
+    defense: int = Field(ge=0)
+    initiative: int
+    speed: int = Field(ge=0, description="squares per move action")
+    strength: int = 0
+    perception: int = 0
+    luck: int = 0
+    pdt: int = Field(0, ge=0)
+    edt: int = Field(0, ge=0)
+    rad_resistance: int = Field(0, ge=0, le=100, description="percent")
+    poison_resistance: int = Field(0, ge=0, le=100, description="percent")
+    ap: int = Field(0, ge=0, description="action points per turn, spent on V.A.T.S.")
+    vats: bool = Field(False, description="has a Pip-Boy, so may use V.A.T.S.")
+    weapons: list[WeaponRef] = Field(min_length=1)
+    armor: str | None = None
+    ammo: dict[str, int] = Field(default_factory=dict)
+    items: dict[str, int] = Field(default_factory=dict)
+
+
+class AIPacket(Strict):
+    """Personality fields after Fallout 2's AI packets; agents read what they know."""
+
+    aggression: int = Field(50, ge=0, le=100)
+    min_hp: int = Field(0, ge=0, le=100, description="percent of HP at which it retreats")
+    distance: Literal["stay_close", "charge", "snipe", "stay"] = "charge"
+    attack_who: Literal["closest", "weakest", "strongest", "whomever_attacking_me"] = "closest"
+    chem_use: Literal["never", "sometimes", "always", "stims_when_hurt"] = "stims_when_hurt"
+    best_weapon: Literal["any", "melee", "ranged", "unarmed"] = "any"
+
+
+class Creature(Strict):
+    id: str
+    name: str
+    description: str = ""
+    kind: Literal["animal", "insect", "mutant", "robot", "ghoul", "human", "character"]
+    size: Literal["tiny", "small", "normal", "large", "huge"] = "normal"
+    hit_locations: list[HitLocation] = Field(min_length=1)
+    ai: AIPacket = AIPacket()
+    pnp: PnPStats
+
+
+Lighting = Literal["clear", "obscured", "heavily_obscured", "unseen"]
+Feature = Literal[
+    "floor", "wall", "light_cover", "heavy_cover", "full_cover", "high_ground", "darkness", "smoke"
+]
+
+
+class Placement(Strict):
+    creature: str
+    at: tuple[int, int]
+    id: str | None = Field(None, description="combatant id; default creature_N")
+
+
+class Side(Strict):
+    name: str
+    alert: bool = Field(True, description="false: unguarded until each one's first turn")
+    combatants: list[Placement] = Field(min_length=1)
+
+
+class Scenario(Strict):
+    id: str
+    name: str
+    description: str = ""
+    map: str
+    legend: dict[str, Feature | list[Feature]]
+    lighting: Lighting = "clear"
+    max_rounds: int = Field(30, ge=1)
+    sides: list[Side] = Field(min_length=2)
+
+    @field_validator("legend")
+    @classmethod
+    def _chars(cls, v: dict) -> dict:
+        for k in v:
+            if len(k) != 1:
+                raise ValueError(f"legend key {k!r} must be a single character")
+        return v
+
+    def rows(self) -> list[str]:
+        return [r for r in self.map.strip("\n").splitlines()]

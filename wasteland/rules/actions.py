@@ -1,0 +1,154 @@
+"""Actions: small values with a text notation, and the fixed action table.
+
+An action is a relative intent (approach or retreat from a combatant, attack a combatant
+slot with an option), so the table is the same for every scenario and every ruleset:
+each ruleset decides which entries are legal and what they cost. Targets are combatant
+slots (0..MAX_COMBATANTS-1); the notation names them by combatant id.
+
+Notation (like a chess move):
+    end                      end the turn, or decline a reaction
+    move toward raider_0     move away raider_0     cover
+    attack radscorpion_1     attack radscorpion_1 head   (called shot: head, arm, leg)
+    vats radscorpion_1 head  (called shot paid with AP)
+    attack2 raider_0         (two weapons at once)  whip raider_0 (pistol whip)
+    reload   draw 1   ready   warmup   stimpak self   stimpak ted
+    step toward raider_0     step away raider_0     (5-ft step, a reaction)
+    aim  defend  rally  sprint toward raider_0   first_aid ted   (2d20 intents)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .errors import NotationError
+
+MAX_COMBATANTS = 10
+MAX_WEAPONS = 3
+LOCATIONS = ("head", "arm", "leg")
+
+# kind -> (takes a target, options). Order fixes the table; append only, never reorder,
+# or trained policies stop matching their actions.
+_KINDS: tuple[tuple[str, bool, tuple[str | None, ...]], ...] = (
+    ("end", False, (None,)),
+    ("reload", False, (None,)),
+    ("ready", False, (None,)),
+    ("warmup", False, (None,)),
+    ("cover", False, (None,)),
+    ("aim", False, (None,)),
+    ("defend", False, (None,)),
+    ("rally", False, (None,)),
+    ("draw", False, tuple(str(i) for i in range(MAX_WEAPONS))),
+    ("move", True, ("toward", "away")),
+    ("sprint", True, ("toward", "away")),
+    ("step", True, ("toward", "away")),
+    ("attack", True, (None, *LOCATIONS)),
+    ("vats", True, LOCATIONS),
+    ("attack2", True, (None,)),
+    ("whip", True, (None,)),
+    ("stimpak", True, (None,)),
+    ("first_aid", True, (None,)),
+)
+KINDS = tuple(k for k, _, _ in _KINDS)
+TARGETED = {k for k, t, _ in _KINDS if t}
+OPTIONS = {k: o for k, _, o in _KINDS}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One entry of the action table: ``kind``, a target slot, an option."""
+
+    kind: str
+    target: int | None = None
+    option: str | None = None
+
+    def text(self, ids: Sequence[str] | None = None, actor: int | None = None) -> str:
+        """The notation; ``ids`` maps slots to combatant ids (else ``#slot``)."""
+        parts = [self.kind]
+        if self.kind in ("move", "sprint", "step") and self.option:
+            parts.append(self.option)
+        if self.target is not None:
+            if actor is not None and self.target == actor:
+                parts.append("self")
+            elif ids is not None and self.target < len(ids):
+                parts.append(ids[self.target])
+            else:
+                parts.append(f"#{self.target}")
+        if self.option and self.kind not in ("move", "sprint", "step"):
+            parts.append(self.option)
+        return " ".join(parts)
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def _build_table() -> tuple[tuple[Action, ...], dict[Action, int]]:
+    table: list[Action] = []
+    for kind, targeted, options in _KINDS:
+        if targeted:
+            for t in range(MAX_COMBATANTS):
+                for o in options:
+                    table.append(Action(kind, t, o))
+        else:
+            for o in options:
+                table.append(Action(kind, None, o))
+    return tuple(table), {a: i for i, a in enumerate(table)}
+
+
+ACTION_TABLE, ACTION_INDEX = _build_table()
+N_ACTIONS = len(ACTION_TABLE)
+
+
+def action_id(kind: str, target: int | None = None, option: str | None = None) -> int:
+    return ACTION_INDEX[Action(kind, target, option)]
+
+
+def parse_action(text: str, ids: Sequence[str], actor: int | None = None) -> Action:
+    """Parse the notation against the battle's combatant ids.
+
+    Raises NotationError naming what was wrong and what is accepted.
+    """
+    words = text.strip().lower().split()
+    if not words:
+        raise NotationError("empty action; try 'end', 'attack ID', 'move toward ID', 'reload'")
+    kind = words[0]
+    if kind not in OPTIONS:
+        raise NotationError(f"unknown action {kind!r}; accepted: {', '.join(KINDS)}")
+    rest = words[1:]
+    option: str | None = None
+    if kind in ("move", "sprint", "step"):
+        if not rest or rest[0] not in ("toward", "away"):
+            raise NotationError(f"{kind!r} needs a direction: '{kind} toward ID' or '{kind} away ID'")
+        option, rest = rest[0], rest[1:]
+    target: int | None = None
+    if kind in TARGETED:
+        if not rest:
+            raise NotationError(f"{kind!r} needs a target; combatants: {', '.join(ids)}")
+        name = rest[0]
+        if name == "self":
+            if actor is None:
+                raise NotationError("'self' needs an acting combatant")
+            target = actor
+        else:
+            lowered = [i.lower() for i in ids]
+            if name in lowered:
+                target = lowered.index(name)
+            else:
+                matches = [i for i, x in enumerate(lowered) if x.startswith(name)]
+                if len(matches) != 1:
+                    raise NotationError(
+                        f"unknown combatant {rest[0]!r}; combatants: {', '.join(ids)}"
+                    )
+                target = matches[0]
+        rest = rest[1:]
+    if kind not in ("move", "sprint", "step"):
+        allowed = OPTIONS[kind]
+        if rest:
+            option = rest[0]
+            rest = rest[1:]
+        if option not in allowed:
+            shown = ", ".join(o for o in allowed if o) or "none"
+            raise NotationError(f"{kind!r} does not take option {option!r}; options: {shown}")
+    if rest:
+        raise NotationError(f"unexpected words after {kind!r}: {' '.join(rest)!r}")
+    return Action(kind, target, option)

@@ -1,0 +1,198 @@
+"""Battle state: combatants on a map, sides, the round, its own RNG and the event log.
+
+The state is ruleset-neutral: positions are grid cells, and each ruleset reads the stat
+block it needs from the combatant's creature. Everything dynamic is in plain fields so
+that a battle saves to JSON and loads back to the same state.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from wasteland.bestiary.models import Armor, Creature, Item, Scenario, Weapon
+
+from .actions import Action
+from .events import Event
+from .grid import Grid
+
+ACTIVE, UNCONSCIOUS, DEAD = "active", "unconscious", "dead"
+
+
+@dataclass(slots=True)
+class WeaponState:
+    loaded: int = 0
+    reload_step: int = 0
+    warm: int = 0
+    last_fired_round: int = -10
+
+
+@dataclass(slots=True)
+class Combatant:
+    slot: int
+    id: str
+    side: int
+    creature: Creature
+    weapons: list[Weapon]
+    weapon_bonus: list[int]
+    armor: Armor | None
+    pos: int
+    hp: int
+    max_hp: int
+    status: str = ACTIVE
+    weapon_states: list[WeaponState] = field(default_factory=list)
+    active_weapon: int = 0
+    ammo: dict[str, int] = field(default_factory=dict)
+    items: dict[str, int] = field(default_factory=dict)
+    crippled: dict[str, int] = field(default_factory=dict)
+    limb_damage: dict[str, int] = field(default_factory=dict)
+    ap: int = 0
+    free_used: bool = False
+    readied: bool = False
+    unguarded: bool = False
+    burn_rate: int = 0
+    burn_left: int = 0
+    initiative: int = 0
+    last_attacker: int = -1
+    damage_dealt: int = 0
+    damage_taken: int = 0
+
+    @property
+    def name(self) -> str:
+        return self.id
+
+    @property
+    def up(self) -> bool:
+        return self.status == ACTIVE
+
+    @property
+    def weapon(self) -> Weapon:
+        return self.weapons[self.active_weapon]
+
+    @property
+    def wstate(self) -> WeaponState:
+        return self.weapon_states[self.active_weapon]
+
+    _DYNAMIC = ("pos", "hp", "max_hp", "status", "active_weapon", "ammo", "items", "crippled",
+                "limb_damage", "ap", "free_used", "readied", "unguarded", "burn_rate",
+                "burn_left", "initiative", "last_attacker", "damage_dealt", "damage_taken")
+
+    def state(self) -> dict[str, Any]:
+        d = {k: getattr(self, k) for k in self._DYNAMIC}
+        d["weapon_states"] = [[w.loaded, w.reload_step, w.warm, w.last_fired_round]
+                              for w in self.weapon_states]
+        return {k: (dict(v) if isinstance(v, dict) else v) for k, v in d.items()}
+
+    def restore(self, d: dict[str, Any]) -> None:
+        for k in self._DYNAMIC:
+            v = d[k]
+            setattr(self, k, dict(v) if isinstance(v, dict) else v)
+        self.weapon_states = [WeaponState(*w) for w in d["weapon_states"]]
+
+
+@dataclass
+class Reaction:
+    reactor: int
+    kind: str
+    subject: int
+
+    def as_list(self) -> list[Any]:
+        return [self.reactor, self.kind, self.subject]
+
+
+@dataclass
+class Battle:
+    ruleset: str
+    scenario: Scenario
+    grid: Grid
+    combatants: list[Combatant]
+    side_names: list[str]
+    seed: int
+    rng: random.Random
+    items: dict[str, Item]
+    round: int = 0
+    order: list[int] = field(default_factory=list)
+    turn: int = 0
+    slot: str = "small"
+    reactions: list[Reaction] = field(default_factory=list)
+    pending_move: list[Any] | None = None
+    winner: int | None = None
+    over: bool = False
+    log: list[Event] = field(default_factory=list)
+    history: list[str] = field(default_factory=list)
+    keep_log: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.ids = [c.id for c in self.combatants]
+        self.occupied: dict[int, int] = {c.pos: c.slot for c in self.combatants if c.up}
+
+    # --- queries used everywhere -------------------------------------------------------
+    @property
+    def active(self) -> Combatant:
+        return self.combatants[self.order[self.turn]]
+
+    def enemies_of(self, c: Combatant) -> list[Combatant]:
+        return [o for o in self.combatants if o.side != c.side and o.status == ACTIVE]
+
+    def allies_of(self, c: Combatant) -> list[Combatant]:
+        return [o for o in self.combatants if o.side == c.side and o.status == ACTIVE and o is not c]
+
+    def sides_standing(self) -> set[int]:
+        return {c.side for c in self.combatants if c.status == ACTIVE}
+
+    def by_id(self, cid: str) -> Combatant:
+        for c in self.combatants:
+            if c.id == cid:
+                return c
+        raise KeyError(cid)
+
+    def emit(self, events: list[Event], ev: Event) -> None:
+        events.append(ev)
+        if self.keep_log:
+            self.log.append(ev)
+
+    def record(self, actor: int, action: Action) -> None:
+        self.history.append(f"{self.ids[actor]}: {action.text(self.ids, actor)}")
+
+    def set_pos(self, c: Combatant, pos: int) -> None:
+        if self.occupied.get(c.pos) == c.slot:
+            del self.occupied[c.pos]
+        c.pos = pos
+        self.occupied[pos] = c.slot
+
+    def remove_from_map(self, c: Combatant) -> None:
+        if self.occupied.get(c.pos) == c.slot:
+            del self.occupied[c.pos]
+
+    # --- saving -------------------------------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        """Everything that changes during a fight, as JSON-ready values."""
+        version, internal, gauss = self.rng.getstate()
+        return {
+            "round": self.round,
+            "order": list(self.order),
+            "turn": self.turn,
+            "slot": self.slot,
+            "reactions": [r.as_list() for r in self.reactions],
+            "pending_move": self.pending_move,
+            "winner": self.winner,
+            "over": self.over,
+            "extra": self.extra,
+            "rng": [version, list(internal), gauss],
+            "combatants": [c.state() for c in self.combatants],
+        }
+
+    def restore(self, s: dict[str, Any]) -> None:
+        self.round, self.turn, self.slot = s["round"], s["turn"], s["slot"]
+        self.order = list(s["order"])
+        self.reactions = [Reaction(*r) for r in s["reactions"]]
+        self.pending_move = s["pending_move"]
+        self.winner, self.over = s["winner"], s["over"]
+        self.extra = s["extra"]
+        version, internal, gauss = s["rng"]
+        self.rng.setstate((version, tuple(internal), gauss))
+        for c, cs in zip(self.combatants, s["combatants"]):
+            c.restore(cs)
+        self.occupied = {c.pos: c.slot for c in self.combatants if c.up}

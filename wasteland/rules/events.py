@@ -1,0 +1,267 @@
+"""Typed events. Each renders as one sentence that shows every die and modifier, so a
+GM can check each number; each is also a plain dict for JSON logs."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar
+
+Mods = list[tuple[str, int]]
+
+
+def fmt_mods(mods: Mods) -> str:
+    return "".join(f" {'+' if v >= 0 else '-'}{abs(v)} {label}" for label, v in mods if v)
+
+
+def fmt_faces(faces: tuple[int, ...] | list[int]) -> str:
+    return "+".join(map(str, faces))
+
+
+@dataclass(slots=True)
+class Event:
+    kind: ClassVar[str] = "event"
+
+    def text(self) -> str:  # pragma: no cover - every subclass overrides
+        return self.kind
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["event"] = self.kind
+        return d
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+@dataclass(slots=True)
+class BattleStarted(Event):
+    kind: ClassVar[str] = "battle_started"
+    scenario: str
+    ruleset: str
+    seed: int
+    sides: list[str]
+
+    def text(self) -> str:
+        return (f"Battle '{self.scenario}' under {self.ruleset} (seed {self.seed}): "
+                + " vs ".join(self.sides))
+
+
+@dataclass(slots=True)
+class InitiativeRolled(Event):
+    kind: ClassVar[str] = "initiative"
+    name: str
+    faces: list[int]
+    modifier: int
+    total: int
+    tiebreak: list[int] = field(default_factory=list)
+
+    def text(self) -> str:
+        tb = f" (tie broken by 3d6: {', '.join(map(str, self.tiebreak))})" if self.tiebreak else ""
+        return (f"{self.name} rolls initiative: 3d6 ({fmt_faces(self.faces)})"
+                f" {'+' if self.modifier >= 0 else '-'}{abs(self.modifier)} = {self.total}{tb}")
+
+
+@dataclass(slots=True)
+class RoundStarted(Event):
+    kind: ClassVar[str] = "round"
+    round: int
+    order: list[str]
+
+    def text(self) -> str:
+        return f"-- Round {self.round}: {', '.join(self.order)}"
+
+
+@dataclass(slots=True)
+class TurnStarted(Event):
+    kind: ClassVar[str] = "turn"
+    name: str
+
+    def text(self) -> str:
+        return f"{self.name}'s turn."
+
+
+@dataclass(slots=True)
+class Moved(Event):
+    kind: ClassVar[str] = "moved"
+    name: str
+    intent: str
+    start: tuple[int, int]
+    end: tuple[int, int]
+    squares: int
+    note: str = ""
+
+    def text(self) -> str:
+        if self.squares == 0:
+            return f"{self.name} tries to {self.intent} but cannot move{self.note}."
+        return (f"{self.name} {self.intent}: {self.start} -> {self.end}, "
+                f"{self.squares} square{'s' if self.squares != 1 else ''}{self.note}.")
+
+
+@dataclass(slots=True)
+class AttackRolled(Event):
+    kind: ClassVar[str] = "attack"
+    attacker: str
+    target: str
+    weapon: str
+    faces: list[int]
+    mods: Mods
+    total: int
+    defense: int
+    defense_mods: Mods
+    shots: list[bool]
+    crit: bool
+    crit_mods: Mods
+    how: str = "attacks"
+
+    def text(self) -> str:
+        dm = fmt_mods(self.defense_mods)
+        s = (f"{self.attacker} {self.how} {self.target} with {self.weapon}: "
+             f"3d6 ({fmt_faces(self.faces)}){fmt_mods(self.mods)} = {self.total} vs Defense "
+             f"{self.defense}{' (' + dm.strip() + ')' if dm else ''}")
+        if len(self.shots) > 1:
+            pen = [0, 3] + [6] * (len(self.shots) - 2)
+            parts = [f"{self.total - p} {'hit' if h else 'miss'}" for p, h in zip(pen, self.shots)]
+            s += f"; RoF {len(self.shots)}: " + ", ".join(parts)
+        else:
+            s += ", hit" if self.shots and self.shots[0] else ", miss"
+        if self.crit:
+            if self.faces == [6, 6, 6]:
+                s += "; triple six: critical hit"
+            else:
+                cm = fmt_mods(self.crit_mods)
+                need = self.defense + 10
+                s += f"; critical: {self.total}{cm} = {self.total + sum(v for _, v in self.crit_mods)} >= {need}"
+        return s
+
+
+@dataclass(slots=True)
+class DamageDealt(Event):
+    kind: ClassVar[str] = "damage"
+    target: str
+    dice: str
+    faces: list[int]
+    bonus: Mods
+    multiplier: float
+    raw: int
+    resist_label: str
+    resist: int
+    dealt: int
+    damage_type: str
+    hp: int
+    max_hp: int
+    note: str = ""
+
+    def text(self) -> str:
+        mult = f" x{self.multiplier:g}" if self.multiplier != 1 else ""
+        res = f" - {self.resist_label} {self.resist}" if self.resist_label else ""
+        return (f"  {self.target} takes {self.dice} ({fmt_faces(self.faces)}){fmt_mods(self.bonus)}"
+                f"{mult} = {self.raw}{res} = {self.dealt} {self.damage_type} damage"
+                f"{self.note} (HP {self.hp}/{self.max_hp})")
+
+
+@dataclass(slots=True)
+class Crippled(Event):
+    kind: ClassVar[str] = "crippled"
+    target: str
+    location: str
+    damage: int
+    threshold: int
+
+    def text(self) -> str:
+        return (f"  {self.target}'s {self.location} is crippled "
+                f"({self.damage} damage >= 25% of max HP = {self.threshold}).")
+
+
+@dataclass(slots=True)
+class Downed(Event):
+    kind: ClassVar[str] = "downed"
+    name: str
+    status: str
+
+    def text(self) -> str:
+        return f"  {self.name} is {'killed' if self.status == 'dead' else 'knocked unconscious'}."
+
+
+@dataclass(slots=True)
+class Note(Event):
+    kind: ClassVar[str] = "note"
+    name: str
+    message: str
+
+    def text(self) -> str:
+        return f"{self.name} {self.message}"
+
+
+@dataclass(slots=True)
+class Healed(Event):
+    kind: ClassVar[str] = "healed"
+    name: str
+    target: str
+    item: str
+    dice: str
+    faces: list[int]
+    healed: int
+    hp: int
+    max_hp: int
+
+    def text(self) -> str:
+        who = "" if self.name == self.target else f" on {self.target}"
+        return (f"{self.name} uses a {self.item}{who}: {self.dice} ({fmt_faces(self.faces)}) = "
+                f"{self.healed} HP healed (HP {self.hp}/{self.max_hp})")
+
+
+@dataclass(slots=True)
+class Reloaded(Event):
+    kind: ClassVar[str] = "reload"
+    name: str
+    weapon: str
+    step: str
+    loaded: int
+    capacity: int
+    reserve: int
+
+    def text(self) -> str:
+        return (f"{self.name} {self.step} ({self.weapon} {self.loaded}/{self.capacity}, "
+                f"{self.reserve} in reserve).")
+
+
+@dataclass(slots=True)
+class ReactionOffered(Event):
+    kind: ClassVar[str] = "reaction"
+    reactor: str
+    reaction: str
+    subject: str
+
+    def text(self) -> str:
+        return f"{self.reactor} may react ({self.reaction.replace('_', ' ')}) to {self.subject}."
+
+
+@dataclass(slots=True)
+class OpposedInitiative(Event):
+    kind: ClassVar[str] = "opposed_initiative"
+    reactor: str
+    reactor_faces: list[int]
+    reactor_total: int
+    subject: str
+    subject_faces: list[int]
+    subject_total: int
+    won: bool
+
+    def text(self) -> str:
+        return (f"{self.reactor} vs {self.subject}, opposed initiative: 3d6 "
+                f"({fmt_faces(self.reactor_faces)}) -> {self.reactor_total} vs 3d6 "
+                f"({fmt_faces(self.subject_faces)}) -> {self.subject_total}: "
+                f"{'free attack' if self.won else 'no attack'}.")
+
+
+@dataclass(slots=True)
+class BattleEnded(Event):
+    kind: ClassVar[str] = "battle_ended"
+    winner: str | None
+    reason: str
+    round: int
+
+    def text(self) -> str:
+        if self.winner is None:
+            return f"The battle ends in a draw after round {self.round} ({self.reason})."
+        return f"{self.winner} win in round {self.round} ({self.reason})."

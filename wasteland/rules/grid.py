@@ -1,0 +1,137 @@
+"""The battle map as a grid of 5-ft squares, derived from a scenario's ASCII map.
+
+Cells are indexed ``y * width + x``. Distances are Chebyshev (a diagonal step costs one
+square, the reading recorded in docs/rules/pnp.md). Line of sight and walking distances
+are computed once per map and cached, because legality asks for them on every decision.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+COVER_NONE, COVER_LIGHT, COVER_HEAVY, COVER_FULL = 0, 1, 2, 3
+COVER_NAMES = ("none", "light", "heavy", "full")
+# visibility penalty of a square or of the ambient light (seed 000, Visibility Penalty)
+VISIBILITY = {"clear": 0, "obscured": -2, "heavily_obscured": -4, "unseen": -10}
+
+FEATURES = {
+    "floor": {},
+    "wall": {"wall": True},
+    "light_cover": {"cover": COVER_LIGHT},
+    "heavy_cover": {"cover": COVER_HEAVY},
+    "full_cover": {"cover": COVER_FULL},
+    "high_ground": {"height": 10},
+    "darkness": {"visibility": "heavily_obscured"},
+    "smoke": {"visibility": "obscured"},
+}
+
+
+@dataclass(slots=True)
+class Cell:
+    wall: bool = False
+    cover: int = COVER_NONE
+    height: int = 0
+    visibility: str = "clear"
+
+
+@dataclass
+class Grid:
+    width: int
+    height: int
+    cells: list[Cell]
+    _los: dict[tuple[int, int], bool] = field(default_factory=dict, repr=False)
+    _dist: dict[int, list[int]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        w, h = self.width, self.height
+        self.passable = [not c.wall for c in self.cells]
+        self.cover = [c.cover for c in self.cells]
+        self.heights = [c.height for c in self.cells]
+        self.vis = [VISIBILITY[c.visibility] for c in self.cells]
+        self.xs = [i % w for i in range(w * h)]
+        self.ys = [i // w for i in range(w * h)]
+        self.neighbors: list[tuple[int, ...]] = []
+        for i in range(w * h):
+            x, y = i % w, i // w
+            ns = []
+            for dy in (-1, 0, 1):
+                for dx in (-1, 0, 1):
+                    if (dx or dy) and 0 <= x + dx < w and 0 <= y + dy < h:
+                        j = (y + dy) * w + x + dx
+                        if self.passable[j]:
+                            ns.append(j)
+            self.neighbors.append(tuple(ns))
+        self.cover_cells = tuple(i for i, c in enumerate(self.cover) if c and self.passable[i])
+
+    @classmethod
+    def from_ascii(cls, rows: list[str], legend: dict[str, list[str]]) -> Grid:
+        width = max(len(r) for r in rows)
+        cells = []
+        for row in rows:
+            for ch in row.ljust(width, "."):
+                props: dict = {}
+                for feat in legend[ch]:
+                    props.update(FEATURES[feat])
+                cells.append(Cell(**props))
+        return cls(width, len(rows), cells)
+
+    def index(self, x: int, y: int) -> int:
+        return y * self.width + x
+
+    def xy(self, i: int) -> tuple[int, int]:
+        return i % self.width, i // self.width
+
+    def dist(self, a: int, b: int) -> int:
+        """Chebyshev distance in squares."""
+        dx = self.xs[a] - self.xs[b]
+        dy = self.ys[a] - self.ys[b]
+        if dx < 0:
+            dx = -dx
+        if dy < 0:
+            dy = -dy
+        return dx if dx > dy else dy
+
+    def los(self, a: int, b: int) -> bool:
+        """Whether a straight line between square centres crosses no wall."""
+        key = (a, b) if a < b else (b, a)
+        hit = self._los.get(key)
+        if hit is None:
+            hit = self._trace(*key)
+            self._los[key] = hit
+        return hit
+
+    def _trace(self, a: int, b: int) -> bool:
+        x0, y0 = self.xy(a)
+        x1, y1 = self.xy(b)
+        steps = max(abs(x1 - x0), abs(y1 - y0))
+        passable, w = self.passable, self.width
+        for s in range(1, steps):
+            t = s / steps
+            # sample both roundings so a line grazing a wall corner counts as blocked only
+            # when both neighbouring squares are walls
+            fx, fy = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+            cx, cy = int(fx + 0.5 - 1e-9), int(fy + 0.5 - 1e-9)
+            dx, dy = int(fx + 0.5 + 1e-9), int(fy + 0.5 + 1e-9)
+            if not passable[cy * w + cx] and not passable[dy * w + dx]:
+                return False
+        return True
+
+    def walk_distances(self, target: int) -> list[int]:
+        """Walking distance in squares from every cell to ``target`` (walls block)."""
+        field_ = self._dist.get(target)
+        if field_ is None:
+            inf = 1 << 20
+            field_ = [inf] * (self.width * self.height)
+            field_[target] = 0
+            q = deque([target])
+            nb = self.neighbors
+            while q:
+                c = q.popleft()
+                nd = field_[c] + 1
+                for n in nb[c]:
+                    if field_[n] > nd:
+                        field_[n] = nd
+                        q.append(n)
+            self._dist[target] = field_
+        return field_

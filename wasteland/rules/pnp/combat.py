@@ -1,0 +1,308 @@
+"""Attacks and damage under Fallout PnP (seed 000: Attacking, Critical Hits, Damage,
+Weapon Qualities, Pistol Whip, Using Two Weapons)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from wasteland.bestiary.models import Weapon
+from wasteland.rules.battle import ACTIVE, DEAD, UNCONSCIOUS, Battle, Combatant
+from wasteland.rules.dice import Dice
+from wasteland.rules.events import AttackRolled, Crippled, DamageDealt, Downed, Event, Mods
+from wasteland.rules.grid import COVER_FULL, COVER_HEAVY, COVER_LIGHT
+
+from .stats import CALLED_PENALTY, VATS_COST, can_wield, has_round, is_melee, perception
+
+COVER_BONUS = {COVER_LIGHT: ("light cover", 2), COVER_HEAVY: ("heavy cover", 4)}
+RATE_PENALTY = (0, 3, 6)  # seed 000, Rate of Fire: 2nd shot -3, every later one -6
+WHIP_DICE = {1: Dice(1, 4), 2: Dice(1, 6)}
+
+
+@lru_cache(maxsize=None)
+def weapon_dice(text: str) -> Dice:
+    return Dice.parse(text)
+
+
+def can_attack(b: Battle, c: Combatant, t: Combatant, ws: int, whip: bool = False) -> bool:
+    """Whether ``c`` may attack ``t`` with weapon slot ``ws`` from where both stand."""
+    w = c.weapons[ws]
+    if not can_wield(c, w):
+        return False
+    g = b.grid
+    d = g.dist(c.pos, t.pos)
+    if whip:
+        return w.kind == "ranged" and d <= 1 and w.hands > 0
+    if not has_round(c, ws):
+        return False
+    if w.kind != "ranged":
+        return d <= w.reach and g.los(c.pos, t.pos)
+    if not g.los(c.pos, t.pos):
+        return False
+    if w.qualities.stunted_range and d * 5 > w.range_ft:
+        return False
+    if g.cover[t.pos] == COVER_FULL or g.cover[c.pos] == COVER_FULL:
+        return w.qualities.lobbed
+    return True
+
+
+def range_penalty(w: Weapon, squares: int) -> int:
+    """-1 per 5 ft beyond the range or under the minimum range (seed 000, Weapon Range)."""
+    feet = squares * 5
+    if feet > w.range_ft:
+        return -((feet - w.range_ft + 4) // 5)
+    if feet < w.min_range_ft:
+        return -((w.min_range_ft - feet + 4) // 5)
+    return 0
+
+
+def attack_mods(b: Battle, c: Combatant, t: Combatant, ws: int, location: str | None,
+                vats: bool, whip: bool) -> tuple[Mods, int, Mods, int]:
+    """Attack modifiers, defense and its modifiers, and the drop-attack damage bonus."""
+    w = c.weapons[ws]
+    g = b.grid
+    melee = whip or is_melee(w)
+    mods: Mods = [("PER", perception(c))]
+    if melee:
+        mods.append(("STR", c.creature.pnp.strength))
+    if c.weapon_bonus[ws] and not whip:
+        mods.append(("skill", c.weapon_bonus[ws]))
+    if whip:
+        mods.append(("pistol whip", -1))
+    drop = 0
+    rise = g.heights[c.pos] - g.heights[t.pos]
+    if rise >= 5:
+        if melee:
+            mods.append(("drop attack", 2))
+            drop = 2 + (rise - 5) // 5
+        else:
+            mods.append(("height", 1))
+    vis = min(g.vis[t.pos], b.extra.get("ambient", 0))
+    if vis:
+        mods.append(("visibility", vis))
+    if not melee:
+        rp = range_penalty(w, g.dist(c.pos, t.pos))
+        if rp:
+            mods.append(("range", rp))
+    if location and not vats:
+        mods.append((f"called {location}", CALLED_PENALTY[location]))
+    defense = t.creature.pnp.defense
+    dmods: Mods = []
+    if not melee:
+        cov = g.cover[t.pos]
+        if cov == COVER_FULL or g.cover[c.pos] == COVER_FULL:
+            mods.append(("lobbed over full cover", -5))
+        elif cov:
+            dmods.append(COVER_BONUS[cov])
+            defense += COVER_BONUS[cov][1]
+    return mods, defense, dmods, drop
+
+
+def resolve_attack(b: Battle, c: Combatant, t: Combatant, ws: int, location: str | None,
+                   events: list[Event], vats: bool = False, whip: bool = False,
+                   extra: Mods | None = None, how: str = "attacks") -> None:
+    w = c.weapons[ws]
+    st = c.weapon_states[ws]
+    mods, defense, dmods, drop = attack_mods(b, c, t, ws, location, vats, whip)
+    if extra:
+        mods.extend(extra)
+    if vats and location:
+        c.ap -= VATS_COST[location]
+    r = b.rng.random
+    faces = [int(r() * 6) + 1, int(r() * 6) + 1, int(r() * 6) + 1]
+    total = faces[0] + faces[1] + faces[2]
+    for _, v in mods:
+        total += v
+    triple = faces[0] == faces[1] == faces[2] == 6
+    rof = 1
+    if not whip:
+        rof = w.rof
+        if w.qualities.warm_up:
+            rof = min(w.rof, st.warm + 1)
+            st.warm = rof
+        if w.magazine != "none":
+            rof = min(rof, st.loaded)
+            st.loaded -= rof
+        st.last_fired_round = b.round
+    shots = []
+    for i in range(rof):
+        pen = RATE_PENALTY[i] if i < 3 else 6
+        shots.append(total - pen >= defense or (i == 0 and triple))
+    q = w.qualities
+    crit_mods: Mods = [("Luck", c.creature.pnp.luck)]
+    if q.lucky and not whip:
+        crit_mods.append(("Lucky", q.lucky))
+    crit = shots[0] and (triple or total + sum(v for _, v in crit_mods) >= defense + 10)
+    label = f"{w.name} (pistol whip)" if whip else w.name
+    b.emit(events, AttackRolled(c.id, t.id, label, faces, mods, total, defense, dmods, shots,
+                                crit, crit_mods, how))
+    t.last_attacker = c.slot
+    raw_first = 0
+    for i, hit in enumerate(shots):
+        if hit and t.status == ACTIVE:
+            raw = deal_damage(b, c, t, ws, events, crit=crit and i == 0, location=location,
+                              drop=drop, whip=whip)
+            raw_first = raw_first or raw
+    if whip:
+        return
+    if q.spread:
+        _spread(b, c, t, ws, mods, events)
+    if q.splash and raw_first:
+        _splash(b, c, t, ws, raw_first, events)
+
+
+def _spread(b: Battle, c: Combatant, t: Combatant, ws: int, mods: Mods,
+            events: list[Event]) -> None:
+    """Each point of Spread may also hit one foe next to the target, for half damage,
+    with an attack roll of its own."""
+    w = c.weapons[ws]
+    g = b.grid
+    others = [o for o in b.enemies_of(c) if o is not t and g.dist(o.pos, t.pos) <= 1]
+    for o in others[: w.qualities.spread]:
+        omods, odef, odmods, _ = attack_mods(b, c, o, ws, None, False, False)
+        r = b.rng.random
+        faces = [int(r() * 6) + 1 for _ in range(3)]
+        total = sum(faces) + sum(v for _, v in omods)
+        hit = total >= odef
+        b.emit(events, AttackRolled(c.id, o.id, f"{w.name} (spread)", faces, omods, total,
+                                    odef, odmods, [hit], False, [], "sprays"))
+        if hit:
+            deal_damage(b, c, o, ws, events, scale=0.5, note=" (spread: half damage)")
+
+
+def _splash(b: Battle, c: Combatant, t: Combatant, ws: int, raw: int,
+            events: list[Event]) -> None:
+    """Splash: every foot from the point of impact takes 1 off the damage (squares are 5 ft)."""
+    g = b.grid
+    for o in b.combatants:
+        if o is t or o.status != ACTIVE:
+            continue
+        feet = 5 * g.dist(o.pos, t.pos)
+        if raw - feet > 0 and g.los(t.pos, o.pos):
+            deal_damage(b, c, o, ws, events, fixed=raw - feet,
+                        note=f" (splash, {feet} ft from impact)")
+
+
+def threshold(t: Combatant, w: Weapon) -> tuple[str, int]:
+    """The DT or resistance a damage type meets, after Armor Piercing and Armor Vulnerable."""
+    s = t.creature.pnp
+    arm = t.armor
+    q = w.qualities
+    if w.damage_type in ("physical", "energy"):
+        if w.damage_type == "physical":
+            label, dt = "PDT", s.pdt + (arm.pdt if arm else 0)
+        else:
+            label, dt = "EDT", s.edt + (arm.edt if arm else 0)
+        if q.armor_piercing:
+            dt = max(0, dt - q.armor_piercing)
+            label += f" (AP {q.armor_piercing})"
+        if q.armor_vulnerable != 1:
+            dt = int(dt * q.armor_vulnerable)
+            label += f" (x{q.armor_vulnerable:g} AV)"
+        return label, dt
+    if w.damage_type == "radiation":
+        return "Rad Res %", s.rad_resistance
+    return "Poison Res %", s.poison_resistance
+
+
+def deal_damage(b: Battle, c: Combatant, t: Combatant, ws: int, events: list[Event],
+                crit: bool = False, location: str | None = None, drop: int = 0,
+                whip: bool = False, scale: float = 1.0, fixed: int | None = None,
+                note: str = "") -> int:
+    """Roll and apply one hit's damage; returns the damage before DT."""
+    w = c.weapons[ws]
+    q = w.qualities
+    if fixed is not None:
+        dice, faces, raw = Dice(0, 1, fixed), (), fixed
+        bonus: Mods = []
+    else:
+        dice = WHIP_DICE[2 if w.hands == 2 else 1] if whip else weapon_dice(w.damage)
+        r = b.rng.random
+        faces = tuple(int(r() * dice.sides) + 1 for _ in range(dice.count))
+        bonus = [("drop", drop)] if drop else []
+        raw = sum(faces) + dice.bonus + drop
+    mult = 1.0
+    if crit:
+        mult = 2.0 + (0.0 if whip else q.brutal)
+        if location == "head" and t.crippled.get("head"):
+            mult *= 1.5
+    mult *= scale
+    raw = int(raw * mult)
+    if whip:
+        label, res = ("PDT", t.creature.pnp.pdt + (t.armor.pdt if t.armor else 0))
+        dealt = max(1, raw - res)
+    else:
+        label, res = threshold(t, w)
+        if w.damage_type in ("physical", "energy"):
+            dealt = max(1, raw - res)
+        elif res >= 100:
+            dealt = 0
+        else:
+            dealt = max(1, raw - raw * res // 100)
+    hp_before = t.hp
+    t.hp -= dealt
+    if not whip and q.lethal and 0 < t.hp <= q.lethal:
+        t.hp -= q.lethal
+        note += f"; Lethal ({q.lethal}) deals {q.lethal} more"
+    t.hp = max(0, t.hp)
+    taken = hp_before - t.hp
+    t.damage_taken += taken
+    c.damage_dealt += taken
+    dtype = "physical" if whip else w.damage_type
+    b.emit(events, DamageDealt(t.id, str(dice), list(faces), bonus, mult, raw, label, res,
+                               dealt, dtype, t.hp, t.max_hp, note + (" (critical)" if crit else "")))
+    if not whip and q.burning and fixed is None and t.hp > 0:
+        _ignite(b, t, w, events)
+    if location and t.hp > 0:
+        _wound_limb(b, t, location, taken, events)
+    if t.hp <= 0:
+        down(b, t, events)
+    return raw
+
+
+def _ignite(b: Battle, t: Combatant, w: Weapon, events: list[Event]) -> None:
+    """Burning: a second damage roll, less EDT, dealt at most Burning per turn."""
+    dice = weapon_dice(w.damage)
+    r = b.rng.random
+    faces = [int(r() * dice.sides) + 1 for _ in range(dice.count)]
+    edt = t.creature.pnp.edt + (t.armor.edt if t.armor else 0)
+    pool = max(0, sum(faces) + dice.bonus - edt)
+    if pool <= 0:
+        return
+    t.burn_rate = max(t.burn_rate, w.qualities.burning)
+    t.burn_left = max(t.burn_left, pool)
+    from wasteland.rules.events import Note
+
+    b.emit(events, Note(t.id, f"catches fire: {dice} ({'+'.join(map(str, faces))}) - EDT {edt} = "
+                              f"{pool} burn damage, {t.burn_rate} per turn"))
+
+
+def _wound_limb(b: Battle, t: Combatant, location: str, dealt: int, events: list[Event]) -> None:
+    """25% of max HP dealt to a limb by called shots cripples it (seed 000)."""
+    from .stats import location_count
+
+    t.limb_damage[location] = t.limb_damage.get(location, 0) + dealt
+    need = -(-t.max_hp // 4)
+    if t.limb_damage[location] >= need and t.crippled.get(location, 0) < max(
+        1, location_count(t, location)
+    ):
+        t.crippled[location] = t.crippled.get(location, 0) + 1
+        b.emit(events, Crippled(t.id, location, t.limb_damage[location], need))
+        t.limb_damage[location] = 0
+        if not can_wield(t, t.weapon):
+            usable = [i for i, w in enumerate(t.weapons) if can_wield(t, w)]
+            if usable:
+                t.active_weapon = usable[0]
+
+
+def down(b: Battle, t: Combatant, events: list[Event]) -> None:
+    """0 HP: creatures die, player characters fall unconscious (reading, docs/rules/pnp.md)."""
+    t.hp = 0
+    t.status = UNCONSCIOUS if t.creature.kind == "character" else DEAD
+    t.readied = False
+    t.burn_left = t.burn_rate = 0
+    b.remove_from_map(t)
+    b.reactions = [r for r in b.reactions if r.reactor != t.slot and r.subject != t.slot]
+    b.emit(events, Downed(t.id, t.status))
+
+
+__all__ = ["DEAD", "can_attack", "resolve_attack", "deal_damage", "down", "threshold"]

@@ -1,0 +1,135 @@
+"""Movement on the square grid and the reactions it provokes (seed 000: Small Action
+"moving up to the character's speed", Free Actions: attack of opportunity on movement,
+readied actions, 5-ft step)."""
+
+from __future__ import annotations
+
+from wasteland.rules.battle import ACTIVE, Battle, Combatant, Reaction
+from wasteland.rules.events import Event, Moved, ReactionOffered
+
+from .combat import can_attack
+from .stats import is_melee, speed
+
+
+def step_toward(b: Battle, c: Combatant, goal: int) -> int | None:
+    """The free neighbouring square that most shortens the walk to ``goal``."""
+    field = b.grid.walk_distances(goal)
+    best, best_d = None, field[c.pos]
+    occ = b.occupied
+    for n in b.grid.neighbors[c.pos]:
+        if n not in occ and field[n] < best_d:
+            best, best_d = n, field[n]
+    return best
+
+
+def step_away(b: Battle, c: Combatant, threat: int) -> int | None:
+    field = b.grid.walk_distances(threat)
+    best, best_d = None, field[c.pos]
+    occ = b.occupied
+    for n in b.grid.neighbors[c.pos]:
+        if n not in occ and field[n] > best_d:
+            best, best_d = n, field[n]
+    return best
+
+
+def nearest_cover(b: Battle, c: Combatant) -> int | None:
+    """The closest free cover square within this turn's Speed, if any."""
+    sp = speed(c)
+    best, best_d = None, sp + 1
+    for cell in b.grid.cover_cells:
+        if cell in b.occupied:
+            continue
+        dd = b.grid.walk_distances(cell)[c.pos]
+        if dd < best_d:
+            best, best_d = cell, dd
+    return best
+
+
+def can_move(b: Battle, c: Combatant, mode: str, target: Combatant) -> bool:
+    if speed(c) <= 0:
+        return False
+    if mode == "toward":
+        return b.grid.dist(c.pos, target.pos) > 1 and step_toward(b, c, target.pos) is not None
+    return step_away(b, c, target.pos) is not None
+
+
+def _aoo_threats(b: Battle, c: Combatant, done: list[int]) -> list[Combatant]:
+    """Enemies next to the square being left, wielding a melee weapon, free action unused."""
+    g = b.grid
+    out = []
+    for e in b.combatants:
+        if (e.side != c.side and e.status == ACTIVE and not e.free_used and e.slot not in done
+                and g.dist(e.pos, c.pos) <= 1 and is_melee(e.weapon)
+                and can_attack(b, e, c, e.active_weapon)):
+            out.append(e)
+    return out
+
+
+def walk(b: Battle, c: Combatant, mode: str, target: int, steps: int, events: list[Event],
+         moved: int = 0, start: int | None = None, done: list[int] | None = None) -> None:
+    """Walk up to ``steps`` squares. Leaving a square next to an armed melee enemy pauses the
+    walk (saved in ``b.pending_move``) while that enemy is offered an attack of opportunity."""
+    g = b.grid
+    start = c.pos if start is None else start
+    done = [] if done is None else done
+    t = b.combatants[target] if mode != "cover" else None
+    while steps > 0:
+        if mode == "toward":
+            assert t is not None
+            if g.dist(c.pos, t.pos) <= 1:
+                break
+            nxt = step_toward(b, c, t.pos)
+        elif mode == "away":
+            assert t is not None
+            nxt = step_away(b, c, t.pos)
+        else:
+            if c.pos == target:
+                break
+            nxt = step_toward(b, c, target)
+        if nxt is None:
+            break
+        threats = _aoo_threats(b, c, done)
+        if threats:
+            for e in threats:
+                done.append(e.slot)
+                b.reactions.append(Reaction(e.slot, "opportunity", c.slot))
+                b.emit(events, ReactionOffered(e.id, "attack_of_opportunity", c.id))
+            b.pending_move = [c.slot, mode, target, steps, moved, start, done]
+            return
+        b.set_pos(c, nxt)
+        steps -= 1
+        moved += 1
+    b.pending_move = None
+    intent = {"toward": "moves toward", "away": "moves away from", "cover": "takes cover"}[mode]
+    if t is not None:
+        intent += f" {t.id}"
+    b.emit(events, Moved(c.id, intent, g.xy(start), g.xy(c.pos), moved))
+    if moved:
+        after_move(b, c, events)
+
+
+def after_move(b: Battle, c: Combatant, events: list[Event]) -> None:
+    """Offer readied enemies their attack and adjacent allies their 5-ft step."""
+    g = b.grid
+    for o in b.combatants:
+        if o.status != ACTIVE or o.free_used or o is c:
+            continue
+        if o.side != c.side:
+            if o.readied and can_attack(b, o, c, o.active_weapon):
+                b.reactions.append(Reaction(o.slot, "readied", c.slot))
+                b.emit(events, ReactionOffered(o.id, "readied_attack", c.id))
+        elif g.dist(o.pos, c.pos) <= 1 and speed(o) > 0:
+            b.reactions.append(Reaction(o.slot, "step", c.slot))
+            b.emit(events, ReactionOffered(o.id, "5ft_step", c.id))
+
+
+def resume(b: Battle, events: list[Event]) -> None:
+    pm = b.pending_move
+    if pm is None:
+        return
+    slot, mode, target, steps, moved, start, done = pm
+    c = b.combatants[slot]
+    b.pending_move = None
+    if c.status != ACTIVE or (mode != "cover" and b.combatants[target].status != ACTIVE):
+        return
+    walk(b, c, mode, target, steps, events, moved, start, done)

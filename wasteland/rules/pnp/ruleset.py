@@ -1,0 +1,488 @@
+"""Fallout PnP (seed 000_4e72993430dea166.txt): turn order, action economy, legality.
+
+A turn is a Small action then a Large action; a Large action may be spent as a second
+Small one; taking a Large action first forgoes the Small one. Between turns each
+combatant has one Free action, offered to it as a reaction (the decider becomes the
+reacting combatant). Readings of what the seed leaves open are in docs/rules/pnp.md.
+"""
+
+from __future__ import annotations
+
+import random
+
+from wasteland.bestiary.loader import Bestiary, default_bestiary
+from wasteland.bestiary.models import Scenario
+from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, LOCATIONS, MAX_WEAPONS, Action
+from wasteland.rules.battle import ACTIVE, Battle, Combatant, Reaction, WeaponState
+from wasteland.rules.errors import IllegalActionError
+from wasteland.rules.events import (
+    BattleEnded,
+    BattleStarted,
+    Event,
+    Healed,
+    InitiativeRolled,
+    Note,
+    OpposedInitiative,
+    ReactionOffered,
+    Reloaded,
+    RoundStarted,
+    TurnStarted,
+)
+from wasteland.rules.grid import VISIBILITY, Grid
+from wasteland.rules.protocol import Decision
+
+from . import movement
+from .combat import can_attack, deal_damage, down, resolve_attack, weapon_dice
+from .stats import VATS_COST, can_wield, has_location, has_round, speed
+
+END = ACTION_INDEX[Action("end")]
+RELOAD = ACTION_INDEX[Action("reload")]
+READY = ACTION_INDEX[Action("ready")]
+WARMUP = ACTION_INDEX[Action("warmup")]
+COVER = ACTION_INDEX[Action("cover")]
+DRAW = [ACTION_INDEX[Action("draw", None, str(i))] for i in range(MAX_WEAPONS)]
+
+
+def _ids(kind: str, option: str | None) -> list[int]:
+    return [ACTION_INDEX[Action(kind, t, option)] for t in range(10)]
+
+
+MOVE_TO, MOVE_AWAY = _ids("move", "toward"), _ids("move", "away")
+STEP_TO, STEP_AWAY = _ids("step", "toward"), _ids("step", "away")
+ATTACK = {o: _ids("attack", o) for o in (None, *LOCATIONS)}
+VATS = {o: _ids("vats", o) for o in LOCATIONS}
+ATTACK2, WHIP, STIM = _ids("attack2", None), _ids("whip", None), _ids("stimpak", None)
+LARGE_ONLY = {"attack", "vats", "attack2", "whip", "ready", "warmup"}
+REACTION_NAMES = {"opportunity": "attack of opportunity", "unguarded": "unguarded enemy",
+                  "readied": "readied attack", "step": "5-ft step"}
+
+
+def _heal_item(c: Combatant, b: Battle) -> str | None:
+    for item_id, n in c.items.items():
+        if n > 0 and b.items[item_id].kind == "healing":
+            return item_id
+    return None
+
+
+def _offhand(c: Combatant) -> int | None:
+    """The second one-handed weapon for fighting with two weapons, if any."""
+    if c.weapon.hands != 1:
+        return None
+    for i, w in enumerate(c.weapons):
+        if i != c.active_weapon and w.hands == 1:
+            return i
+    return None
+
+
+class PnP:
+    name = "pnp"
+
+    # --- setting up ----------------------------------------------------------------------
+    def new_battle(self, scenario: Scenario, seed: int, bestiary: Bestiary | None = None,
+                   keep_log: bool = True, max_rounds: int | None = None) -> Battle:
+        bestiary = bestiary or default_bestiary()
+        legend = {k: ([v] if isinstance(v, str) else list(v)) for k, v in scenario.legend.items()}
+        grid = Grid.from_ascii(scenario.rows(), legend)
+        combatants: list[Combatant] = []
+        counts: dict[str, int] = {}
+        for si, side in enumerate(scenario.sides):
+            for p in side.combatants:
+                cr = bestiary.creature(p.creature)
+                n = counts.get(p.creature, 0)
+                counts[p.creature] = n + 1
+                weapons = [bestiary.weapons[r.id] for r in cr.pnp.weapons]
+                c = Combatant(
+                    slot=len(combatants), id=p.id or f"{p.creature}_{n}", side=si, creature=cr,
+                    weapons=weapons, weapon_bonus=[r.bonus for r in cr.pnp.weapons],
+                    armor=bestiary.armor[cr.pnp.armor] if cr.pnp.armor else None,
+                    pos=grid.index(*p.at), hp=cr.pnp.hp, max_hp=cr.pnp.hp,
+                    weapon_states=[WeaponState(loaded=w.capacity) for w in weapons],
+                    ammo=dict(cr.pnp.ammo), items=dict(cr.pnp.items), ap=cr.pnp.ap,
+                    unguarded=not side.alert,
+                )
+                combatants.append(c)
+        b = Battle("pnp", scenario, grid, combatants, [s.name for s in scenario.sides], seed,
+                   random.Random(seed), dict(bestiary.items), keep_log=keep_log)
+        b.extra["ambient"] = VISIBILITY[scenario.lighting]
+        b.extra["max_rounds"] = max_rounds or scenario.max_rounds
+        events: list[Event] = []
+        b.emit(events, BattleStarted(scenario.id, "pnp", seed, b.side_names))
+        self._roll_initiative(b, events)
+        b.round = 1
+        b.turn = 0
+        b.emit(events, RoundStarted(1, [b.ids[i] for i in b.order]))
+        self._offer_unguarded(b, events)
+        self._start_turn(b, events)
+        return b
+
+    def _roll_initiative(self, b: Battle, events: list[Event]) -> None:
+        """3d6 + Initiative modifier; ties are rerolled among the tied (seed 000, Initiative)."""
+        r = b.rng.random
+        keys: dict[int, list[int]] = {}
+        faces_of: dict[int, list[int]] = {}
+        for c in b.combatants:
+            faces = [int(r() * 6) + 1 for _ in range(3)]
+            faces_of[c.slot] = faces
+            c.initiative = sum(faces) + c.creature.pnp.initiative
+            keys[c.slot] = [c.initiative]
+        tiebreaks: dict[int, list[int]] = {c.slot: [] for c in b.combatants}
+        while True:
+            groups: dict[tuple[int, ...], list[int]] = {}
+            for s, k in keys.items():
+                groups.setdefault(tuple(k), []).append(s)
+            tied = [g for g in groups.values() if len(g) > 1]
+            if not tied:
+                break
+            for g in tied:
+                for s in g:
+                    roll = sum(int(r() * 6) + 1 for _ in range(3))
+                    keys[s].append(roll)
+                    tiebreaks[s].append(roll)
+        b.order = sorted(keys, key=lambda s: keys[s], reverse=True)
+        for s in b.order:
+            c = b.combatants[s]
+            b.emit(events, InitiativeRolled(c.id, faces_of[s], c.creature.pnp.initiative,
+                                            c.initiative, tiebreaks[s]))
+
+    def _offer_unguarded(self, b: Battle, events: list[Event]) -> None:
+        """Alert combatants may make a free attack on an unguarded enemy in reach (seed 000,
+        Attack of Opportunity (Prone)); offered once, before the first turn."""
+        for s in b.order:
+            c = b.combatants[s]
+            if c.unguarded:
+                continue
+            for t in b.enemies_of(c):
+                if t.unguarded and can_attack(b, c, t, c.active_weapon):
+                    b.reactions.append(Reaction(c.slot, "unguarded", t.slot))
+                    b.emit(events, ReactionOffered(c.id, "unguarded_enemy", t.id))
+                    break
+
+    # --- whose decision ------------------------------------------------------------------
+    def decider(self, b: Battle) -> Decision:
+        if b.reactions:
+            r = b.reactions[0]
+            return Decision(r.reactor, "free", r.kind, r.subject)
+        return Decision(b.order[b.turn], b.slot)
+
+    def outcome(self, b: Battle) -> int | None:
+        return b.winner
+
+    # --- legality ------------------------------------------------------------------------
+    def legal_ids(self, b: Battle) -> list[int]:
+        if b.over:
+            return []
+        if b.reactions:
+            return self._reaction_ids(b, b.reactions[0])
+        c = b.combatants[b.order[b.turn]]
+        ids = [END]
+        g = b.grid
+        cs = b.combatants
+        w = c.weapon
+        st = c.wstate
+        loaded = has_round(c, c.active_weapon)
+        # small actions
+        if (w.magazine != "none" and c.ammo.get(w.ammo or "", 0) > 0
+                and (st.loaded < w.capacity or st.reload_step) and (w.hands == 0 or c.crippled.get("arm", 0) < 2)):
+            ids.append(RELOAD)
+        for i in range(len(c.weapons)):
+            if i != c.active_weapon and can_wield(c, c.weapons[i]):
+                ids.append(DRAW[i])
+        sp = speed(c)
+        if sp > 0 and g.cover[c.pos] == 0 and movement.nearest_cover(b, c) is not None:
+            ids.append(COVER)
+        heal = _heal_item(c, b)
+        # large actions
+        if (w.qualities.warm_up and loaded and st.warm < w.rof):
+            ids.append(WARMUP)
+        vats_ok = c.creature.pnp.vats
+        off = _offhand(c) if c.crippled.get("arm", 0) == 0 else None
+        for t in cs:
+            if t.status != ACTIVE or t is c:
+                continue
+            ts = t.slot
+            if t.side == c.side:
+                if sp > 0 and movement.can_move(b, c, "toward", t):
+                    ids.append(MOVE_TO[ts])
+                if heal and t.hp < t.max_hp and g.dist(c.pos, t.pos) <= 1:
+                    ids.append(STIM[ts])
+                continue
+            if sp > 0:
+                if movement.can_move(b, c, "toward", t):
+                    ids.append(MOVE_TO[ts])
+                if movement.can_move(b, c, "away", t):
+                    ids.append(MOVE_AWAY[ts])
+            if can_attack(b, c, t, c.active_weapon):
+                ids.append(ATTACK[None][ts])
+                for loc in LOCATIONS:
+                    if has_location(t, loc):
+                        ids.append(ATTACK[loc][ts])
+                        if vats_ok and c.ap >= VATS_COST[loc]:
+                            ids.append(VATS[loc][ts])
+                if off is not None and can_attack(b, c, t, off):
+                    ids.append(ATTACK2[ts])
+            if w.kind == "ranged" and can_attack(b, c, t, c.active_weapon, whip=True):
+                ids.append(WHIP[ts])
+        if heal and c.hp < c.max_hp:
+            ids.append(STIM[c.slot])
+        if not c.readied and loaded and can_wield(c, w):
+            ids.append(READY)
+        ids.sort()
+        return ids
+
+    def _reaction_ids(self, b: Battle, r: Reaction) -> list[int]:
+        c = b.combatants[r.reactor]
+        t = b.combatants[r.subject]
+        ids = [END]
+        if r.kind == "step":
+            for o in b.combatants:
+                if o.status == ACTIVE and o is not c:
+                    if movement.step_toward(b, c, o.pos) is not None and b.grid.dist(c.pos, o.pos) > 1:
+                        ids.append(STEP_TO[o.slot])
+                    if o.side != c.side and movement.step_away(b, c, o.pos) is not None:
+                        ids.append(STEP_AWAY[o.slot])
+        elif t.status == ACTIVE and can_attack(b, c, t, c.active_weapon):
+            ids.append(ATTACK[None][t.slot])
+            for loc in LOCATIONS:
+                if has_location(t, loc):
+                    ids.append(ATTACK[loc][t.slot])
+        ids.sort()
+        return ids
+
+    def legal_actions(self, b: Battle) -> list[Action]:
+        return [ACTION_TABLE[i] for i in self.legal_ids(b)]
+
+    # --- applying ------------------------------------------------------------------------
+    def apply(self, b: Battle, action: Action, check: bool = True) -> list[Event]:
+        if b.over:
+            raise IllegalActionError("the battle is over; no action is legal")
+        idx = ACTION_INDEX.get(action)
+        dec = self.decider(b)
+        if check and (idx is None or idx not in self.legal_ids(b)):
+            legal = ", ".join(a.text(b.ids, dec.combatant) for a in self.legal_actions(b))
+            raise IllegalActionError(
+                f"{action.text(b.ids, dec.combatant)!r} is not legal for {b.ids[dec.combatant]} "
+                f"now; legal: {legal}"
+            )
+        b.record(dec.combatant, action)
+        events: list[Event] = []
+        if b.reactions:
+            self._apply_reaction(b, action, events)
+        else:
+            self._apply_turn(b, action, events)
+        self._settle(b, events)
+        return events
+
+    def _apply_reaction(self, b: Battle, a: Action, events: list[Event]) -> None:
+        r = b.reactions.pop(0)
+        c = b.combatants[r.reactor]
+        t = b.combatants[r.subject]
+        if a.kind == "end":
+            b.emit(events, Note(c.id, f"lets the {REACTION_NAMES[r.kind]} pass."))
+            return
+        c.free_used = True
+        if a.kind == "step":
+            o = b.combatants[a.target] if a.target is not None else t
+            nxt = (movement.step_toward(b, c, o.pos) if a.option == "toward"
+                   else movement.step_away(b, c, o.pos))
+            if nxt is not None:
+                start = c.pos
+                b.set_pos(c, nxt)
+                from wasteland.rules.events import Moved
+
+                b.emit(events, Moved(c.id, f"takes a 5-ft step {a.option} {o.id}",
+                                     b.grid.xy(start), b.grid.xy(nxt), 1))
+            return
+        if r.kind in ("opportunity", "unguarded"):
+            won = self._opposed_initiative(b, c, t, events)
+            if not won:
+                return
+        else:
+            c.readied = False
+        resolve_attack(b, c, t, c.active_weapon, a.option, events, how="makes a free attack on")
+
+    def _opposed_initiative(self, b: Battle, c: Combatant, t: Combatant,
+                            events: list[Event]) -> bool:
+        """Both roll 3d6 + Initiative modifier, ties rerolled; the reactor attacks if it wins."""
+        r = b.rng.random
+        while True:
+            fc = [int(r() * 6) + 1 for _ in range(3)]
+            ft = [int(r() * 6) + 1 for _ in range(3)]
+            tc = sum(fc) + c.creature.pnp.initiative
+            tt = sum(ft) + t.creature.pnp.initiative
+            if tc != tt:
+                break
+        b.emit(events, OpposedInitiative(c.id, fc, tc, t.id, ft, tt, tc > tt))
+        return tc > tt
+
+    def _apply_turn(self, b: Battle, a: Action, events: list[Event]) -> None:
+        c = b.active
+        k = a.kind
+        large = k in LARGE_ONLY
+        if k == "end":
+            b.slot = "done"
+            return
+        if k == "move":
+            assert a.target is not None
+            movement.walk(b, c, a.option or "toward", a.target, speed(c), events)
+        elif k == "cover":
+            cell = movement.nearest_cover(b, c)
+            if cell is not None:
+                movement.walk(b, c, "cover", cell, speed(c), events)
+        elif k == "draw":
+            c.active_weapon = int(a.option or 0)
+            b.emit(events, Note(c.id, f"draws {c.weapon.name}."))
+        elif k == "reload":
+            self._reload(b, c, events)
+        elif k == "stimpak":
+            assert a.target is not None
+            self._heal(b, c, b.combatants[a.target], events)
+        elif k == "ready":
+            c.readied = True
+            b.emit(events, Note(c.id, f"readies an attack with {c.weapon.name}."))
+        elif k == "warmup":
+            st = c.wstate
+            st.warm = min(c.weapon.rof, st.warm + 1)
+            st.last_fired_round = b.round
+            b.emit(events, Note(c.id, f"warms up {c.weapon.name} (RoF {st.warm} next)."))
+        elif k in ("attack", "vats"):
+            assert a.target is not None
+            resolve_attack(b, c, b.combatants[a.target], c.active_weapon, a.option, events,
+                           vats=k == "vats")
+        elif k == "whip":
+            assert a.target is not None
+            resolve_attack(b, c, b.combatants[a.target], c.active_weapon, None, events, whip=True,
+                           how="pistol-whips")
+        elif k == "attack2":
+            assert a.target is not None
+            t = b.combatants[a.target]
+            off = _offhand(c)
+            assert off is not None
+            pen = [("two weapons", -8)]
+            resolve_attack(b, c, t, c.active_weapon, None, events, extra=pen)
+            if t.status == ACTIVE and can_attack(b, c, t, off):
+                resolve_attack(b, c, t, off, None, events, extra=pen)
+        else:
+            raise IllegalActionError(f"{k!r} has no meaning under pnp")
+        if large or b.slot == "large":
+            b.slot = "done"
+        else:
+            b.slot = "large"
+
+    def _reload(self, b: Battle, c: Combatant, events: list[Event]) -> None:
+        """Internal: 2 rounds per action; clip/battery: unload then load (2 actions);
+        complex: 3 actions (seed 000, Magazine Types and Reloading)."""
+        w = c.weapon
+        st = c.wstate
+        ammo = w.ammo or ""
+        if w.magazine == "internal":
+            n = min(2, w.capacity - st.loaded, c.ammo[ammo])
+            st.loaded += n
+            c.ammo[ammo] -= n
+            step = f"loads {n} round{'s' if n != 1 else ''}"
+        else:
+            steps = 2 if w.magazine == "clip" else 3
+            if st.reload_step == 0:
+                c.ammo[ammo] += st.loaded  # the rounds left in the magazine go back to the pack
+                st.loaded = 0
+            st.reload_step += 1
+            if st.reload_step >= steps:
+                n = min(w.capacity, c.ammo[ammo])
+                st.loaded = n
+                c.ammo[ammo] -= n
+                st.reload_step = 0
+                step = f"reloads (step {steps} of {steps})"
+            else:
+                step = f"{'unloads' if st.reload_step == 1 else 'works the reload'} (step {st.reload_step} of {steps})"
+        b.emit(events, Reloaded(c.id, w.name, step, st.loaded, w.capacity, c.ammo[ammo]))
+
+    def _heal(self, b: Battle, c: Combatant, t: Combatant, events: list[Event]) -> None:
+        item_id = _heal_item(c, b)
+        assert item_id is not None
+        item = b.items[item_id]
+        c.items[item_id] -= 1
+        dice = weapon_dice(item.heal)
+        r = b.rng.random
+        faces = [int(r() * dice.sides) + 1 for _ in range(dice.count)]
+        amount = sum(faces) + dice.bonus
+        before = t.hp
+        t.hp = min(t.max_hp, t.hp + amount)
+        b.emit(events, Healed(c.id, t.id, item.name, str(dice), faces, t.hp - before, t.hp,
+                              t.max_hp))
+
+    # --- turn flow -----------------------------------------------------------------------
+    def _settle(self, b: Battle, events: list[Event]) -> None:
+        """After an action: finish paused movement, end the battle or the turn."""
+        while True:
+            if b.over or self._check_end(b, events):
+                return
+            if b.reactions:
+                return
+            if b.pending_move is not None:
+                movement.resume(b, events)
+                continue
+            if b.slot == "done" or not b.active.up:
+                self._next_turn(b, events)
+                continue
+            return
+
+    def _check_end(self, b: Battle, events: list[Event]) -> bool:
+        standing = b.sides_standing()
+        if len(standing) <= 1:
+            b.over = True
+            b.winner = next(iter(standing)) if standing else None
+            b.reactions.clear()
+            b.pending_move = None
+            name = b.side_names[b.winner] if b.winner is not None else None
+            b.emit(events, BattleEnded(name, "last side standing" if standing else "no one left",
+                                       b.round))
+            return True
+        return False
+
+    def _next_turn(self, b: Battle, events: list[Event]) -> None:
+        b.turn += 1
+        if b.turn >= len(b.order):
+            if b.round >= b.extra["max_rounds"]:
+                b.over = True
+                b.winner = None
+                b.extra["reason"] = "max_rounds"
+                b.emit(events, BattleEnded(None, f"{b.round} rounds fought", b.round))
+                b.slot = "done"
+                return
+            b.round += 1
+            b.turn = 0
+            b.emit(events, RoundStarted(b.round, [b.ids[i] for i in b.order
+                                                  if b.combatants[i].up]))
+        b.slot = "small"
+        self._start_turn(b, events)
+
+    def _start_turn(self, b: Battle, events: list[Event]) -> None:
+        c = b.active
+        if not c.up:
+            b.slot = "done"
+            return
+        if b.keep_log:
+            b.emit(events, TurnStarted(c.id))
+        c.free_used = False
+        c.readied = False
+        c.unguarded = False
+        c.ap = c.creature.pnp.ap
+        for w, st in zip(c.weapons, c.weapon_states):
+            if w.qualities.recharging and st.loaded < w.capacity:
+                st.loaded = min(w.capacity, st.loaded + w.qualities.recharging)
+            if w.qualities.warm_up and st.last_fired_round < b.round - 1:
+                st.warm = 0
+        if c.burn_left > 0:
+            n = min(c.burn_rate, c.burn_left)
+            c.burn_left -= n
+            c.hp = max(0, c.hp - n)
+            c.damage_taken += n
+            b.emit(events, Note(c.id, f"burns for {n} damage ({c.burn_left} burn left, "
+                                      f"HP {c.hp}/{c.max_hp})"))
+            if c.burn_left == 0:
+                c.burn_rate = 0
+            if c.hp <= 0:
+                down(b, c, events)
+                b.slot = "done"
+
+
+__all__ = ["PnP", "deal_damage"]

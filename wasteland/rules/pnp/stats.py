@@ -1,0 +1,53 @@
+"""Derived numbers of a PnP combatant that depend on its condition (crippling, AP)."""
+
+from __future__ import annotations
+
+from wasteland.bestiary.models import Weapon
+from wasteland.rules.battle import Combatant
+
+CALLED_PENALTY = {"head": -4, "arm": -2, "leg": -2}  # seed 000, Called Shots and V.A.T.S.
+VATS_COST = {"head": 3, "arm": 2, "leg": 2}
+
+
+def location_count(c: Combatant, kind: str) -> int:
+    return sum(h.count for h in c.creature.hit_locations if h.kind == kind)
+
+
+def has_location(c: Combatant, kind: str) -> bool:
+    return any(h.kind == kind for h in c.creature.hit_locations)
+
+
+def speed(c: Combatant) -> int:
+    """A crippled leg halves Speed; every leg crippled leaves the creature immobile."""
+    base = c.creature.pnp.speed
+    legs = c.crippled.get("leg", 0)
+    if legs == 0:
+        return base
+    if legs >= max(2, location_count(c, "leg")):
+        return 0
+    return base // 2
+
+
+def perception(c: Combatant) -> int:
+    """A crippled head lowers Perception by 4."""
+    return c.creature.pnp.perception - (4 if c.crippled.get("head", 0) else 0)
+
+
+def free_hands(c: Combatant) -> int:
+    arms = location_count(c, "arm")
+    return max(0, arms - c.crippled.get("arm", 0))
+
+
+def can_wield(c: Combatant, w: Weapon) -> bool:
+    """A crippled arm cannot hold items: two-handed weapons need two working arms."""
+    return w.hands == 0 or free_hands(c) >= w.hands
+
+
+def is_melee(w: Weapon) -> bool:
+    return w.kind != "ranged"
+
+
+def has_round(c: Combatant, slot: int) -> bool:
+    w = c.weapons[slot]
+    return w.magazine == "none" or (c.weapon_states[slot].loaded > 0
+                                    and c.weapon_states[slot].reload_step == 0)

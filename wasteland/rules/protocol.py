@@ -1,0 +1,56 @@
+"""The Ruleset protocol every rule system implements, and the registry of rulesets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from .actions import ACTION_TABLE, Action
+from .errors import WastelandError
+
+if TYPE_CHECKING:
+    from wasteland.bestiary.loader import Bestiary
+    from wasteland.bestiary.models import Scenario
+
+    from .battle import Battle
+    from .events import Event
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Whose decision it is and in which slot (small / large / free; minor / major ...)."""
+
+    combatant: int
+    slot: str
+    reaction: str | None = None
+    subject: int | None = None
+
+
+class Ruleset(Protocol):
+    name: str
+
+    def new_battle(self, scenario: Scenario, seed: int, bestiary: Bestiary | None = None,
+                   keep_log: bool = True) -> Battle: ...
+
+    def decider(self, battle: Battle) -> Decision: ...
+
+    def legal_ids(self, battle: Battle) -> list[int]: ...
+
+    def apply(self, battle: Battle, action: Action) -> list[Event]: ...
+
+    def outcome(self, battle: Battle) -> int | None: ...
+
+
+def legal_actions(ruleset: Ruleset, battle: Battle) -> list[Action]:
+    return [ACTION_TABLE[i] for i in ruleset.legal_ids(battle)]
+
+
+RULESETS = ("pnp",)
+
+
+def get_ruleset(name: str) -> Ruleset:
+    if name == "pnp":
+        from .pnp import PnP
+
+        return PnP()
+    raise WastelandError(f"unknown ruleset {name!r}; available: {', '.join(RULESETS)}")
