@@ -1,0 +1,65 @@
+"""The first scripted agent: attack the closest enemy in range, approach otherwise,
+reload when empty, use a stimpak when low. It only ever picks among legal actions."""
+
+from __future__ import annotations
+
+from wasteland.rules.actions import ACTION_INDEX, Action
+
+from .base import View
+
+
+class ScriptedAgent:
+    name = "scripted"
+
+    def __init__(self, low_hp: float = 0.4) -> None:
+        self.low_hp = low_hp
+        self.last_reason = ""
+
+    def _pick(self, view: View, action: Action, reason: str) -> Action | None:
+        idx = ACTION_INDEX.get(action)
+        if idx is not None and idx in view.legal_ids:
+            self.last_reason = reason
+            return action
+        return None
+
+    def act(self, view: View) -> Action:
+        b = view.battle
+        me = view.me
+        dec = view.decision
+        enemies = sorted(b.enemies_of(me), key=lambda e: (b.grid.dist(me.pos, e.pos), e.slot))
+        legal = set(view.legal_ids)
+        if dec.reaction is not None:
+            if dec.reaction == "step":
+                self.last_reason = "holds position"
+                return Action("end")
+            for t in [b.combatants[dec.subject]] if dec.subject is not None else []:
+                a = self._pick(view, Action("attack", t.slot), f"free attack on {t.id}")
+                if a:
+                    return a
+            self.last_reason = "cannot use the reaction"
+            return Action("end")
+        if me.hp <= me.max_hp * self.low_hp:
+            a = self._pick(view, Action("stimpak", me.slot),
+                           f"HP {me.hp}/{me.max_hp} is low: stimpak")
+            if a:
+                return a
+        for e in enemies:
+            a = self._pick(view, Action("attack", e.slot),
+                           f"attacks {e.id}: closest enemy in range")
+            if a:
+                return a
+        a = self._pick(view, Action("reload"), f"{me.weapon.name} needs reloading")
+        if a and me.wstate.loaded == 0:
+            return a
+        for i, _w in enumerate(me.weapons):
+            if i != me.active_weapon and ACTION_INDEX[Action("draw", None, str(i))] in legal:
+                st = me.weapon_states[i]
+                if me.wstate.loaded == 0 and (st.loaded > 0 or me.weapons[i].magazine == "none"):
+                    self.last_reason = f"draws {me.weapons[i].name}: current weapon is empty"
+                    return Action("draw", None, str(i))
+        for e in enemies:
+            a = self._pick(view, Action("move", e.slot, "toward"), f"approaches {e.id}: closest enemy")
+            if a:
+                return a
+        self.last_reason = "nothing useful to do: ends the turn"
+        return Action("end")
