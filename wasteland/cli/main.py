@@ -1,0 +1,185 @@
+"""`wasteland`: fights, scenarios and the bestiary from the command line.
+
+Heavy libraries are never imported here: the command starts fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from wasteland.rules.errors import WastelandError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Wasteland: Fallout tabletop combat run by AI agents.")
+bestiary_app = typer.Typer(no_args_is_help=True, help="Creatures, weapons, armor and items.")
+app.add_typer(bestiary_app, name="bestiary")
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+
+
+def _emit_json(data: object) -> None:
+    typer.echo(json.dumps(data, indent=2))
+
+
+@app.command()
+def fight(
+    scenario: Annotated[str, typer.Option(help="Built-in scenario name or a scenario file.")] = "vault_corridor",
+    ruleset: Annotated[str, typer.Option(help="Rules: pnp.")] = "pnp",
+    seed: Annotated[int, typer.Option(help="Seed of the battle's dice.")] = 1,
+    agents: Annotated[str, typer.Option(help="Agent per side, comma-separated: scripted, random.")] = "scripted",
+    max_rounds: Annotated[Optional[int], typer.Option(help="Round limit (default: the scenario's).")] = None,  # noqa: UP007
+    save: Annotated[Optional[Path], typer.Option(help="Write the finished battle to this JSON file.")] = None,  # noqa: UP007
+    as_json: JsonOpt = False,
+) -> None:
+    """Run an AI-vs-AI fight and print the log (every roll) and the result."""
+    from wasteland.cli.fight import run_fight
+
+    if max_rounds is not None and max_rounds < 1:
+        raise WastelandError(f"--max-rounds must be at least 1, got {max_rounds}")
+    result = run_fight(ruleset, scenario, seed, agents.split(","), max_rounds,
+                       on_event=None if as_json else typer.echo)
+    if save:
+        from wasteland.rules import saves
+
+        saves.save(result.battle, save)
+    if as_json:
+        out = result.summary()
+        out["decisions"] = result.decisions
+        out["events"] = [e.to_dict() for e in result.battle.log]
+        _emit_json(out)
+        return
+    s = result.summary()
+    typer.echo("")
+    typer.echo(f"Result: {s['winner'] + ' win' if s['winner'] else 'draw'} after {s['rounds']} rounds")
+    for c in s["combatants"]:
+        typer.echo(f"  {c['id']:<20} {c['side']:<14} HP {c['hp']:>3}/{c['max_hp']:<3} {c['status']}")
+
+
+@app.command()
+def scenarios(as_json: JsonOpt = False) -> None:
+    """List the built-in scenarios."""
+    from wasteland.bestiary.loader import load_scenario, scenario_names
+
+    rows = []
+    for name in scenario_names():
+        s = load_scenario(name)
+        rows.append({"id": s.id, "name": s.name, "size": f"{len(s.rows()[0])}x{len(s.rows())}",
+                     "lighting": s.lighting,
+                     "sides": [{"name": side.name, "combatants": [p.creature for p in side.combatants]}
+                               for side in s.sides],
+                     "description": s.description})
+    if as_json:
+        _emit_json(rows)
+        return
+    for r in rows:
+        sides = " vs ".join(f"{s['name']} ({', '.join(s['combatants'])})" for s in r["sides"])
+        typer.echo(f"{r['id']:<16} {r['size']:>6}  {r['lighting']:<16} {sides}")
+
+
+@bestiary_app.command("list")
+def bestiary_list(as_json: JsonOpt = False) -> None:
+    """List every creature with its PnP essentials."""
+    from wasteland.bestiary.loader import default_bestiary
+
+    b = default_bestiary()
+    rows = [{"id": c.id, "name": c.name, "kind": c.kind, "hp": c.pnp.hp,
+             "defense": c.pnp.defense, "weapons": [w.id for w in c.pnp.weapons]}
+            for c in sorted(b.creatures.values(), key=lambda c: c.id)]
+    if as_json:
+        _emit_json(rows)
+        return
+    for r in rows:
+        typer.echo(f"{r['id']:<20} {r['kind']:<10} HP {r['hp']:>3}  Def {r['defense']:>2}  "
+                   f"{', '.join(r['weapons'])}")
+
+
+@bestiary_app.command("show")
+def bestiary_show(name: str, as_json: JsonOpt = False) -> None:
+    """Show one creature, weapon, armor or item in full."""
+    from wasteland.bestiary.loader import BestiaryError, default_bestiary
+
+    b = default_bestiary()
+    for kind in ("creatures", "weapons", "armor", "items"):
+        entry = getattr(b, kind).get(name)
+        if entry is not None:
+            data = entry.model_dump(mode="json")
+            if as_json:
+                _emit_json({"kind": kind[:-1] if kind != "armor" else "armor", **data})
+            else:
+                import yaml
+
+                typer.echo(yaml.safe_dump(data, sort_keys=False, allow_unicode=True).rstrip())
+            return
+    known = sorted([*b.creatures, *b.weapons, *b.armor, *b.items])
+    raise BestiaryError(f"unknown bestiary entry {name!r}; known: {', '.join(known)}")
+
+
+@bestiary_app.command("validate")
+def bestiary_validate(
+    path: Annotated[Optional[Path], typer.Argument(help="A bestiary folder, or one scenario or entry file.")] = None,  # noqa: UP007
+    as_json: JsonOpt = False,
+) -> None:
+    """Check bestiary files (default: the built-in ones) and the scenarios."""
+    from wasteland.bestiary.loader import (
+        KINDS,
+        BestiaryError,
+        default_bestiary,
+        load_bestiary,
+        load_scenario,
+        parse_entry,
+        read_yaml,
+        scenario_names,
+    )
+
+    checked: list[str] = []
+    try:
+        if path is None or path.is_dir():
+            b = load_bestiary(path)
+            checked = [f"{len(getattr(b, k))} {k}" for k in KINDS]
+            if path is None:
+                for n in scenario_names():
+                    load_scenario(n, b)
+                checked.append(f"{len(scenario_names())} scenarios")
+        else:
+            data = read_yaml(path)
+            if isinstance(data, dict) and "map" in data:
+                load_scenario(path, default_bestiary())
+                checked = ["1 scenario"]
+            else:
+                kind = path.parent.name if path.parent.name in KINDS else None
+                if kind is None:
+                    raise BestiaryError(
+                        f"{path}: cannot tell the entry kind; put it in a folder named one of "
+                        f"{', '.join(KINDS)} or pass the folder")
+                parse_entry(KINDS[kind], data, path, kind[:-1])
+                checked = [f"1 {kind[:-1]}"]
+    except BestiaryError as e:
+        if as_json:
+            _emit_json({"ok": False, "error": str(e)})
+            raise typer.Exit(1) from None
+        raise
+    if as_json:
+        _emit_json({"ok": True, "checked": checked})
+    else:
+        typer.echo(f"ok: {', '.join(checked)}")
+
+
+def main() -> None:
+    """Entry point: any Wasteland error becomes one line on stderr and exit code 2."""
+    try:
+        app()
+    except WastelandError as e:
+        typer.echo(f"error: {e}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()
