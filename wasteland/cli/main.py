@@ -109,7 +109,7 @@ def bestiary_show(name: str, as_json: JsonOpt = False) -> None:
         if entry is not None:
             data = entry.model_dump(mode="json")
             if as_json:
-                _emit_json({"kind": kind[:-1] if kind != "armor" else "armor", **data})
+                _emit_json({"entry": kind[:-1] if kind != "armor" else "armor", **data})
             else:
                 import yaml
 

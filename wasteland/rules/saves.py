@@ -85,7 +85,7 @@ def from_dict(d: dict[str, Any], where: str = "save") -> Battle:
     except ValidationError as e:
         err = e.errors()[0]
         raise SaveError(f"{where}: {'.'.join(map(str, err['loc']))}: {err['msg']}") from None
-    except (KeyError, TypeError, ValueError, IndexError) as e:
+    except (KeyError, TypeError, ValueError, IndexError, WastelandError) as e:
         if isinstance(e, WastelandError):
             raise SaveError(f"{where}: {e}") from None
         raise SaveError(f"{where}: damaged save ({type(e).__name__}: {e})") from None

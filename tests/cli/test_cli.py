@@ -1,0 +1,83 @@
+"""The `wasteland` command (issue: fight, scenarios, bestiary; one-line errors)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from wasteland.bestiary.loader import scenario_names
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "wasteland.cli.main", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("scenario", scenario_names())
+def test_fight_ends_with_a_result_and_is_reproducible(scenario):
+    a = run("fight", "--ruleset", "pnp", "--scenario", scenario, "--seed", "1")
+    b = run("fight", "--ruleset", "pnp", "--scenario", scenario, "--seed", "1")
+    assert a.returncode == 0, a.stderr
+    assert a.stdout == b.stdout
+    last = [ln for ln in a.stdout.splitlines() if ln.startswith("Result: ")]
+    assert last and (last[0].endswith("rounds") and (" win after " in last[0] or "draw" in last[0]))
+
+
+def test_fight_json_has_result_and_events():
+    p = run("fight", "--scenario", "vault_corridor", "--seed", "2", "--json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["result"] in ("win", "draw")
+    assert d["events"][0]["event"] == "battle_started"
+    assert any(e["event"] == "attack" for e in d["events"])
+    assert all({"actor", "action", "reason"} <= set(x) for x in d["decisions"])
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (("fight", "--scenario", "nowhere"), "unknown scenario 'nowhere'; built-in:"),
+        (("fight", "--ruleset", "gurps"), "unknown ruleset 'gurps'; available: pnp"),
+        (("fight", "--agents", "genius"), "unknown agent 'genius'; available: random, scripted"),
+        (("bestiary", "show", "deathclaw_king"), "unknown bestiary entry 'deathclaw_king'; known:"),
+    ],
+)
+def test_bad_input_is_one_line_without_traceback(args, fragment):
+    p = run(*args)
+    assert p.returncode == 2
+    assert fragment in p.stderr
+    assert "Traceback" not in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+
+
+def test_scenarios_and_bestiary_json():
+    s = json.loads(run("scenarios", "--json").stdout)
+    assert {r["id"] for r in s} == set(scenario_names())
+    lst = json.loads(run("bestiary", "list", "--json").stdout)
+    assert "radscorpion" in {r["id"] for r in lst}
+    show = json.loads(run("bestiary", "show", "radscorpion", "--json").stdout)
+    assert show["entry"] == "creature" and show["pnp"]["hp"] > 0
+    ok = json.loads(run("bestiary", "validate", "--json").stdout)
+    assert ok["ok"] is True
+
+
+def test_validate_reports_a_broken_file(tmp_path):
+    d = tmp_path / "creatures"
+    d.mkdir()
+    (d / "x.yaml").write_text("id: x\nname: [unclosed\n")
+    p = run("bestiary", "validate", str(d / "x.yaml"))
+    assert p.returncode == 2
+    assert "x.yaml: bad YAML" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_fight_save_then_load(tmp_path):
+    path = tmp_path / "f.json"
+    p = run("fight", "--scenario", "vault_corridor", "--seed", "3", "--save", str(path))
+    assert p.returncode == 0, p.stderr
+    from wasteland.rules import saves
+
+    b = saves.load(path)
+    assert b.over

@@ -1,0 +1,108 @@
+"""Saving, loading and replaying battles (DESIGN.md, Principles: deterministic)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from wasteland.bestiary.loader import load_scenario, scenario_names
+from wasteland.rules import saves
+from wasteland.rules.actions import ACTION_TABLE
+from wasteland.rules.errors import SaveError
+from wasteland.rules.protocol import get_ruleset
+
+
+def _play(rs, b, rng, steps=None):
+    n = 0
+    while not b.over and (steps is None or n < steps):
+        rs.apply(b, ACTION_TABLE[rng.choice(rs.legal_ids(b))])
+        n += 1
+
+
+@pytest.mark.parametrize("scenario", scenario_names())
+@pytest.mark.parametrize("cut", [1, 25, 60])
+def test_saved_mid_fight_continues_exactly(scenario, cut, tmp_path):
+    rs = get_ruleset("pnp")
+    sc = load_scenario(scenario)
+    a = rs.new_battle(sc, 11)
+    _play(rs, a, random.Random(1), cut)
+    path = tmp_path / "b.json"
+    saves.save(a, path)
+    b = saves.load(path)
+    assert b.state() == a.state()
+    assert b.history == a.history
+    ra, rb = random.Random(2), random.Random(2)
+    _play(rs, a, ra)
+    _play(rs, b, rb)
+    assert a.state() == b.state()
+    assert [e.text() for e in a.log[-5:]] == [e.text() for e in b.log[-5:]]
+    assert a.history == b.history
+
+
+@pytest.mark.parametrize("scenario", scenario_names())
+def test_replay_from_seed_and_actions_is_exact(scenario):
+    rs = get_ruleset("pnp")
+    sc = load_scenario(scenario)
+    a = rs.new_battle(sc, 5)
+    _play(rs, a, random.Random(9))
+    b = saves.replay("pnp", sc, 5, a.history)
+    assert b.over and b.winner == a.winner
+    assert b.state() == a.state()
+    assert [e.text() for e in b.log] == [e.text() for e in a.log]
+
+
+def test_same_seed_same_fight_different_seed_differs():
+    rs = get_ruleset("pnp")
+    sc = load_scenario("vault_corridor")
+    logs = []
+    for seed in (3, 3, 4):
+        b = rs.new_battle(sc, seed)
+        _play(rs, b, random.Random(0))
+        logs.append([e.text() for e in b.log])
+    assert logs[0] == logs[1]
+    assert logs[0] != logs[2]
+
+
+def test_save_is_self_contained_json(tmp_path):
+    rs = get_ruleset("pnp")
+    b = rs.new_battle(load_scenario("vault_corridor"), 1)
+    d = json.loads(saves.dumps(b))
+    assert d["format"] == "wasteland-battle"
+    ids = {c["id"] for c in d["bestiary"]["creatures"]}
+    assert {c.creature.id for c in b.combatants} == ids
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("not json", "not JSON"),
+        ('{"format": "other"}', "not a Wasteland battle save"),
+        ('{"format": "wasteland-battle", "version": 99}', "save version 99"),
+        ('{"format": "wasteland-battle", "version": 1, "ruleset": "pnp"}', "damaged save"),
+    ],
+)
+def test_broken_saves_give_one_line(text, fragment):
+    with pytest.raises(SaveError) as e:
+        saves.loads(text, "game.json")
+    msg = str(e.value)
+    assert fragment in msg and "game.json" in msg and "\n" not in msg
+
+
+def test_unknown_ruleset_in_save_is_named():
+    rs = get_ruleset("pnp")
+    d = saves.to_dict(rs.new_battle(load_scenario("vault_corridor"), 1))
+    d["ruleset"] = "gurps"
+    with pytest.raises(SaveError, match="unknown ruleset 'gurps'; available: pnp"):
+        saves.from_dict(d)
+
+
+def test_replay_rejects_history_of_the_wrong_actor():
+    sc = load_scenario("vault_corridor")
+    rs = get_ruleset("pnp")
+    b = rs.new_battle(sc, 1)
+    first = b.ids[rs.decider(b).combatant]
+    other = next(i for i in b.ids if i != first)
+    with pytest.raises(SaveError, match=f"expected {first} to act, found {other}"):
+        saves.replay("pnp", sc, 1, [f"{other}: end"])
