@@ -57,6 +57,13 @@ class Combatant:
     last_attacker: int = -1
     damage_dealt: int = 0
     damage_taken: int = 0
+    loc_kinds: frozenset[str] = frozenset()
+    loc_counts: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.loc_kinds = frozenset(h.kind for h in self.creature.hit_locations)
+        for h in self.creature.hit_locations:
+            self.loc_counts[h.kind] = self.loc_counts.get(h.kind, 0) + h.count
 
     @property
     def name(self) -> str:

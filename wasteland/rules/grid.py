@@ -121,17 +121,36 @@ class Grid:
         """Walking distance in squares from every cell to ``target`` (walls block)."""
         field_ = self._dist.get(target)
         if field_ is None:
-            inf = 1 << 20
-            field_ = [inf] * (self.width * self.height)
-            field_[target] = 0
-            q = deque([target])
-            nb = self.neighbors
-            while q:
-                c = q.popleft()
-                nd = field_[c] + 1
-                for n in nb[c]:
-                    if field_[n] > nd:
-                        field_[n] = nd
-                        q.append(n)
-            self._dist[target] = field_
+            field_ = self._fill(target)
         return field_
+
+    def _fill(self, target: int) -> list[int]:
+        inf = 1 << 20
+        field_ = [inf] * (self.width * self.height)
+        field_[target] = 0
+        q = deque([target])
+        nb = self.neighbors
+        while q:
+            c = q.popleft()
+            nd = field_[c] + 1
+            for n in nb[c]:
+                if field_[n] > nd:
+                    field_[n] = nd
+                    q.append(n)
+        self._dist[target] = field_
+        return field_
+
+
+_GRIDS: dict[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], Grid] = {}
+
+
+def grid_for(rows: list[str], legend: dict[str, list[str]]) -> Grid:
+    """One shared Grid per distinct map, so line-of-sight and distance caches outlive a
+    single battle (a Grid never changes once built)."""
+    key = ("\n".join(rows), tuple(sorted((k, tuple(v)) for k, v in legend.items())))
+    g = _GRIDS.get(key)
+    if g is None:
+        if len(_GRIDS) > 256:
+            _GRIDS.clear()
+        g = _GRIDS[key] = Grid.from_ascii(rows, legend)
+    return g

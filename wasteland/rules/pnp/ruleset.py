@@ -28,12 +28,12 @@ from wasteland.rules.events import (
     RoundStarted,
     TurnStarted,
 )
-from wasteland.rules.grid import VISIBILITY, Grid
+from wasteland.rules.grid import VISIBILITY, grid_for
 from wasteland.rules.protocol import Decision
 
 from . import movement
 from .combat import can_attack, deal_damage, down, resolve_attack, weapon_dice
-from .stats import VATS_COST, can_wield, has_location, has_round, speed
+from .stats import VATS_COST, can_wield, has_round, speed
 
 END = ACTION_INDEX[Action("end")]
 RELOAD = ACTION_INDEX[Action("reload")]
@@ -82,7 +82,7 @@ class PnP:
                    keep_log: bool = True, max_rounds: int | None = None) -> Battle:
         bestiary = bestiary or default_bestiary()
         legend = {k: ([v] if isinstance(v, str) else list(v)) for k, v in scenario.legend.items()}
-        grid = Grid.from_ascii(scenario.rows(), legend)
+        grid = grid_for(scenario.rows(), legend)
         combatants: list[Combatant] = []
         counts: dict[str, int] = {}
         for si, side in enumerate(scenario.sides):
@@ -196,25 +196,36 @@ class PnP:
             ids.append(WARMUP)
         vats_ok = c.creature.pnp.vats
         off = _offhand(c) if c.crippled.get("arm", 0) == 0 else None
+        pos = c.pos
+        occ = b.occupied
+        free = [n for n in g.neighbors[pos] if n not in occ] if sp > 0 else []
+        walk = g.walk_distances
         for t in cs:
             if t.status != ACTIVE or t is c:
                 continue
             ts = t.slot
+            if free:
+                field = walk(t.pos)
+                here = field[pos]
+                if g.dist(pos, t.pos) > 1:
+                    for n in free:
+                        if field[n] < here:
+                            ids.append(MOVE_TO[ts])
+                            break
+                if t.side != c.side:
+                    for n in free:
+                        if field[n] > here:
+                            ids.append(MOVE_AWAY[ts])
+                            break
             if t.side == c.side:
-                if sp > 0 and movement.can_move(b, c, "toward", t):
-                    ids.append(MOVE_TO[ts])
-                if heal and t.hp < t.max_hp and g.dist(c.pos, t.pos) <= 1:
+                if heal and t.hp < t.max_hp and g.dist(pos, t.pos) <= 1:
                     ids.append(STIM[ts])
                 continue
-            if sp > 0:
-                if movement.can_move(b, c, "toward", t):
-                    ids.append(MOVE_TO[ts])
-                if movement.can_move(b, c, "away", t):
-                    ids.append(MOVE_AWAY[ts])
             if can_attack(b, c, t, c.active_weapon):
                 ids.append(ATTACK[None][ts])
+                locs = t.loc_kinds
                 for loc in LOCATIONS:
-                    if has_location(t, loc):
+                    if loc in locs:
                         ids.append(ATTACK[loc][ts])
                         if vats_ok and c.ap >= VATS_COST[loc]:
                             ids.append(VATS[loc][ts])
@@ -243,7 +254,7 @@ class PnP:
         elif t.status == ACTIVE and can_attack(b, c, t, c.active_weapon):
             ids.append(ATTACK[None][t.slot])
             for loc in LOCATIONS:
-                if has_location(t, loc):
+                if loc in t.loc_kinds:
                     ids.append(ATTACK[loc][t.slot])
         ids.sort()
         return ids

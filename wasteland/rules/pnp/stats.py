@@ -10,16 +10,14 @@ VATS_COST = {"head": 3, "arm": 2, "leg": 2}
 
 
 def location_count(c: Combatant, kind: str) -> int:
-    return sum(h.count for h in c.creature.hit_locations if h.kind == kind)
-
-
-def has_location(c: Combatant, kind: str) -> bool:
-    return any(h.kind == kind for h in c.creature.hit_locations)
+    return c.loc_counts.get(kind, 0)
 
 
 def speed(c: Combatant) -> int:
     """A crippled leg halves Speed; every leg crippled leaves the creature immobile."""
     base = c.creature.pnp.speed
+    if not c.crippled:
+        return base
     legs = c.crippled.get("leg", 0)
     if legs == 0:
         return base
@@ -34,8 +32,8 @@ def perception(c: Combatant) -> int:
 
 
 def free_hands(c: Combatant) -> int:
-    arms = location_count(c, "arm")
-    return max(0, arms - c.crippled.get("arm", 0))
+    arms = c.loc_counts.get("arm", 0)
+    return arms - c.crippled.get("arm", 0) if c.crippled else arms
 
 
 def can_wield(c: Combatant, w: Weapon) -> bool:
