@@ -1,0 +1,89 @@
+"""200,000 random masked decisions over every scenario and every creature, checking the
+invariants after each one (issue 2, Done when: fuzzing)."""
+
+from __future__ import annotations
+
+import random
+
+from wasteland.bestiary.loader import check_scenario, default_bestiary, load_scenario, scenario_names
+from wasteland.bestiary.models import Scenario
+from wasteland.rules.actions import ACTION_TABLE
+from wasteland.rules.battle import ACTIVE, Battle
+from wasteland.rules.protocol import get_ruleset
+
+TOTAL_STEPS = 200_000
+ARENA = """
+................
+..,,....^^......
+........^^..==..
+..==............
+.....~~.....,,..
+.....~~..#......
+..##.....#..::..
+................
+"""
+
+
+def arenas() -> list[Scenario]:
+    """One arena per creature, each against a rotating pair of other creatures."""
+    ids = sorted(default_bestiary().creatures)
+    out = []
+    bestiary = default_bestiary()
+    for i, cid in enumerate(ids):
+        foes = [ids[(i + 1) % len(ids)], ids[(i + 5) % len(ids)]]
+        out.append(Scenario.model_validate({
+            "id": f"arena_{cid}", "name": "arena", "map": ARENA, "max_rounds": 15,
+            "lighting": "obscured" if i % 3 == 0 else "clear",
+            "legend": {".": "floor", "#": "wall", ",": "light_cover", "=": "heavy_cover",
+                       "^": "high_ground", "~": "smoke", ":": "darkness"},
+            "sides": [
+                {"name": "A", "alert": i % 4 != 0,
+                 "combatants": [{"creature": cid, "at": [1, 1]}, {"creature": cid, "at": [1, 6]}]},
+                {"name": "B", "combatants": [{"creature": f, "at": [13 - 2 * k, 3 + 3 * k]}
+                                             for k, f in enumerate(foes)]},
+            ],
+        }))
+        check_scenario(out[-1], bestiary, "arena")
+    return out
+
+
+def check_invariants(b: Battle, legal: list[int]) -> None:
+    assert b.round <= b.extra["max_rounds"]
+    if not b.over:
+        assert legal, "the deciding combatant has no legal action"
+        assert b.combatants[get_ruleset("pnp").decider(b).combatant].status == ACTIVE
+    occupied = {}
+    for c in b.combatants:
+        assert 0 <= c.hp <= c.max_hp, (c.id, c.hp)
+        assert (c.hp > 0) == (c.status == ACTIVE), (c.id, c.hp, c.status)
+        assert all(v >= 0 for v in c.ammo.values()), c.ammo
+        assert all(v >= 0 for v in c.items.values()), c.items
+        assert c.ap >= 0
+        for w, st in zip(c.weapons, c.weapon_states):
+            assert 0 <= st.loaded <= max(w.capacity, 0), (c.id, w.id, st.loaded)
+        if c.status == ACTIVE:
+            assert b.grid.passable[c.pos]
+            assert c.pos not in occupied, "two combatants share a square"
+            occupied[c.pos] = c.slot
+    assert occupied == b.occupied
+
+
+def test_random_masked_play_keeps_invariants():
+    rs = get_ruleset("pnp")
+    scenarios = [load_scenario(n) for n in scenario_names()] + arenas()
+    rng = random.Random(20261129)
+    steps = fights = 0
+    while steps < TOTAL_STEPS:
+        sc = scenarios[fights % len(scenarios)]
+        b = rs.new_battle(sc, fights, keep_log=False)
+        fights += 1
+        while True:
+            legal = rs.legal_ids(b)
+            check_invariants(b, legal)
+            if b.over:
+                break
+            rs.apply(b, ACTION_TABLE[legal[int(rng.random() * len(legal))]], check=False)
+            steps += 1
+        assert b.over and (b.winner is not None or b.round == b.extra["max_rounds"]
+                           or not b.sides_standing())
+    assert fights > len(scenarios)
