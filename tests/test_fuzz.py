@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import random
 
-from wasteland.bestiary.loader import check_scenario, default_bestiary, load_scenario, scenario_names
+from wasteland.bestiary.loader import (
+    check_scenario,
+    default_bestiary,
+    load_scenario,
+    scenario_names,
+)
 from wasteland.bestiary.models import Scenario
 from wasteland.rules.actions import ACTION_TABLE
 from wasteland.rules.battle import ACTIVE, Battle

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from wasteland.rules.dice import Dice
 
@@ -62,7 +62,7 @@ class Weapon(Strict):
 
     @field_validator("capacity")
     @classmethod
-    def _cap(cls, v: int, info) -> int:  # type: ignore[no-untyped-def]
+    def _cap(cls, v: int, info: ValidationInfo) -> int:
         if info.data.get("magazine", "none") != "none" and v < 1:
             raise ValueError("a weapon with a magazine needs capacity >= 1")
         return v

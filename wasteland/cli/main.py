@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -28,12 +28,14 @@ def _emit_json(data: object) -> None:
 
 @app.command()
 def fight(
-    scenario: Annotated[str, typer.Option(help="Built-in scenario name or a scenario file.")] = "vault_corridor",
+    scenario: Annotated[str, typer.Option(help="Built-in scenario name or a scenario file.")] = (
+        "vault_corridor"),
     ruleset: Annotated[str, typer.Option(help="Rules: pnp.")] = "pnp",
     seed: Annotated[int, typer.Option(help="Seed of the battle's dice.")] = 1,
-    agents: Annotated[str, typer.Option(help="Agent per side, comma-separated: scripted, random.")] = "scripted",
-    max_rounds: Annotated[Optional[int], typer.Option(help="Round limit (default: the scenario's).")] = None,  # noqa: UP007
-    save: Annotated[Optional[Path], typer.Option(help="Write the finished battle to this JSON file.")] = None,  # noqa: UP007
+    agents: Annotated[str, typer.Option(help="Agent per side, comma-separated: scripted, random.")] = (
+        "scripted"),
+    max_rounds: Annotated[int | None, typer.Option(help="Round limit (default: the scenario's).")] = None,
+    save: Annotated[Path | None, typer.Option(help="Write the finished battle to this JSON file.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Run an AI-vs-AI fight and print the log (every roll) and the result."""
@@ -121,7 +123,8 @@ def bestiary_show(name: str, as_json: JsonOpt = False) -> None:
 
 @bestiary_app.command("validate")
 def bestiary_validate(
-    path: Annotated[Optional[Path], typer.Argument(help="A bestiary folder, or one scenario or entry file.")] = None,  # noqa: UP007
+    path: Annotated[Path | None, typer.Argument(
+        help="A bestiary folder, or one scenario or entry file.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Check bestiary files (default: the built-in ones) and the scenarios."""

@@ -130,7 +130,8 @@ class AttackRolled(Event):
             else:
                 cm = fmt_mods(self.crit_mods)
                 need = self.defense + 10
-                s += f"; critical: {self.total}{cm} = {self.total + sum(v for _, v in self.crit_mods)} >= {need}"
+                got = self.total + sum(v for _, v in self.crit_mods)
+                s += f"; critical: {self.total}{cm} = {got} >= {need}"
         return s
 
 

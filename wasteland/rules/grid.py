@@ -15,7 +15,7 @@ COVER_NAMES = ("none", "light", "heavy", "full")
 # visibility penalty of a square or of the ambient light (seed 000, Visibility Penalty)
 VISIBILITY = {"clear": 0, "obscured": -2, "heavily_obscured": -4, "unseen": -10}
 
-FEATURES = {
+FEATURES: dict[str, dict[str, object]] = {
     "floor": {},
     "wall": {"wall": True},
     "light_cover": {"cover": COVER_LIGHT},
@@ -70,10 +70,10 @@ class Grid:
         cells = []
         for row in rows:
             for ch in row.ljust(width, "."):
-                props: dict = {}
+                props: dict[str, object] = {}
                 for feat in legend[ch]:
                     props.update(FEATURES[feat])
-                cells.append(Cell(**props))
+                cells.append(Cell(**props))  # type: ignore[arg-type]
         return cls(width, len(rows), cells)
 
     def index(self, x: int, y: int) -> int:

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from wasteland.bestiary.loader import Bestiary
 from wasteland.bestiary.models import Armor, Creature, Item, Scenario, Weapon
@@ -62,11 +62,13 @@ def save(b: Battle, path: str | Path) -> None:
 
 def _bestiary(d: dict[str, Any]) -> Bestiary:
     b = Bestiary()
-    models = {"creatures": Creature, "weapons": Weapon, "armor": Armor, "items": Item}
+    models: dict[str, type[BaseModel]] = {
+        "creatures": Creature, "weapons": Weapon, "armor": Armor, "items": Item}
     for kind, model in models.items():
         for entry in d.get(kind, []):
             obj = model.model_validate(entry)
-            getattr(b, kind)[obj.id] = obj  # type: ignore[attr-defined]
+            entry: Any = obj
+            getattr(b, kind)[entry.id] = obj
     return b
 
 

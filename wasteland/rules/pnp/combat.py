@@ -3,7 +3,7 @@ Weapon Qualities, Pistol Whip, Using Two Weapons)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from wasteland.bestiary.models import Weapon
 from wasteland.rules.battle import ACTIVE, DEAD, UNCONSCIOUS, Battle, Combatant
@@ -18,7 +18,7 @@ RATE_PENALTY = (0, 3, 6)  # seed 000, Rate of Fire: 2nd shot -3, every later one
 WHIP_DICE = {1: Dice(1, 4), 2: Dice(1, 6)}
 
 
-@lru_cache(maxsize=None)
+@cache
 def weapon_dice(text: str) -> Dice:
     return Dice.parse(text)
 
@@ -117,8 +117,10 @@ def resolve_attack(b: Battle, c: Combatant, t: Combatant, ws: int, location: str
     if not whip:
         rof = w.rof
         if w.qualities.warm_up:
-            rof = min(w.rof, st.warm + 1)
-            st.warm = rof
+            # RoF rises once per round of firing, not per attack (seed 000, Warm-Up)
+            if st.last_fired_round != b.round:
+                st.warm = min(w.rof, st.warm + 1)
+            rof = max(1, st.warm)
         if w.magazine != "none":
             rof = min(rof, st.loaded)
             st.loaded -= rof
@@ -211,8 +213,9 @@ def deal_damage(b: Battle, c: Combatant, t: Combatant, ws: int, events: list[Eve
     """Roll and apply one hit's damage; returns the damage before DT."""
     w = c.weapons[ws]
     q = w.qualities
+    faces: tuple[int, ...] = ()
     if fixed is not None:
-        dice, faces, raw = Dice(0, 1, fixed), (), fixed
+        dice, raw = Dice(0, 1, fixed), fixed
         bonus: Mods = []
     else:
         dice = WHIP_DICE[2 if w.hands == 2 else 1] if whip else weapon_dice(w.damage)

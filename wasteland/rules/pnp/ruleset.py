@@ -81,7 +81,8 @@ class PnP:
     def new_battle(self, scenario: Scenario, seed: int, bestiary: Bestiary | None = None,
                    keep_log: bool = True, max_rounds: int | None = None) -> Battle:
         bestiary = bestiary or default_bestiary()
-        legend = {k: ([v] if isinstance(v, str) else list(v)) for k, v in scenario.legend.items()}
+        legend: dict[str, list[str]] = {
+            k: ([v] if isinstance(v, str) else list(v)) for k, v in scenario.legend.items()}
         grid = grid_for(scenario.rows(), legend)
         combatants: list[Combatant] = []
         counts: dict[str, int] = {}
@@ -112,7 +113,12 @@ class PnP:
         b.turn = 0
         b.emit(events, RoundStarted(1, [b.ids[i] for i in b.order]))
         self._offer_unguarded(b, events)
-        self._start_turn(b, events)
+        if b.reactions:
+            # the first turn starts once the unguarded attacks are settled, so a free action
+            # spent on one belongs to the window before the reactor's first turn
+            b.slot = "start"
+        else:
+            self._start_turn(b, events)
         return b
 
     def _roll_initiative(self, b: Battle, events: list[Event]) -> None:
@@ -182,7 +188,8 @@ class PnP:
         loaded = has_round(c, c.active_weapon)
         # small actions
         if (w.magazine != "none" and c.ammo.get(w.ammo or "", 0) > 0
-                and (st.loaded < w.capacity or st.reload_step) and (w.hands == 0 or c.crippled.get("arm", 0) < 2)):
+                and (st.loaded < w.capacity or st.reload_step)
+                and (w.hands == 0 or c.crippled.get("arm", 0) < 2)):
             ids.append(RELOAD)
         for i in range(len(c.weapons)):
             if i != c.active_weapon and can_wield(c, c.weapons[i]):
@@ -352,7 +359,8 @@ class PnP:
             b.emit(events, Note(c.id, f"readies an attack with {c.weapon.name}."))
         elif k == "warmup":
             st = c.wstate
-            st.warm = min(c.weapon.rof, st.warm + 1)
+            if st.last_fired_round != b.round:
+                st.warm = min(c.weapon.rof, st.warm + 1)
             st.last_fired_round = b.round
             b.emit(events, Note(c.id, f"warms up {c.weapon.name} (RoF {st.warm} next)."))
         elif k in ("attack", "vats"):
@@ -403,7 +411,8 @@ class PnP:
                 st.reload_step = 0
                 step = f"reloads (step {steps} of {steps})"
             else:
-                step = f"{'unloads' if st.reload_step == 1 else 'works the reload'} (step {st.reload_step} of {steps})"
+                what = "unloads" if st.reload_step == 1 else "works the reload"
+                step = f"{what} (step {st.reload_step} of {steps})"
         b.emit(events, Reloaded(c.id, w.name, step, st.loaded, w.capacity, c.ammo[ammo]))
 
     def _heal(self, b: Battle, c: Combatant, t: Combatant, events: list[Event]) -> None:
@@ -430,6 +439,10 @@ class PnP:
                 return
             if b.pending_move is not None:
                 movement.resume(b, events)
+                continue
+            if b.slot == "start":
+                b.slot = "small"
+                self._start_turn(b, events)
                 continue
             if b.slot == "done" or not b.active.up:
                 self._next_turn(b, events)
