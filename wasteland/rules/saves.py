@@ -65,10 +65,9 @@ def _bestiary(d: dict[str, Any]) -> Bestiary:
     models: dict[str, type[BaseModel]] = {
         "creatures": Creature, "weapons": Weapon, "armor": Armor, "items": Item}
     for kind, model in models.items():
-        for entry in d.get(kind, []):
-            obj = model.model_validate(entry)
-            entry: Any = obj
-            getattr(b, kind)[entry.id] = obj
+        for data in d.get(kind, []):
+            obj: Any = model.model_validate(data)
+            getattr(b, kind)[obj.id] = obj
     return b
 
 
