@@ -1,0 +1,1 @@
+"""Training and evaluating policies (heavy imports stay inside the functions)."""
