@@ -155,10 +155,17 @@ def resolve_attack(b: Battle, c: Combatant, t: Combatant, ws: int, location: str
 def _spread(b: Battle, c: Combatant, t: Combatant, ws: int, mods: Mods,
             events: list[Event]) -> None:
     """Each point of Spread may also hit one foe next to the target, for half damage,
-    with an attack roll of its own."""
+    with an attack roll of its own; only a foe the weapon could attack from here (line of
+    sight, not in full cover unless Lobbed, within a Stunted range or a melee reach)."""
     w = c.weapons[ws]
     g = b.grid
-    others = [o for o in b.enemies_of(c) if o is not t and g.dist(o.pos, t.pos) <= 1]
+    q = w.qualities
+    pos = c.pos
+    others = [o for o in b.enemies_of(c)
+              if o is not t and g.dist(o.pos, t.pos) <= 1 and g.los(pos, o.pos)
+              and (q.lobbed or g.cover[o.pos] != COVER_FULL)
+              and not (w.kind != "ranged" and g.dist(pos, o.pos) > w.reach)
+              and not (q.stunted_range and g.dist(pos, o.pos) * 5 > w.range_ft)]
     for o in others[: w.qualities.spread]:
         omods, odef, odmods, _ = attack_mods(b, c, o, ws, None, False, False)
         r = b.rng.random
