@@ -48,13 +48,14 @@ class ScriptedAgent:
                            f"attacks {e.id}: closest enemy in range")
             if a:
                 return a
+        empty = me.weapon.magazine != "none" and me.wstate.loaded == 0
         a = self._pick(view, Action("reload"), f"{me.weapon.name} needs reloading")
-        if a and me.wstate.loaded == 0:
+        if a and empty:
             return a
         for i, _w in enumerate(me.weapons):
-            if i != me.active_weapon and ACTION_INDEX[Action("draw", None, str(i))] in legal:
+            if empty and i != me.active_weapon and ACTION_INDEX[Action("draw", None, str(i))] in legal:
                 st = me.weapon_states[i]
-                if me.wstate.loaded == 0 and (st.loaded > 0 or me.weapons[i].magazine == "none"):
+                if st.loaded > 0 or me.weapons[i].magazine == "none":
                     self.last_reason = f"draws {me.weapons[i].name}: current weapon is empty"
                     return Action("draw", None, str(i))
         for e in enemies:

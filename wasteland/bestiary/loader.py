@@ -6,10 +6,11 @@ and the field, and says what is accepted.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -26,7 +27,9 @@ KINDS: dict[str, type[BaseModel]] = {
     "items": Item,
     "creatures": Creature,
 }
+SINGULAR = {"weapons": "weapon", "armor": "armor", "items": "item", "creatures": "creature"}
 M = TypeVar("M", bound=BaseModel)
+_UNION_TAG = re.compile(r"^[a-z][a-z_-]*\[.*\]$")  # pydantic's "literal[...]", "list[...]"
 
 
 class BestiaryError(WastelandError, ValueError):
@@ -36,6 +39,8 @@ class BestiaryError(WastelandError, ValueError):
 def _where(loc: tuple[Any, ...]) -> str:
     out = ""
     for part in loc:
+        if isinstance(part, str) and _UNION_TAG.match(part):
+            continue
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out or "(top level)"
 
@@ -54,6 +59,23 @@ def read_yaml(path: Path) -> Any:
         raise BestiaryError(f"{path}: bad YAML{at}: {problem}") from None
 
 
+def _models_in(tp: Any) -> list[type[BaseModel]]:
+    if get_origin(tp) is None and isinstance(tp, type) and issubclass(tp, BaseModel):
+        return [tp]
+    return [m for a in get_args(tp) for m in _models_in(a)]
+
+
+def _accepted(model: type[BaseModel], loc: tuple[Any, ...]) -> str:
+    """The field names accepted where ``loc`` (the path to an unknown field) points."""
+    current = model
+    for part in loc[:-1]:
+        info = current.model_fields.get(str(part)) if not isinstance(part, int) else None
+        nested = _models_in(info.annotation) if info is not None else []
+        if nested:
+            current = nested[0]
+    return ", ".join(current.model_fields)
+
+
 def parse_entry(model: type[M], data: Any, path: Path | str, kind: str) -> M:
     if not isinstance(data, dict):
         raise BestiaryError(f"{path}: expected a mapping of fields for a {kind} entry")
@@ -65,10 +87,10 @@ def parse_entry(model: type[M], data: Any, path: Path | str, kind: str) -> M:
         more = f" (and {len(e.errors()) - 1} more)" if len(e.errors()) > 1 else ""
         msg = err["msg"]
         if err["type"] == "extra_forbidden":
-            fields = ", ".join(model.model_fields)
-            msg = f"unknown field (accepted here: see the schema; top-level fields: {fields})"
+            msg = f"unknown field (accepted here: {_accepted(model, tuple(err['loc']))})"
         elif err["type"] == "missing":
             msg = "missing required field"
+        msg = " ".join(str(msg).split())  # one line, whatever the validator said
         raise BestiaryError(f"{path}: {kind} {entry!r}: {_where(err['loc'])}: {msg}{more}") from None
 
 
@@ -85,7 +107,7 @@ class Bestiary:
         key = entry.id  # type: ignore[attr-defined]
         if key in table:
             raise BestiaryError(
-                f"{path}: {kind[:-1]} {key!r}: id: duplicate, already defined in "
+                f"{path}: {SINGULAR[kind]} {key!r}: id: duplicate, already defined in "
                 f"{self.sources[(kind, key)]}"
             )
         table[key] = entry
@@ -137,7 +159,7 @@ def load_bestiary(root: Path | None = None) -> Bestiary:
     b = Bestiary()
     for kind, model in KINDS.items():
         for path in sorted((root / kind).glob("*.yaml")):
-            b.add(kind, parse_entry(model, read_yaml(path), path, kind[:-1]), path)
+            b.add(kind, parse_entry(model, read_yaml(path), path, SINGULAR[kind]), path)
     b.check()
     return b
 
@@ -151,6 +173,12 @@ def check_scenario(s: Scenario, bestiary: Bestiary, path: Path | str) -> None:
     rows = s.rows()
     width = max(len(r) for r in rows)
     for y, row in enumerate(rows):
+        if len(row) != width:
+            raise BestiaryError(
+                f"{path}: scenario {s.id!r}: map row {y}: {len(row)} characters wide, but the "
+                f"widest row has {width}; every row must be the same width"
+            )
+    for y, row in enumerate(rows):
         for x, ch in enumerate(row):
             if ch not in s.legend:
                 raise BestiaryError(
@@ -159,9 +187,17 @@ def check_scenario(s: Scenario, bestiary: Bestiary, path: Path | str) -> None:
                 )
     walls = {k for k, v in s.legend.items() if v == "wall" or (isinstance(v, list) and "wall" in v)}
     seen: dict[tuple[int, int], str] = {}
+    ids: set[str] = set()
+    counts: dict[str, int] = {}
     for si, side in enumerate(s.sides):
         for ci, p in enumerate(side.combatants):
             where = f"{path}: scenario {s.id!r}: sides[{si}].combatants[{ci}]"
+            n = counts.get(p.creature, 0)  # the id a battle gives it (see PnP.new_battle)
+            counts[p.creature] = n + 1
+            cid = p.id or f"{p.creature}_{n}"
+            if cid in ids:
+                raise BestiaryError(f"{where}.id: combatant id {cid!r} is used twice")
+            ids.add(cid)
             if p.creature not in bestiary.creatures:
                 raise BestiaryError(
                     f"{where}.creature: unknown creature {p.creature!r}; known: "

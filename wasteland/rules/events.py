@@ -155,7 +155,8 @@ class DamageDealt(Event):
     def text(self) -> str:
         mult = f" x{self.multiplier:g}" if self.multiplier != 1 else ""
         res = f" - {self.resist_label} {self.resist}" if self.resist_label else ""
-        return (f"  {self.target} takes {self.dice} ({fmt_faces(self.faces)}){fmt_mods(self.bonus)}"
+        rolled = f"{self.dice} ({fmt_faces(self.faces)})" if self.faces else self.dice
+        return (f"  {self.target} takes {rolled}{fmt_mods(self.bonus)}"
                 f"{mult} = {self.raw}{res} = {self.dealt} {self.damage_type} damage"
                 f"{self.note} (HP {self.hp}/{self.max_hp})")
 
