@@ -1,0 +1,384 @@
+"""combat_v0, the PettingZoo AEC env: PettingZoo's own test suite, masks, turn order,
+reactions, illegal actions, rewards, draws and the parallel view."""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, max_cycles_test, render_test, seed_test
+from pettingzoo.test.api_test import play_test
+from pettingzoo.test.parallel_test import parallel_api_test
+from pettingzoo.test.seed_test import parallel_seed_test
+
+from wasteland.agents import ScriptedAgent
+from wasteland.agents.base import view_of
+from wasteland.bestiary.loader import scenario_names
+from wasteland.bestiary.models import Placement, Scenario, Side
+from wasteland.envs import combat_v0
+from wasteland.envs.encoding import (
+    GLOBAL_FEATURES,
+    OBS_SIZE,
+    SLOT_FEATURES,
+    B,
+    G,
+    feature_names,
+)
+from wasteland.rules.actions import ACTION_INDEX, N_ACTIONS, Action
+from wasteland.rules.errors import IllegalActionError
+
+END = ACTION_INDEX[Action("end")]
+
+
+def arena(rows: list[str], sides: dict[str, list[tuple[str, tuple[int, int], str]]],
+          max_rounds: int = 30) -> Scenario:
+    """A scenario built in code from built-in creatures: side name -> (creature, at, id)."""
+    return Scenario(
+        id="test_arena", name="Test arena", map="\n".join(rows),
+        legend={".": "floor", "#": "wall", "=": "heavy_cover"}, max_rounds=max_rounds,
+        sides=[Side(name=name, combatants=[Placement(creature=cr, at=at, id=cid)
+                                           for cr, at, cid in members])
+               for name, members in sides.items()],
+    )
+
+
+def face_off(max_rounds: int = 30) -> Scenario:
+    """Ted next to a radscorpion in an open room: walking away provokes its attack."""
+    return arena(["#########", "#.......#", "#.......#", "#.......#", "#########"],
+                 {"Vault": [("vault_dweller", (3, 2), "ted")],
+                  "Radscorpions": [("radscorpion", (4, 2), "scorp")]}, max_rounds)
+
+
+def random_play(e, rng: np.random.Generator, check=None) -> dict[str, float]:
+    """Play one battle with random legal actions; returns each agent's total reward."""
+    totals = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        totals[agent] += reward
+        if term or trunc:
+            e.step(None)
+            continue
+        if check is not None:
+            check(e, agent, obs)
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return totals
+
+
+def scripted_play(e) -> dict[str, float]:
+    totals = dict.fromkeys(e.possible_agents, 0.0)
+    bot = ScriptedAgent()
+    raw = e.unwrapped
+    for agent in e.agent_iter():
+        _, reward, term, trunc, _ = e.last(observe=False)
+        totals[agent] += reward
+        if term or trunc:
+            e.step(None)
+            continue
+        e.step(ACTION_INDEX[bot.act(view_of(raw.ruleset, raw.battle))])
+    return totals
+
+
+# --- PettingZoo's test suite -------------------------------------------------------------
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("scenario", scenario_names())
+def test_api(scenario: str) -> None:
+    # play_test stops when the first battle is over; every built-in scenario is one battle
+    api_test(combat_v0.env(scenario=scenario), num_cycles=2000)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_api_play_test_over_several_battles() -> None:
+    e = combat_v0.env()
+    api_test(e, num_cycles=2000)
+    e.reset()
+    obs0 = e.last()[0]["observation"]
+    for _ in range(5):  # play_test resets without a seed: each battle is a new one
+        play_test(e, obs0, num_cycles=2000)
+
+
+def test_seed() -> None:
+    seed_test(combat_v0.env, num_cycles=300)
+
+
+def test_parallel_seed() -> None:
+    parallel_seed_test(lambda: combat_v0.parallel_env(illegal_action="end"), num_cycles=300)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_parallel_api() -> None:
+    parallel_api_test(combat_v0.parallel_env(), num_cycles=3000)
+
+
+def test_max_cycles() -> None:
+    mod = types.SimpleNamespace(
+        env=lambda **kw: combat_v0.env(illegal_action="end", **kw),
+        parallel_env=lambda **kw: combat_v0.parallel_env(illegal_action="end", **kw),
+    )
+    max_cycles_test(mod)
+
+
+def test_render(capsys: pytest.CaptureFixture[str]) -> None:
+    def ansi_ok(text: object) -> bool:
+        return isinstance(text, str) and "#" in text and "HP" in text and "ted" in text
+
+    render_test(lambda render_mode=None: combat_v0.env(render_mode=render_mode),
+                custom_tests={"ansi": ansi_ok})
+    assert "Round" in capsys.readouterr().out  # "human" printed the same picture
+
+
+def test_ansi_render_shows_map_status_and_events() -> None:
+    e = combat_v0.env(scenario=face_off(), render_mode="ansi")
+    e.reset(seed=0)
+    text = e.render()
+    lines = text.splitlines()
+    assert lines[0] == "#########"
+    assert lines[2] == "#..01...#"  # slot digits on the map
+    assert any(line.lstrip("> ").startswith("0 ted") and "HP" in line for line in lines)
+    assert any("initiative" in line for line in lines)  # the last events
+
+
+# --- spaces, masks, turn order -----------------------------------------------------------
+def test_spaces_are_shared_and_fixed() -> None:
+    e = combat_v0.raw_env()
+    spaces = {id(e.observation_space(a)) for a in e.possible_agents}
+    assert len(spaces) == 1
+    box = e.observation_space(e.possible_agents[0])["observation"]
+    assert box.shape == (OBS_SIZE,) == (len(feature_names()),)
+    assert OBS_SIZE == len(GLOBAL_FEATURES) + 10 * len(SLOT_FEATURES)
+    assert e.action_space(e.possible_agents[0]).n == N_ACTIONS
+    other = combat_v0.raw_env(scenario=face_off())
+    assert other.observation_space("ted") == e.observation_space(e.possible_agents[0])
+
+
+def test_agents_are_the_combatants() -> None:
+    e = combat_v0.env(scenario=face_off())
+    e.reset(seed=0)
+    assert e.possible_agents == e.agents == ["ted", "scorp"]
+
+
+def test_mask_is_legal_ids_for_the_decider_and_zero_for_the_others() -> None:
+    e = combat_v0.env(scenario="vault_corridor")
+    raw = e.unwrapped
+    seen = {"checks": 0}
+
+    def check(env, agent, obs) -> None:
+        b = raw.battle
+        dec = raw.ruleset.decider(b)
+        assert agent == b.ids[dec.combatant]
+        assert np.flatnonzero(obs["action_mask"]).tolist() == raw.ruleset.legal_ids(b)
+        assert obs["observation"][GLOBAL_FEATURES.index("deciding")] == 1.0
+        for other in env.agents:
+            if other != agent:
+                o = env.observe(other)
+                assert not o["action_mask"].any()
+                assert o["observation"][GLOBAL_FEATURES.index("deciding")] == 0.0
+        seen["checks"] += 1
+
+    for seed in range(2):
+        e.reset(seed=seed)
+        random_play(e, np.random.default_rng(seed), check)
+    assert seen["checks"] > 20
+
+
+def test_same_agent_decides_several_times_in_a_row() -> None:
+    far = arena(["##############", "#............#", "##############"],
+                {"Vault": [("vault_dweller", (1, 1), "ted")],
+                 "Radscorpions": [("radscorpion", (12, 1), "scorp")]})
+    e = combat_v0.env(scenario=far)
+    e.reset(seed=1)
+    first = e.agent_selection
+    target = 1 if first == "ted" else 0
+    e.step(ACTION_INDEX[Action("move", target, "toward")])  # PnP: a small action
+    assert e.agent_selection == first  # the same combatant takes its large action
+    assert e.unwrapped.battle.slot == "large"
+    e.step(END)
+    assert e.agent_selection != first
+
+
+def test_reaction_moves_agent_selection_to_the_reactor() -> None:
+    e = combat_v0.env(scenario=face_off())
+    e.reset(seed=3)
+    raw = e.unwrapped
+    move_away = ACTION_INDEX[Action("move", 1, "away")]
+    for _ in range(10):
+        if e.agent_selection == "scorp":
+            e.step(END)
+            continue
+        assert e.observe("ted")["action_mask"][move_away]
+        e.step(move_away)
+        break
+    dec = raw.ruleset.decider(raw.battle)
+    assert dec.reaction == "opportunity"
+    assert e.agent_selection == "scorp"
+    obs = e.observe("scorp")
+    v = obs["observation"]
+    assert np.flatnonzero(obs["action_mask"]).tolist() == raw.ruleset.legal_ids(raw.battle)
+    assert obs["action_mask"][ACTION_INDEX[Action("attack", 0)]]
+    assert v[GLOBAL_FEATURES.index("reaction_opportunity")] == 1.0
+    assert v[GLOBAL_FEATURES.index("slot_free")] == 1.0
+    subj = SLOT_FEATURES.index("reaction_subject")
+    assert v[G + 0 * B + subj] == 1.0 and v[G + 1 * B + subj] == 0.0
+    assert not e.observe("ted")["action_mask"].any()
+    e.step(END)  # decline: ted's walk resumes and his turn goes on
+    assert e.agent_selection == "ted" or raw.battle.over
+
+
+def test_observation_is_egocentric() -> None:
+    e = combat_v0.env(scenario=face_off())
+    e.reset(seed=0)
+    ted, scorp = e.observe("ted")["observation"], e.observe("scorp")["observation"]
+    is_me, enemy, dx = (SLOT_FEATURES.index(f) for f in ("is_me", "enemy", "dx"))
+    assert ted[G + is_me] == 1.0 and ted[G + B + enemy] == 1.0
+    assert scorp[G + B + is_me] == 1.0 and scorp[G + enemy] == 1.0
+    assert ted[G + B + dx] > 0 > scorp[G + dx]
+    assert not ted[G + 2 * B:].any()  # empty slots are zeros
+
+
+# --- illegal actions ---------------------------------------------------------------------
+def test_illegal_action_raises_one_line_with_the_legal_list() -> None:
+    e = combat_v0.env(scenario=face_off())
+    e.reset(seed=0)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    bad = int(np.flatnonzero(mask == 0)[-1])
+    with pytest.raises(IllegalActionError) as err:
+        e.step(bad)
+    msg = str(err.value)
+    assert "\n" not in msg and "legal: end" in msg
+    assert e.unwrapped.action_text(bad) in msg
+    e.step(END)  # the env is unharmed
+
+
+def test_illegal_action_end_replaces_it() -> None:
+    e = combat_v0.env(scenario=face_off(), illegal_action="end")
+    e.reset(seed=0)
+    agent = e.agent_selection
+    raw = e.unwrapped
+    bad = int(np.flatnonzero(e.observe(agent)["action_mask"] == 0)[-1])
+    history = len(raw.battle.history)
+    e.step(bad)
+    assert raw.battle.history[history].endswith(": end")
+    assert e.infos[agent] == {"illegal_action": True}
+    assert e.agent_selection != agent or raw.battle.reactions
+    nxt = e.agent_selection
+    e.step(END)
+    assert e.infos[nxt] == {}
+
+
+# --- rewards and the end -----------------------------------------------------------------
+def test_win_gives_plus_one_to_winners_and_minus_one_to_losers() -> None:
+    for seed in range(5):
+        e = combat_v0.env(scenario="vault_corridor")
+        e.reset(seed=seed)
+        totals = scripted_play(e)
+        b = e.unwrapped.battle
+        if b.winner is None:
+            continue
+        for c in b.combatants:
+            assert totals[c.id] == (1.0 if c.side == b.winner else -1.0)
+        assert e.agents == []
+        return
+    pytest.fail("no battle had a winner")
+
+
+def test_draw_by_round_limit_truncates_with_zero_reward() -> None:
+    e = combat_v0.env(scenario=face_off(max_rounds=1))
+    e.reset(seed=0)
+    truncs = {}
+    rewards = {}
+    for agent in e.agent_iter():
+        _, reward, term, trunc, _ = e.last()
+        if term or trunc:
+            truncs[agent] = (term, trunc)
+            rewards[agent] = reward
+            e.step(None)
+        else:
+            e.step(END)
+    assert e.unwrapped.battle.extra["reason"] == "max_rounds"
+    assert truncs == {"ted": (False, True), "scorp": (False, True)}
+    assert rewards == {"ted": 0.0, "scorp": 0.0}
+
+
+def test_reward_shaping_pays_damage_as_it_happens() -> None:
+    e = combat_v0.env(scenario="vault_corridor", reward_shaping=0.1)
+    e.reset(seed=0)
+    totals = scripted_play(e)
+    b = e.unwrapped.battle
+    for c in b.combatants:
+        outcome = 0.0 if b.winner is None else (1.0 if c.side == b.winner else -1.0)
+        shaped = 0.1 * (c.damage_dealt - c.damage_taken) / c.max_hp
+        assert totals[c.id] == pytest.approx(outcome + shaped)
+    assert any(c.damage_taken for c in b.combatants)
+
+
+def test_downed_combatants_stay_until_the_end() -> None:
+    e = combat_v0.env(scenario="vault_corridor")
+    rng = np.random.default_rng(0)
+    for seed in range(10):
+        e.reset(seed=seed)
+
+        def check(env, agent, obs) -> None:
+            raw = env.unwrapped
+            assert env.agents == env.possible_agents
+            assert raw.battle.combatants[raw.possible_agents.index(agent)].status == "active"
+
+        random_play(e, rng, check)
+
+
+def test_max_cycles_ends_turns_then_truncates() -> None:
+    e = combat_v0.env(scenario=face_off(), max_cycles=3)
+    e.reset(seed=0)
+    counts = dict.fromkeys(e.agents, 0)
+    for agent in e.agent_iter():
+        _, _, term, trunc, _ = e.last()
+        if term or trunc:
+            assert trunc
+            e.step(None)
+            continue
+        counts[agent] += 1
+        e.step(END)
+    assert counts == {"ted": 3, "scorp": 3}
+
+
+def test_battle_seed_comes_from_the_env_rng() -> None:
+    a, b = combat_v0.raw_env(), combat_v0.raw_env()
+    a.reset(seed=7)
+    b.reset(seed=7)
+    assert a.battle.seed == b.battle.seed
+    a.reset(seed=8)
+    assert a.battle.seed != b.battle.seed
+    a.reset(options={"battle_seed": 123})
+    assert a.battle.seed == 123
+
+
+def test_render_mode_keeps_the_log_only_when_rendering() -> None:
+    quiet = combat_v0.raw_env()
+    quiet.reset(seed=0)
+    assert quiet.battle.keep_log is False and quiet.battle.log == []
+    loud = combat_v0.raw_env(render_mode="ansi")
+    loud.reset(seed=0)
+    assert loud.battle.keep_log is True and loud.battle.log
+
+
+def test_parallel_env_applies_only_the_deciders_action() -> None:
+    p = combat_v0.parallel_env(scenario=face_off())
+    obs, infos = p.reset(seed=0)
+    assert set(obs) == {"ted", "scorp"}
+    raw = p.unwrapped
+    decider = raw.agent_selection
+    other = "ted" if decider == "scorp" else "scorp"
+    assert obs[decider]["action_mask"].any() and not obs[other]["action_mask"].any()
+    n = len(raw.battle.history)
+    # the other agent's action is ignored even though it is not legal for anyone
+    obs, rew, term, trunc, info = p.step({decider: END, other: N_ACTIONS - 1})
+    assert raw.battle.history[n:] == [f"{decider}: end"]
+
+
+def test_bad_arguments_are_one_line_errors() -> None:
+    from wasteland.rules.errors import WastelandError
+
+    for kw in ({"illegal_action": "ignore"}, {"render_mode": "rgb_array"},
+               {"scenario": "no_such_place"}, {"max_cycles": 0}):
+        with pytest.raises(WastelandError) as err:
+            combat_v0.raw_env(**kw)
+        assert "\n" not in str(err.value)

@@ -1,0 +1,225 @@
+"""The Gymnasium single-agent env: Gymnasium's checker, masks, opponents, rewards, and
+sb3-contrib's MaskablePPO through DummyVecEnv and SubprocVecEnv."""
+
+from __future__ import annotations
+
+import functools
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from wasteland.agents import RandomAgent, ScriptedAgent
+from wasteland.bestiary.models import Placement, Scenario, Side
+from wasteland.envs import ENV_ID, SingleAgentEnv
+from wasteland.envs.encoding import OBS_SIZE
+from wasteland.rules.actions import ACTION_INDEX, N_ACTIONS, Action
+from wasteland.rules.errors import IllegalActionError, WastelandError
+
+END = ACTION_INDEX[Action("end")]
+
+
+def two_on_two() -> Scenario:
+    return Scenario(
+        id="two_on_two", name="Two on two", legend={".": "floor", "#": "wall"},
+        map="\n".join(["############", "#..........#", "#..........#", "############"]),
+        sides=[
+            Side(name="Vault", combatants=[
+                Placement(creature="vault_dweller", at=(1, 1), id="ted"),
+                Placement(creature="vault_dweller", at=(1, 2), id="amy")]),
+            Side(name="Radscorpions", combatants=[
+                Placement(creature="radscorpion", at=(10, 1)),
+                Placement(creature="radscorpion", at=(10, 2))]),
+        ],
+    )
+
+
+def play(env: SingleAgentEnv, rng: np.random.Generator, check=None):
+    obs, info = env.reset(seed=int(rng.integers(1000)))
+    total = 0.0
+    while True:
+        if check is not None:
+            check(env, obs, info)
+        legal = np.flatnonzero(env.action_masks())
+        obs, reward, term, trunc, info = env.step(int(rng.choice(legal)))
+        total += reward
+        if term or trunc:
+            return total, term, trunc, info
+
+
+def test_gymnasium_check_env() -> None:
+    env = gymnasium.make(ENV_ID, illegal_action="end")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # check_env reports problems as warnings
+        check_env(env.unwrapped)
+
+
+def test_spaces() -> None:
+    env = SingleAgentEnv()
+    assert env.observation_space.shape == (OBS_SIZE,)
+    assert env.observation_space.dtype == np.float32
+    assert env.action_space.n == N_ACTIONS
+    obs, _ = env.reset(seed=0)
+    assert obs in env.observation_space
+
+
+def test_mask_is_the_learners_legal_ids() -> None:
+    env = SingleAgentEnv(scenario=two_on_two(), opponents="random")
+    learners = {"ted", "amy"}
+    seen = set()
+
+    def check(e, obs, info) -> None:
+        b = e.battle
+        dec = e.ruleset.decider(b)
+        assert b.ids[dec.combatant] == info["agent"] in learners
+        seen.add(info["agent"])
+        m = e.action_masks()
+        assert m.dtype == np.bool_
+        assert np.flatnonzero(m).tolist() == e.ruleset.legal_ids(b)
+
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        play(env, rng, check)
+    assert seen == learners  # one policy drives each learner combatant in turn
+
+
+def test_illegal_action_raises_one_line() -> None:
+    env = SingleAgentEnv()
+    env.reset(seed=0)
+    bad = int(np.flatnonzero(~env.action_masks())[-1])
+    with pytest.raises(IllegalActionError) as err:
+        env.step(bad)
+    assert "\n" not in str(err.value) and "legal: end" in str(err.value)
+    with pytest.raises(IllegalActionError):
+        env.step(N_ACTIONS + 5)
+
+
+def test_illegal_action_end() -> None:
+    env = SingleAgentEnv(illegal_action="end")
+    env.reset(seed=0)
+    bad = int(np.flatnonzero(~env.action_masks())[-1])
+    n = len(env.battle.history)
+    *_, info = env.step(bad)
+    assert info["illegal_action"] is True
+    assert env.battle.history[n].endswith(": end")
+
+
+def test_outcome_rewards_and_draws() -> None:
+    rng = np.random.default_rng(1)
+    outcomes = set()
+    for _ in range(6):
+        env = SingleAgentEnv(opponents="scripted")
+        total, term, trunc, info = play(env, rng)
+        b = env.battle
+        if b.winner is None:
+            assert total == 0.0 and trunc and not term
+        else:
+            assert term and not trunc
+            assert total == (1.0 if b.winner == env.learner else -1.0)
+            assert info["winner"] == b.side_names[b.winner]
+        outcomes.add(total)
+    draw = SingleAgentEnv(max_rounds=1, opponents="random")
+    draw.reset(seed=0)
+    while True:
+        *_, reward, term, trunc, info = draw.step(END)
+        if term or trunc:
+            break
+    if draw.battle.winner is None:
+        assert trunc and not term and reward == 0.0 and info["reason"] == "max_rounds"
+    assert outcomes
+
+
+def test_learner_by_side_name_and_opponent_specs() -> None:
+    env = SingleAgentEnv(scenario=two_on_two(), learner="Radscorpions",
+                         opponents={"ted": "random", "amy": ScriptedAgent()})
+    assert env.learner == 1
+    env2 = SingleAgentEnv(scenario=two_on_two(), learner=1,
+                          opponents=[RandomAgent(3), "scripted"])
+    env2.reset(seed=0)
+    assert env2.battle.combatants[env2._decision.combatant].side == 1
+    with pytest.raises(WastelandError):
+        SingleAgentEnv(learner="Mutants")
+    with pytest.raises(WastelandError):
+        SingleAgentEnv(scenario=two_on_two(), opponents=["random"])
+    with pytest.raises(WastelandError):
+        SingleAgentEnv(opponents="genius")
+    with pytest.raises(WastelandError):
+        SingleAgentEnv(opponents={"nobody": "random"})
+
+
+def test_reset_seeds_battle_and_opponents() -> None:
+    def run(seed: int) -> list[str]:
+        env = SingleAgentEnv(opponents="random")
+        env.reset(seed=seed)
+        rng = np.random.default_rng(0)
+        for _ in range(30):
+            *_, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            if term or trunc:
+                break
+        return env.battle.history
+
+    assert run(5) == run(5)
+    assert run(5) != run(6)
+
+
+def test_reward_shaping() -> None:
+    env = SingleAgentEnv(scenario=two_on_two(), reward_shaping=0.5)
+    total, *_ = play(env, np.random.default_rng(2))
+    b = env.battle
+    learners = [c for c in b.combatants if c.side == env.learner]
+    shaped = sum(0.5 * (c.damage_dealt - c.damage_taken) / c.max_hp for c in learners)
+    assert shaped
+    outcome = 0.0 if b.winner is None else (1.0 if b.winner == env.learner else -1.0)
+    assert total == pytest.approx(outcome + shaped)
+
+
+def test_render() -> None:
+    env = SingleAgentEnv(render_mode="ansi")
+    env.reset(seed=0)
+    assert "HP" in env.render()
+
+
+# --- sb3-contrib ---------------------------------------------------------------------
+def test_maskable_ppo_predicts_only_legal_actions() -> None:
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    venv = DummyVecEnv([functools.partial(SingleAgentEnv, opponents="random")])
+    venv.seed(0)
+    assert is_masking_supported(venv)
+    model = MaskablePPO("MlpPolicy", venv, n_steps=32, batch_size=32, seed=0, device="cpu")
+    obs = venv.reset()
+    episodes = 0
+    for _ in range(300):
+        masks = get_action_masks(venv)
+        assert masks.shape == (1, N_ACTIONS) and masks.dtype == np.bool_
+        action, _ = model.predict(obs, action_masks=masks)
+        assert masks[0, action[0]]
+        obs, _, dones, _ = venv.step(action)  # the env raises on an illegal action
+        episodes += int(dones[0])
+    assert episodes >= 1
+    model.learn(64)  # a couple of masked updates run
+
+
+def test_subproc_vec_env_action_masks() -> None:
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    venv = SubprocVecEnv([functools.partial(SingleAgentEnv, opponents="scripted")] * 2)
+    try:
+        venv.seed(0)
+        venv.reset()
+        assert is_masking_supported(venv)
+        for _ in range(20):
+            masks = get_action_masks(venv)
+            assert masks.shape == (2, N_ACTIONS) and masks.dtype == np.bool_
+            assert masks[:, END].all()
+            actions = np.array([np.flatnonzero(m)[-1] for m in masks])
+            venv.step(actions)
+    finally:
+        venv.close()

@@ -1,0 +1,480 @@
+# noqa: D212, D415
+"""
+# Wasteland combat
+
+| Import             | `from wasteland.envs import combat_v0`                               |
+|--------------------|----------------------------------------------------------------------|
+| Actions            | Discrete                                                             |
+| Parallel API       | Yes (`combat_v0.parallel_env`: only the decider's action is applied)  |
+| Manual Control     | No (the `wasteland` command is the terminal game)                    |
+| Agents             | the scenario's combatants, e.g. `['ted', 'radscorpion_0', 'radscorpion_1']` |
+| Agents             | 2 to 10 (`MAX_COMBATANTS`)                                           |
+| Action Shape       | (1)                                                                  |
+| Action Values      | [0, 180] (`N_ACTIONS` entries of the fixed action table)             |
+| Observation Shape  | {"observation": (239,), "action_mask": (181,)}                       |
+| Observation Values | observation in [-1, 1] (float32), action_mask in {0, 1} (int8)       |
+
+A Fallout tabletop fight on a square grid: every combatant of the scenario is an agent.
+The rules live in the ruleset (`wasteland.rules`, default `"pnp"`); this env only
+translates them, like PettingZoo's classic games translate their board classes.
+
+```python
+from wasteland.envs import combat_v0
+
+env = combat_v0.env(scenario="vault_corridor", render_mode="ansi")
+env.reset(seed=42)
+for agent in env.agent_iter():
+    obs, reward, termination, truncation, info = env.last()
+    if termination or truncation:
+        action = None
+    else:
+        action = env.action_space(agent).sample(obs["action_mask"])
+    env.step(action)
+```
+
+## Arguments
+
+``env(ruleset="pnp", scenario="vault_corridor", render_mode=None, max_rounds=None,
+max_cycles=None, reward_shaping=0.0, illegal_action="raise", bestiary=None)``
+
+* `ruleset`: a registered ruleset name (`wasteland.rules.protocol.RULESETS`) or a Ruleset.
+* `scenario`: a built-in scenario name (`wasteland.bestiary.loader.scenario_names()`), a
+  path to a scenario file, or a loaded `Scenario`.
+* `max_rounds`: overrides the scenario's round limit; the battle is a draw after it.
+* `max_cycles`: each agent may make at most this many decisions; afterwards the env plays
+  `end` for it (its turn ends, its reactions are declined) and once every standing agent
+  has used its budget all agents are truncated.
+* `reward_shaping`: adds `reward_shaping * (damage dealt - damage taken) / max HP` to each
+  agent on every step.
+* `illegal_action`: `"raise"` (an action outside the mask raises
+  `wasteland.rules.errors.IllegalActionError`, whose one-line message names the action and
+  lists the legal ones) or `"end"` (it is replaced by `end` and the agent's info gets
+  `illegal_action: True`). PettingZoo's `max_cycles_test` samples actions without the
+  mask, so test it through a namespace whose `env` / `parallel_env` pass
+  `illegal_action="end"`.
+
+## Turn order
+
+`agent_selection` is always the ruleset's decider. A combatant's turn is several decisions
+(PnP: a small action, then a large one, then `end`), so the same agent may be selected
+several times in a row; a reaction (an attack of opportunity, a readied attack, a 5-ft
+step, a free attack on an unguarded enemy) selects the reacting combatant, and the turn
+resumes afterwards. Downed combatants stay in `env.agents` until the battle ends (their
+rewards arrive with their side's) and are never selected.
+
+## Observation space
+
+A dict with the usual `"observation"` and `"action_mask"`; the spaces are the same for
+every agent, scenario and ruleset, so one policy can drive any combatant.
+
+`observation` is egocentric (`wasteland.envs.encoding`, `feature_names()` names each
+position): a global block (whether I decide now, the slot one-hot small/large/free, the
+reaction kind one-hot, round fraction, my HP fraction, AP, loaded and reserve ammunition,
+weapon melee/ranged, range, RoF and reach, spare weapons, healing items, readied, free
+action used, Speed, cover and height of my square, visibility (my square or the light,
+the worse), unguarded) and then one block per combatant slot in slot order, so block `k`
+is the combatant that action targets `k` name: present, is me, ally, enemy, alive, HP
+fraction, dx and dy (normalized by the map size), distance, in line of sight, cover,
+crippled head/arm/leg, readied, is the subject of the reaction offered, ranged weapon,
+free action used, height difference, unguarded, weapon empty. Empty slots are zeros.
+
+`action_mask` is exactly the ruleset's `legal_ids` for the deciding agent and all zeros
+for every other agent (and for everybody once the battle is over).
+
+## Action space
+
+Indices into the fixed action table (`wasteland.rules.actions.ACTION_TABLE`), the same for
+every scenario and ruleset: `end`, `reload`, `ready`, `cover`, `draw N`,
+`move toward|away T`, `step toward|away T`, `attack T [head|arm|leg]`, `vats T LOC`,
+`attack2 T`, `whip T`, `stimpak T`, and the 2d20 intents. `T` is a combatant slot.
+
+## Rewards
+
+| Winning side | Losing side(s) | Draw |
+| :----------: | :------------: | :--: |
+| +1 each      | -1 each        | 0    |
+
+plus the optional shaping above.
+
+## Episode end
+
+All agents terminate when one side is left standing (or nobody is). When the round limit
+ends the battle as a draw, or `max_cycles` is used up, all agents are truncated instead.
+
+## Rendering
+
+`"ansi"` returns the map (combatants as slot digits, downed ones `x`, walls `#`, cover
+`,` `=` `%`), a status line per combatant and the last events' text; `"human"` prints
+it. With a render mode set the battle keeps its event log (otherwise it does not, for
+speed).
+
+## Version History
+
+* v0: first version.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle, seeding
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils import wrappers
+
+from wasteland.bestiary.loader import Bestiary, load_scenario
+from wasteland.bestiary.models import Scenario
+from wasteland.rules.actions import ACTION_TABLE, N_ACTIONS
+from wasteland.rules.battle import ACTIVE, Battle
+from wasteland.rules.errors import IllegalActionError, WastelandError
+from wasteland.rules.protocol import Decision, Ruleset, get_ruleset
+
+from .encoding import END_ID, Encoder, mask_box, mask_of, observation_box
+from .render import render_text
+
+END_ACTION = ACTION_TABLE[END_ID]
+ILLEGAL_MODES = ("raise", "end")
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The AEC env with PettingZoo's usual wrappers (out-of-bounds check, call order)."""
+    e: AECEnv = raw_env(**kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+def parallel_env(**kwargs: Any) -> ParallelEnv:
+    """A ParallelEnv view: each step every live agent submits an action and only the
+    decider's is applied; a step counts as one decision for every agent."""
+    return ParallelCombat(**kwargs)
+
+
+def resolve_ruleset(ruleset: str | Ruleset) -> Ruleset:
+    return get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+
+
+def resolve_scenario(scenario: str | Path | Scenario, bestiary: Bestiary | None) -> Scenario:
+    if isinstance(scenario, Scenario):
+        return scenario
+    return load_scenario(scenario, bestiary)
+
+
+def action_index(action: Any) -> int | None:
+    """The table index of an env action (int, numpy integer, 0-d array), else None."""
+    if action is None or isinstance(action, (bool, float)):
+        return None
+    try:
+        idx = int(action)
+    except (TypeError, ValueError):
+        return None
+    if isinstance(action, np.ndarray) and action.size != 1:
+        return None
+    return idx if 0 <= idx < N_ACTIONS else None
+
+
+def illegal_message(battle: Battle, dec: Decision, action: Any, legal: list[int]) -> str:
+    ids = battle.ids
+    me = dec.combatant
+    idx = action_index(action)
+    what = (repr(ACTION_TABLE[idx].text(ids, me)) if idx is not None
+            else f"{action!r} (not an index of the action table, 0..{N_ACTIONS - 1})")
+    shown = ", ".join(ACTION_TABLE[i].text(ids, me) for i in legal)
+    return f"{what} is not legal for {ids[me]} now; legal: {shown}"
+
+
+class raw_env(AECEnv, EzPickle):
+    """The combat AEC env without wrappers; see the module docstring."""
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi", "human"],
+        "name": "combat_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        ruleset: str | Ruleset = "pnp",
+        scenario: str | Path | Scenario = "vault_corridor",
+        render_mode: str | None = None,
+        max_rounds: int | None = None,
+        max_cycles: int | None = None,
+        reward_shaping: float = 0.0,
+        illegal_action: str = "raise",
+        bestiary: Bestiary | None = None,
+    ) -> None:
+        EzPickle.__init__(self, ruleset, scenario, render_mode, max_rounds, max_cycles,
+                          reward_shaping, illegal_action, bestiary)
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise WastelandError(f"unknown render_mode {render_mode!r}; available: "
+                                 f"{', '.join(self.metadata['render_modes'])}")
+        if illegal_action not in ILLEGAL_MODES:
+            raise WastelandError(f"unknown illegal_action {illegal_action!r}; available: "
+                                 f"{', '.join(ILLEGAL_MODES)}")
+        if max_cycles is not None and max_cycles < 1:
+            raise WastelandError(f"max_cycles must be at least 1, got {max_cycles}")
+        self.ruleset = resolve_ruleset(ruleset)
+        self.bestiary = bestiary
+        self.scenario = resolve_scenario(scenario, bestiary)
+        self.render_mode = render_mode
+        self.max_rounds = max_rounds
+        self.max_cycles = max_cycles
+        self.reward_shaping = float(reward_shaping)
+        self.illegal_action = illegal_action
+
+        probe = self.ruleset.new_battle(self.scenario, 0, bestiary, keep_log=False,
+                                        max_rounds=max_rounds)
+        self.possible_agents: list[str] = list(probe.ids)
+        self.agents = self.possible_agents[:]
+        self._slot_of = {a: i for i, a in enumerate(self.possible_agents)}
+        # one observation space and one action space, shared by every agent
+        self._obs_space = spaces.Dict({"observation": observation_box(),
+                                       "action_mask": mask_box()})
+        self._act_space = spaces.Discrete(N_ACTIONS)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
+
+        self._np_random: np.random.Generator | None = None
+        self._np_random_seed: int | None = None
+        self.battle: Battle | None = None
+        self._enc: Encoder | None = None
+        self._decision: Decision | None = None
+        self._legal: list[int] = []
+        self._rewarded = False
+        self._used: list[int] = []
+        self._net: list[int] = []
+
+    # --- spaces and randomness -----------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        if self._np_random is None:
+            self._np_random, self._np_random_seed = seeding.np_random()
+        return self._np_random
+
+    @property
+    def np_random_seed(self) -> int | None:
+        return self._np_random_seed
+
+    # --- the episode ---------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new battle; its seed is drawn from the env's np_random (seeded by
+        ``seed``), or taken from ``options["battle_seed"]`` when given."""
+        if seed is not None:
+            self._np_random, self._np_random_seed = seeding.np_random(seed)
+        battle_seed = int(self.np_random.integers(0, 2**31 - 1))
+        if options and options.get("battle_seed") is not None:
+            battle_seed = int(options["battle_seed"])
+        b = self.ruleset.new_battle(self.scenario, battle_seed, self.bestiary,
+                                    keep_log=self.render_mode is not None,
+                                    max_rounds=self.max_rounds)
+        self.battle = b
+        self._enc = Encoder(b)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._rewarded = False
+        self._used = [0] * len(self.agents)
+        self._net = [c.damage_dealt - c.damage_taken for c in b.combatants]
+        self.agent_selection = self.agents[0]
+        self._skip_agent_selection = None
+        self._advance()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        slot = self._slot_of[agent]
+        dec = self._decision
+        enc = self._enc
+        assert enc is not None
+        if dec is not None and dec.combatant == slot:
+            return {"observation": enc.observe(slot, dec), "action_mask": mask_of(self._legal)}
+        return {"observation": enc.observe(slot, None),
+                "action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        b = self.battle
+        dec = self._decision
+        assert b is not None and dec is not None
+        idx = action if type(action) is int else action_index(action)
+        if idx not in self._legal:  # also None and out-of-table indices
+            if self.illegal_action == "raise":
+                raise IllegalActionError(illegal_message(b, dec, action, self._legal))
+            idx = END_ID
+            self.infos[agent] = {"illegal_action": True}
+        elif self.infos[agent]:
+            self.infos[agent] = {}
+        self._cumulative_rewards[agent] = 0.0
+        if self._rewarded:  # rewards were paid last step: clear them
+            rewards = self.rewards
+            for a in rewards:
+                rewards[a] = 0.0
+            self._rewarded = False
+        if self.max_cycles is not None:
+            self._used[dec.combatant] += 1
+        self.ruleset.apply(b, ACTION_TABLE[idx], check=False)  # type: ignore[call-arg]
+        self._advance()
+        if self.reward_shaping:
+            self._shape()
+        if self._rewarded:
+            self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _advance(self) -> None:
+        """Find the next decision (playing `end` for agents out of max_cycles), cache its
+        legal actions, or finish the episode."""
+        b = self.battle
+        assert b is not None
+        R = self.ruleset
+        mc = self.max_cycles
+        while not b.over:
+            dec = R.decider(b)
+            if mc is not None and self._used[dec.combatant] >= mc:
+                used = self._used
+                if all(used[c.slot] >= mc for c in b.combatants if c.status == ACTIVE):
+                    self._end_episode(truncated=True)
+                    return
+                R.apply(b, END_ACTION, check=False)  # type: ignore[call-arg]
+                continue
+            self._decision = dec
+            self._legal = R.legal_ids(b)
+            self.agent_selection = self.possible_agents[dec.combatant]
+            return
+        winner = b.winner
+        if winner is not None:
+            rewards = self.rewards
+            for c in b.combatants:
+                rewards[self.possible_agents[c.slot]] += 1.0 if c.side == winner else -1.0
+            self._rewarded = True
+        self._end_episode(truncated=b.extra.get("reason") == "max_rounds")
+
+    def _end_episode(self, truncated: bool) -> None:
+        self._decision = None
+        self._legal = []
+        done = self.truncations if truncated else self.terminations
+        for a in self.agents:
+            done[a] = True
+
+    def _shape(self) -> None:
+        b = self.battle
+        assert b is not None
+        k = self.reward_shaping
+        net = self._net
+        rewards = self.rewards
+        for c in b.combatants:
+            now = c.damage_dealt - c.damage_taken
+            if now != net[c.slot]:
+                rewards[self.possible_agents[c.slot]] += k * (now - net[c.slot]) / c.max_hp
+                net[c.slot] = now
+                self._rewarded = True
+
+    # --- queries -------------------------------------------------------------------------
+    def legal_ids(self) -> list[int]:
+        """The cached legal action ids of the current decision (empty when it is over)."""
+        return list(self._legal)
+
+    def action_text(self, action: int, agent: str | None = None) -> str:
+        """The notation of a table index, naming targets by combatant id."""
+        assert self.battle is not None
+        actor = self._slot_of[agent] if agent is not None else (
+            self._decision.combatant if self._decision is not None else None)
+        return ACTION_TABLE[action].text(self.battle.ids, actor)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode."
+            )
+            return None
+        assert self.battle is not None
+        text = render_text(self.battle, self.ruleset)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+class ParallelCombat(ParallelEnv):
+    """The same game as a ParallelEnv: every live agent submits an action each step, only
+    the decider's (whose mask is the only non-zero one) is applied. With ``max_cycles``,
+    every agent is truncated after that many parallel steps."""
+
+    metadata: dict[str, Any] = {**raw_env.metadata, "name": "combat_v0_parallel"}
+
+    def __init__(self, max_cycles: int | None = None, **kwargs: Any) -> None:
+        if max_cycles is not None and max_cycles < 1:
+            raise WastelandError(f"max_cycles must be at least 1, got {max_cycles}")
+        self.aec_env = raw_env(**kwargs)
+        self.max_cycles = max_cycles
+        self.possible_agents = self.aec_env.possible_agents
+        self.agents: list[str] = []
+        self.render_mode = self.aec_env.render_mode
+        self._steps = 0
+
+    @property
+    def unwrapped(self) -> raw_env:
+        return self.aec_env
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.aec_env.observation_space(agent)
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.aec_env.action_space(agent)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
+        e = self.aec_env
+        e.reset(seed=seed, options=options)
+        self._steps = 0
+        self.agents = e.agents[:]
+        return ({a: e.observe(a) for a in self.agents}, {a: dict(e.infos[a]) for a in self.agents})
+
+    def step(self, actions: dict[str, Any]):
+        e = self.aec_env
+        if not self.agents:
+            return {}, {}, {}, {}, {}
+        agent = e.agent_selection
+        if not (e.terminations[agent] or e.truncations[agent]):
+            e.step(actions.get(agent))
+        self._steps += 1
+        agents = self.agents
+        terminations = {a: e.terminations[a] for a in agents}
+        truncations = {a: e.truncations[a] for a in agents}
+        if (self.max_cycles is not None and self._steps >= self.max_cycles
+                and not any(terminations.values())):
+            truncations = dict.fromkeys(agents, True)
+        rewards = {a: float(e.rewards[a]) for a in agents}
+        infos = {a: dict(e.infos[a]) for a in agents}
+        observations = {a: e.observe(a) for a in agents}
+        if all(terminations[a] or truncations[a] for a in agents):
+            self.agents = []
+            for o in observations.values():  # nobody decides any more
+                o["action_mask"] = np.zeros(N_ACTIONS, dtype=np.int8)
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        return self.aec_env.render()
+
+    def state(self) -> np.ndarray:
+        return self.aec_env.state()
+
+    def close(self) -> None:
+        self.aec_env.close()

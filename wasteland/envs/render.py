@@ -1,0 +1,92 @@
+"""Plain-text picture of a battle for the envs' "ansi" and "human" render modes.
+
+The map shows each standing combatant as its slot digit (the number the action table's
+targets use), downed ones as ``x``, walls ``#``, cover ``,`` light, ``=`` heavy, ``%``
+full, high ground ``^`` and obscured squares ``~``. Below it: one status line per
+combatant and the text of the last few events.
+"""
+
+from __future__ import annotations
+
+from wasteland.rules.battle import ACTIVE, Battle
+from wasteland.rules.grid import COVER_FULL, COVER_HEAVY, COVER_LIGHT
+from wasteland.rules.protocol import Ruleset
+
+COVER_GLYPH = {COVER_LIGHT: ",", COVER_HEAVY: "=", COVER_FULL: "%"}
+LAST_EVENTS = 6
+
+
+def glyph(slot: int) -> str:
+    return "0123456789abcdefghijklmnopqrstuvwxyz"[slot] if slot < 36 else "?"
+
+
+def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS) -> str:
+    b = battle
+    g = b.grid
+    rows: list[list[str]] = []
+    for y in range(g.height):
+        row = []
+        for x in range(g.width):
+            i = y * g.width + x
+            if not g.passable[i]:
+                ch = "#"
+            elif g.cover[i]:
+                ch = COVER_GLYPH.get(g.cover[i], ",")
+            elif g.heights[i] > 0:
+                ch = "^"
+            elif g.vis[i] < 0:
+                ch = "~"
+            else:
+                ch = "."
+            row.append(ch)
+        rows.append(row)
+    for c in b.combatants:  # downed first, so a standing combatant on the square shows
+        if c.status != ACTIVE:
+            x, y = g.xy(c.pos)
+            rows[y][x] = "x"
+    for c in b.combatants:
+        if c.status == ACTIVE:
+            x, y = g.xy(c.pos)
+            rows[y][x] = glyph(c.slot)
+    lines = ["".join(r) for r in rows]
+    deciding = None if b.over else ruleset.decider(b)
+    head = f"Round {b.round}"
+    if b.over:
+        if b.winner is not None:
+            head += f", over: {b.side_names[b.winner]} win"
+        else:
+            head += ", over: draw" + (" (round limit)" if b.extra.get("reason") == "max_rounds"
+                                      else "")
+    lines.append(head)
+    for c in b.combatants:
+        w = c.weapon
+        st = c.wstate
+        ammo = ""
+        if w.magazine != "none":
+            ammo = f" {st.loaded}/{w.capacity}"
+            if w.ammo:
+                ammo += f" (+{c.ammo.get(w.ammo, 0)})"
+        flags = []
+        if c.status != ACTIVE:
+            flags.append(c.status)
+        if c.readied:
+            flags.append("readied")
+        if c.unguarded:
+            flags.append("unguarded")
+        crip = [f"{k}x{v}" for k, v in c.crippled.items() if v]
+        if crip:
+            flags.append("crippled " + " ".join(crip))
+        mark = "  "
+        if deciding is not None and deciding.combatant == c.slot:
+            mark = "> "
+            flags.append(f"deciding: {deciding.slot}"
+                         + (f" reaction {deciding.reaction}" if deciding.reaction else ""))
+        x, y = g.xy(c.pos)
+        lines.append(
+            f"{mark}{glyph(c.slot)} {c.id:<16} {b.side_names[c.side]:<14} "
+            f"HP {c.hp:>3}/{c.max_hp:<3} {w.name}{ammo} at ({x},{y})"
+            + (f" [{', '.join(flags)}]" if flags else "")
+        )
+    if last_events and b.log:
+        lines.extend(ev.text() for ev in b.log[-last_events:])
+    return "\n".join(lines)

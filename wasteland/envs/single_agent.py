@@ -1,0 +1,313 @@
+"""A Gymnasium env in which one side learns and every other combatant is driven by an agent.
+
+The learner's policy decides for each combatant of its side in turn (and for their
+reactions); opponents are scripted agents by default. The observation is combat_v0's
+egocentric vector for the learner combatant deciding now (no mask inside it), the action
+space is the fixed action table, and ``action_masks()`` returns the legal actions as a
+bool array, as sb3-contrib's MaskablePPO expects (it finds the method through any
+Gymnasium wrapper and any SB3 VecEnv, DummyVecEnv or SubprocVecEnv).
+
+```python
+import gymnasium
+import wasteland.envs  # registers "Wasteland/Combat-v0"
+
+env = gymnasium.make("Wasteland/Combat-v0", scenario="vault_corridor", opponents="scripted")
+obs, info = env.reset(seed=0)
+action = int(env.np_random.choice(env.unwrapped.action_masks().nonzero()[0]))
+obs, reward, terminated, truncated, info = env.step(action)
+```
+
+Rewards: +1 when the learner's side wins, -1 when it loses, 0 on a draw, plus optionally
+``reward_shaping * (damage dealt - damage taken) / max HP`` summed over the learner's
+combatants on every step. ``terminated`` when a side wins (or nobody is left), ``truncated``
+when the round limit ends the battle as a draw.
+
+An action outside the mask raises ``IllegalActionError`` (one line naming the action and
+the legal ones); with ``illegal_action="end"`` it is replaced by ``end`` and the step's
+info has ``illegal_action: True`` (what ``gymnasium.utils.env_checker.check_env`` needs,
+since it samples actions without the mask).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from wasteland.agents.base import Agent, View, make_agent
+from wasteland.bestiary.loader import Bestiary
+from wasteland.bestiary.models import Scenario
+from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, N_ACTIONS
+from wasteland.rules.battle import Battle
+from wasteland.rules.errors import IllegalActionError, WastelandError
+from wasteland.rules.protocol import Decision, Ruleset
+
+from .combat_v0 import (
+    ILLEGAL_MODES,
+    action_index,
+    illegal_message,
+    resolve_ruleset,
+    resolve_scenario,
+)
+from .encoding import END_ID, Encoder, mask_of, observation_box
+from .render import render_text
+
+OpponentSpec = str | Agent
+NEW_BATTLE_TRIES = 100
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """One side learns; see the module docstring.
+
+    ``learner``: the learning side, as an index or a side name. ``opponents``: an agent name
+    ("scripted", "random") or an Agent for every other combatant, or a sequence (in slot
+    order of the non-learner combatants) or mapping (combatant id -> agent) of them. Named
+    opponents are made anew with a seed from the env's np_random at every reset; given
+    Agent instances are reseeded there if they have a ``seed(int)`` method or a
+    ``random.Random`` in ``rng``.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(
+        self,
+        scenario: str | Path | Scenario = "vault_corridor",
+        ruleset: str | Ruleset = "pnp",
+        learner: int | str = 0,
+        opponents: OpponentSpec | Sequence[OpponentSpec] | Mapping[str, OpponentSpec] = "scripted",
+        max_rounds: int | None = None,
+        reward_shaping: float = 0.0,
+        illegal_action: str = "raise",
+        render_mode: str | None = None,
+        bestiary: Bestiary | None = None,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise WastelandError(f"unknown render_mode {render_mode!r}; available: "
+                                 f"{', '.join(self.metadata['render_modes'])}")
+        if illegal_action not in ILLEGAL_MODES:
+            raise WastelandError(f"unknown illegal_action {illegal_action!r}; available: "
+                                 f"{', '.join(ILLEGAL_MODES)}")
+        self.ruleset = resolve_ruleset(ruleset)
+        self.bestiary = bestiary
+        self.scenario = resolve_scenario(scenario, bestiary)
+        self.render_mode = render_mode
+        self.max_rounds = max_rounds
+        self.reward_shaping = float(reward_shaping)
+        self.illegal_action = illegal_action
+        sides = [s.name for s in self.scenario.sides]
+        if isinstance(learner, str):
+            if learner not in sides:
+                raise WastelandError(f"unknown learner side {learner!r}; sides: {', '.join(sides)}")
+            learner = sides.index(learner)
+        if not 0 <= learner < len(sides):
+            raise WastelandError(f"learner side {learner} out of range; sides: "
+                                 + ", ".join(f"{i} {s}" for i, s in enumerate(sides)))
+        self.learner = learner
+
+        probe = self.ruleset.new_battle(self.scenario, 0, bestiary, keep_log=False,
+                                        max_rounds=max_rounds)
+        self.ids = list(probe.ids)
+        self.learner_slots = [c.slot for c in probe.combatants if c.side == learner]
+        self.opponent_ids = [c.id for c in probe.combatants if c.side != learner]
+        self._opponent_spec = self._check_opponents(opponents)
+        self.opponents: dict[int, Agent] = {}
+
+        self.observation_space = observation_box()
+        self.action_space = spaces.Discrete(N_ACTIONS)
+        self.battle: Battle | None = None
+        self._enc: Encoder | None = None
+        self._decision: Decision | None = None
+        self._legal: list[int] = []
+        self._mask = np.zeros(N_ACTIONS, dtype=bool)
+        self._net = 0.0
+
+    def _check_opponents(self, spec: Any) -> list[OpponentSpec]:
+        """One agent spec per opponent combatant, in slot order."""
+        n = len(self.opponent_ids)
+        if isinstance(spec, str) or not isinstance(spec, (Mapping, Sequence)):
+            out = [spec] * n
+        elif isinstance(spec, Mapping):
+            unknown = set(spec) - set(self.opponent_ids)
+            if unknown:
+                raise WastelandError(f"opponents: unknown combatant {sorted(unknown)[0]!r}; "
+                                     f"opponents: {', '.join(self.opponent_ids)}")
+            missing = [i for i in self.opponent_ids if i not in spec]
+            if missing:
+                raise WastelandError(f"opponents: no agent for {', '.join(missing)}")
+            out = [spec[i] for i in self.opponent_ids]
+        else:
+            out = list(spec)
+            if len(out) != n:
+                raise WastelandError(f"opponents: {len(out)} agents for {n} opponent "
+                                     f"combatants ({', '.join(self.opponent_ids)})")
+        for s in out:
+            if isinstance(s, str):
+                make_agent(s)  # fails with the list of agent names
+            elif not callable(getattr(s, "act", None)):
+                raise WastelandError(f"opponents: {s!r} is neither an agent name nor an Agent")
+        return out
+
+    # --- the episode ---------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        rng = self.np_random
+        fixed = options.get("battle_seed") if options else None
+        for _ in range(NEW_BATTLE_TRIES):
+            battle_seed = int(rng.integers(0, 2**31 - 1))
+            if fixed is not None:
+                battle_seed = int(fixed)
+            self._start(battle_seed, rng)
+            assert self.battle is not None
+            if not self.battle.over or fixed is not None:
+                break
+        assert self.battle is not None
+        if self.battle.over:
+            raise WastelandError(f"scenario {self.scenario.id!r}: the battle ended before the "
+                                 f"learner's side could act")
+        return self._obs(), self._info()
+
+    def _start(self, battle_seed: int, rng: np.random.Generator) -> None:
+        b = self.ruleset.new_battle(self.scenario, battle_seed, self.bestiary,
+                                    keep_log=self.render_mode is not None,
+                                    max_rounds=self.max_rounds)
+        self.battle = b
+        self._enc = Encoder(b)
+        self.opponents = {}
+        opp_slots = [c.slot for c in b.combatants if c.side != self.learner]
+        for slot, spec in zip(opp_slots, self._opponent_spec):
+            s = int(rng.integers(0, 2**31 - 1))
+            if isinstance(spec, str):
+                agent = make_agent(spec, s)
+            else:
+                agent = spec
+                if callable(getattr(agent, "seed", None)):
+                    agent.seed(s)  # type: ignore[attr-defined]
+                elif isinstance(getattr(agent, "rng", None), random.Random):
+                    agent.rng.seed(s)  # type: ignore[attr-defined]
+            self.opponents[slot] = agent
+        self._net = self._learner_net()
+        self._advance()
+
+    def step(self, action: Any):
+        b = self.battle
+        if b is None or b.over or self._decision is None:
+            raise WastelandError("step() called on a finished episode; call reset() first")
+        idx = action_index(action)
+        illegal = idx is None or not self._mask[idx]
+        if idx is None or illegal:
+            if self.illegal_action == "raise":
+                raise IllegalActionError(illegal_message(b, self._decision, action, self._legal))
+            idx = END_ID
+        self.ruleset.apply(b, ACTION_TABLE[idx], check=False)  # type: ignore[call-arg]
+        self._advance()
+        reward = 0.0
+        if self.reward_shaping:
+            now = self._learner_net()
+            if now != self._net:
+                reward += self.reward_shaping * (now - self._net)
+                self._net = now
+        terminated = truncated = False
+        if b.over:
+            if b.extra.get("reason") == "max_rounds":
+                truncated = True
+            else:
+                terminated = True
+            if b.winner is not None:
+                reward += 1.0 if b.winner == self.learner else -1.0
+        info = self._info()
+        if illegal:
+            info["illegal_action"] = True
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), reward, terminated, truncated, info
+
+    def _learner_net(self) -> float:
+        b = self.battle
+        assert b is not None
+        return sum((b.combatants[s].damage_dealt - b.combatants[s].damage_taken)
+                   / b.combatants[s].max_hp for s in self.learner_slots)
+
+    def _advance(self) -> None:
+        """Let the opponents decide until a learner combatant decides or the battle ends."""
+        b = self.battle
+        assert b is not None
+        R = self.ruleset
+        learner = self.learner
+        while not b.over:
+            dec = R.decider(b)
+            legal = R.legal_ids(b)
+            if b.combatants[dec.combatant].side == learner:
+                self._decision = dec
+                self._legal = legal
+                self._mask = mask_of(legal, np.bool_)
+                return
+            agent = self.opponents[dec.combatant]
+            action = agent.act(View(b, R, dec, legal))
+            idx = ACTION_INDEX.get(action)
+            if idx is None or idx not in legal:
+                raise IllegalActionError(
+                    f"opponent agent {getattr(agent, 'name', agent)!r} for {b.ids[dec.combatant]}: "
+                    + illegal_message(b, dec, idx if idx is not None else action, legal))
+            R.apply(b, action, check=False)  # type: ignore[call-arg]
+        self._decision = None
+        self._legal = []
+        self._mask = np.zeros(N_ACTIONS, dtype=bool)
+
+    def _obs(self) -> np.ndarray:
+        assert self._enc is not None
+        dec = self._decision
+        if dec is not None:
+            return self._enc.observe(dec.combatant, dec)
+        # the battle is over: the view of the first learner combatant
+        return self._enc.observe(self.learner_slots[0], None)
+
+    def _info(self) -> dict[str, Any]:
+        b = self.battle
+        assert b is not None
+        if self._decision is not None:
+            return {"agent": b.ids[self._decision.combatant]}
+        winner = b.side_names[b.winner] if b.winner is not None else None
+        return {"winner": winner, "reason": b.extra.get("reason", "battle over")}
+
+    # --- masks, rendering ----------------------------------------------------------------
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the current decision as a bool array (MaskablePPO's hook).
+        Once the battle is over only ``end`` is set, so a masked distribution stays valid."""
+        if self._decision is None:
+            m = np.zeros(N_ACTIONS, dtype=bool)
+            m[END_ID] = True
+            return m
+        return self._mask.copy()
+
+    def legal_ids(self) -> list[int]:
+        return list(self._legal)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode."
+            )
+            return None
+        assert self.battle is not None
+        text = render_text(self.battle, self.ruleset)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+ENV_ID = "Wasteland/Combat-v0"
+
+
+def register() -> None:
+    """Register ``Wasteland/Combat-v0`` with Gymnasium (done on importing wasteland.envs)."""
+    if ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=ENV_ID, entry_point="wasteland.envs.single_agent:SingleAgentEnv")
