@@ -127,13 +127,21 @@ class Battle:
     winner: int | None = None
     over: bool = False
     log: list[Event] = field(default_factory=list)
-    history: list[str] = field(default_factory=list)
+    moves: list[tuple[int, Action] | str] = field(default_factory=list)
     keep_log: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.ids = [c.id for c in self.combatants]
         self.occupied: dict[int, int] = {c.pos: c.slot for c in self.combatants if c.up}
+        self.count_standing()
+
+    def count_standing(self) -> None:
+        """Standing combatants per side, kept up to date by the ruleset when one goes down."""
+        self.standing = [0] * len(self.side_names)
+        for c in self.combatants:
+            if c.status == ACTIVE:
+                self.standing[c.side] += 1
 
     # --- queries used everywhere -------------------------------------------------------
     @property
@@ -147,7 +155,7 @@ class Battle:
         return [o for o in self.combatants if o.side == c.side and o.status == ACTIVE and o is not c]
 
     def sides_standing(self) -> set[int]:
-        return {c.side for c in self.combatants if c.status == ACTIVE}
+        return {s for s, n in enumerate(self.standing) if n > 0}
 
     def by_id(self, cid: str) -> Combatant:
         for c in self.combatants:
@@ -161,7 +169,19 @@ class Battle:
             self.log.append(ev)
 
     def record(self, actor: int, action: Action) -> None:
-        self.history.append(f"{self.ids[actor]}: {action.text(self.ids, actor)}")
+        # formatted only when read: notation text costs more than the rest of a decision
+        self.moves.append((actor, action))
+
+    @property
+    def history(self) -> list[str]:
+        """Every action applied, as "actor: notation" lines (what replay reads)."""
+        ids = self.ids
+        return [m if isinstance(m, str) else f"{ids[m[0]]}: {m[1].text(ids, m[0])}"
+                for m in self.moves]
+
+    @history.setter
+    def history(self, lines: list[str]) -> None:
+        self.moves = list(lines)
 
     def set_pos(self, c: Combatant, pos: int) -> None:
         if self.occupied.get(c.pos) == c.slot:
@@ -203,3 +223,4 @@ class Battle:
         for c, cs in zip(self.combatants, s["combatants"]):
             c.restore(cs)
         self.occupied = {c.pos: c.slot for c in self.combatants if c.up}
+        self.count_standing()

@@ -42,6 +42,7 @@ class Grid:
     cells: list[Cell]
     _los: dict[tuple[int, int], bool] = field(default_factory=dict, repr=False)
     _dist: dict[int, list[int]] = field(default_factory=dict, repr=False)
+    _cover_from: dict[int, list[tuple[int, int]]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         w, h = self.width, self.height
@@ -116,6 +117,14 @@ class Grid:
             if not passable[cy * w + cx] and not passable[dy * w + dx]:
                 return False
         return True
+
+    def cover_by_distance(self, pos: int) -> list[tuple[int, int]]:
+        """(walking distance, cell) of every cover square, nearest first, from ``pos``."""
+        got = self._cover_from.get(pos)
+        if got is None:
+            got = sorted((self.walk_distances(c)[pos], c) for c in self.cover_cells)
+            self._cover_from[pos] = got
+        return got
 
     def walk_distances(self, target: int) -> list[int]:
         """Walking distance in squares from every cell to ``target`` (walls block)."""

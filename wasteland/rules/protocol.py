@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from .actions import ACTION_TABLE, Action
 from .errors import WastelandError
@@ -16,8 +15,7 @@ if TYPE_CHECKING:
     from .events import Event
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(NamedTuple):
     """Whose decision it is and in which slot (small / large / free; minor / major ...)."""
 
     combatant: int

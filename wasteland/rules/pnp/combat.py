@@ -307,6 +307,8 @@ def _wound_limb(b: Battle, t: Combatant, location: str, dealt: int, events: list
 def down(b: Battle, t: Combatant, events: list[Event]) -> None:
     """0 HP: creatures die, player characters fall unconscious (reading, docs/rules/pnp.md)."""
     t.hp = 0
+    if t.status == ACTIVE:
+        b.standing[t.side] -= 1
     t.status = UNCONSCIOUS if t.creature.kind == "character" else DEAD
     t.readied = False
     t.burn_left = t.burn_rate = 0

@@ -35,14 +35,13 @@ def step_away(b: Battle, c: Combatant, threat: int) -> int | None:
 def nearest_cover(b: Battle, c: Combatant) -> int | None:
     """The closest free cover square within this turn's Speed, if any."""
     sp = speed(c)
-    best, best_d = None, sp + 1
-    for cell in b.grid.cover_cells:
-        if cell in b.occupied:
-            continue
-        dd = b.grid.walk_distances(cell)[c.pos]
-        if dd < best_d:
-            best, best_d = cell, dd
-    return best
+    occ = b.occupied
+    for dd, cell in b.grid.cover_by_distance(c.pos):
+        if dd > sp:
+            return None
+        if cell not in occ:
+            return cell
+    return None
 
 
 def can_move(b: Battle, c: Combatant, mode: str, target: Combatant) -> bool:
@@ -53,16 +52,18 @@ def can_move(b: Battle, c: Combatant, mode: str, target: Combatant) -> bool:
     return step_away(b, c, target.pos) is not None
 
 
-def _aoo_threats(b: Battle, c: Combatant, done: list[int]) -> list[Combatant]:
-    """Enemies next to the square being left, wielding a melee weapon, free action unused."""
+def _aoo_candidates(b: Battle, c: Combatant, done: list[int]) -> list[Combatant]:
+    """Enemies who could take an attack of opportunity on ``c`` during this walk: standing,
+    wielding a melee weapon, free action unused, not already offered one."""
+    return [e for e in b.combatants
+            if e.side != c.side and e.status == ACTIVE and not e.free_used
+            and e.slot not in done and is_melee(e.weapon)]
+
+
+def _aoo_threats(b: Battle, c: Combatant, cands: list[Combatant]) -> list[Combatant]:
+    """The candidates next to the square being left that can reach ``c``."""
     g = b.grid
-    out = []
-    for e in b.combatants:
-        if (e.side != c.side and e.status == ACTIVE and not e.free_used and e.slot not in done
-                and g.dist(e.pos, c.pos) <= 1 and is_melee(e.weapon)
-                and can_attack(b, e, c, e.active_weapon)):
-            out.append(e)
-    return out
+    return [e for e in cands if g.dist(e.pos, c.pos) <= 1 and can_attack(b, e, c, e.active_weapon)]
 
 
 def walk(b: Battle, c: Combatant, mode: str, target: int, steps: int, events: list[Event],
@@ -73,6 +74,7 @@ def walk(b: Battle, c: Combatant, mode: str, target: int, steps: int, events: li
     start = c.pos if start is None else start
     done = [] if done is None else done
     t = b.combatants[target] if mode != "cover" else None
+    cands = _aoo_candidates(b, c, done)
     while steps > 0:
         if mode == "toward":
             assert t is not None
@@ -88,7 +90,7 @@ def walk(b: Battle, c: Combatant, mode: str, target: int, steps: int, events: li
             nxt = step_toward(b, c, target)
         if nxt is None:
             break
-        threats = _aoo_threats(b, c, done)
+        threats = _aoo_threats(b, c, cands) if cands else None
         if threats:
             for e in threats:
                 done.append(e.slot)

@@ -28,7 +28,7 @@ from wasteland.rules.events import (
     RoundStarted,
     TurnStarted,
 )
-from wasteland.rules.grid import VISIBILITY, grid_for
+from wasteland.rules.grid import COVER_FULL, VISIBILITY, grid_for
 from wasteland.rules.protocol import Decision
 
 from . import movement
@@ -55,6 +55,19 @@ ATTACK2, WHIP, STIM = _ids("attack2", None), _ids("whip", None), _ids("stimpak",
 LARGE_ONLY = {"attack", "vats", "attack2", "whip", "ready", "warmup"}
 REACTION_NAMES = {"opportunity": "attack of opportunity", "unguarded": "unguarded enemy",
                   "readied": "readied attack", "step": "5-ft step"}
+
+
+_ATTACK_IDS: dict[tuple[int, frozenset[str]], tuple[int, ...]] = {}
+
+
+def _attack_ids(slot: int, locs: frozenset[str]) -> tuple[int, ...]:
+    """Plain attack and a called shot at each location the target has."""
+    key = (slot, locs)
+    got = _ATTACK_IDS.get(key)
+    if got is None:
+        got = _ATTACK_IDS[key] = (ATTACK[None][slot],
+                                  *(ATTACK[loc][slot] for loc in LOCATIONS if loc in locs))
+    return got
 
 
 def _heal_item(c: Combatant, b: Battle) -> str | None:
@@ -201,48 +214,75 @@ class PnP:
         # large actions
         if (w.qualities.warm_up and loaded and st.warm < w.rof):
             ids.append(WARMUP)
-        vats_ok = c.creature.pnp.vats
+        vats = c.creature.pnp.vats
+        ap = c.ap
         off = _offhand(c) if c.crippled.get("arm", 0) == 0 else None
         pos = c.pos
         occ = b.occupied
         free = [n for n in g.neighbors[pos] if n not in occ] if sp > 0 else []
-        walk = g.walk_distances
+        fields = g._dist
+        xs, ys = g.xs, g.ys
+        px, py = xs[pos], ys[pos]
+        cover = g.cover
+        # what can_attack checks, split into the part that does not depend on the target
+        wieldable = can_wield(c, w)
+        ranged = w.kind == "ranged"
+        can_hit = wieldable and loaded
+        reach = w.reach
+        q = w.qualities
+        max_sq = w.range_ft // 5 if q.stunted_range else 1 << 20
+        shoot_full = q.lobbed
+        me_full = cover[pos] == COVER_FULL
+        whip_ok = ranged and wieldable and w.hands > 0
+        side = c.side
         for t in cs:
             if t.status != ACTIVE or t is c:
                 continue
             ts = t.slot
+            tp = t.pos
+            dx = xs[tp] - px
+            dy = ys[tp] - py
+            if dx < 0:
+                dx = -dx
+            if dy < 0:
+                dy = -dy
+            d = dx if dx > dy else dy
             if free:
-                field = walk(t.pos)
+                field = fields.get(tp) or g.walk_distances(tp)
                 here = field[pos]
-                if g.dist(pos, t.pos) > 1:
+                if d > 1:
                     for n in free:
                         if field[n] < here:
                             ids.append(MOVE_TO[ts])
                             break
-                if t.side != c.side:
+                if t.side != side:
                     for n in free:
                         if field[n] > here:
                             ids.append(MOVE_AWAY[ts])
                             break
-            if t.side == c.side:
-                if heal and t.hp < t.max_hp and g.dist(pos, t.pos) <= 1:
+            if t.side == side:
+                if heal and d <= 1 and t.hp < t.max_hp:
                     ids.append(STIM[ts])
                 continue
-            if can_attack(b, c, t, c.active_weapon):
-                ids.append(ATTACK[None][ts])
-                locs = t.loc_kinds
-                for loc in LOCATIONS:
-                    if loc in locs:
-                        ids.append(ATTACK[loc][ts])
-                        if vats_ok and c.ap >= VATS_COST[loc]:
-                            ids.append(VATS[loc][ts])
-                if off is not None and can_attack(b, c, t, off):
-                    ids.append(ATTACK2[ts])
-            if w.kind == "ranged" and can_attack(b, c, t, c.active_weapon, whip=True):
+            if can_hit:
+                if ranged:
+                    ok = (d <= max_sq and (shoot_full or (cover[tp] != COVER_FULL and not me_full))
+                          and g.los(pos, tp))
+                else:
+                    ok = d <= reach and g.los(pos, tp)
+                if ok:
+                    ids.extend(_attack_ids(ts, t.loc_kinds))
+                    if vats:
+                        for loc in LOCATIONS:
+                            if loc in t.loc_kinds and ap >= VATS_COST[loc]:
+                                ids.append(VATS[loc][ts])
+                    if off is not None and can_attack(b, c, t, off):
+                        ids.append(ATTACK2[ts])
+            if whip_ok and d <= 1:
                 ids.append(WHIP[ts])
         if heal and c.hp < c.max_hp:
             ids.append(STIM[c.slot])
-        if not c.readied and loaded and can_wield(c, w):
+        if not c.readied and loaded and wieldable:
             ids.append(READY)
         ids.sort()
         return ids
@@ -259,10 +299,7 @@ class PnP:
                     if o.side != c.side and movement.step_away(b, c, o.pos) is not None:
                         ids.append(STEP_AWAY[o.slot])
         elif t.status == ACTIVE and can_attack(b, c, t, c.active_weapon):
-            ids.append(ATTACK[None][t.slot])
-            for loc in LOCATIONS:
-                if loc in t.loc_kinds:
-                    ids.append(ATTACK[loc][t.slot])
+            ids.extend(_attack_ids(t.slot, t.loc_kinds))
         ids.sort()
         return ids
 
@@ -450,6 +487,8 @@ class PnP:
             return
 
     def _check_end(self, b: Battle, events: list[Event]) -> bool:
+        if sum(1 for n in b.standing if n > 0) > 1:
+            return False
         standing = b.sides_standing()
         if len(standing) <= 1:
             b.over = True
