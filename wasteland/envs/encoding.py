@@ -151,10 +151,6 @@ class Encoder:
                           1.0 if (sides[i] == sides[j] and i != j) else 0.0,
                           0.0 if sides[i] == sides[j] else 1.0) for j in range(self.n)]
                         for i in range(self.n)]
-        # line of sight between cells as 0.0/1.0, keyed a * cells + b; kept on the grid,
-        # which the engine shares between the battles on one map
-        self.cells = g.width * g.height
-        self._los: dict[int, float] = g.__dict__.setdefault("_env_los", {})
         self._pack = struct.Struct(f"={G + self.n * B}f").pack_into
         self._spare = [_clip((len(c.weapons) - 1) / max(1, MAX_WEAPONS - 1))
                        for c in battle.combatants]
@@ -218,8 +214,7 @@ class Encoder:
         inv_w, inv_h, inv_size = self.inv_w, self.inv_h, self.inv_size
         weapons = self.weapons
         prefix = self._prefix[me]
-        los_cache = self._los
-        row = pos * self.cells
+        sight_row = g.sight[pos]
         for o in cs:
             p = o.pos
             ox, oy = xs[p] - mx, ys[p] - my
@@ -252,9 +247,7 @@ class Encoder:
                 empty = 1.0 if (ost.loaded == 0 or ost.reload_step) else 0.0
             else:
                 empty = 0.0
-            sight = los_cache.get(row + p)
-            if sight is None:
-                sight = los_cache[row + p] = 1.0 if (p == pos or g.los(pos, p)) else 0.0
+            sight = float(sight_row[p])
             out += prefix[o.slot]
             out += (
                 1.0 if o.status == ACTIVE else 0.0,

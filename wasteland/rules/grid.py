@@ -8,6 +8,8 @@ are computed once per map and cached, because legality asks for them on every de
 from __future__ import annotations
 
 from collections import deque
+
+import numpy as np
 from dataclasses import dataclass, field
 
 COVER_NONE, COVER_LIGHT, COVER_HEAVY, COVER_FULL = 0, 1, 2, 3
@@ -40,9 +42,10 @@ class Grid:
     width: int
     height: int
     cells: list[Cell]
-    _los: dict[tuple[int, int], bool] = field(default_factory=dict, repr=False)
     _dist: dict[int, list[int]] = field(default_factory=dict, repr=False)
     _cover_from: dict[int, list[tuple[int, int]]] = field(default_factory=dict, repr=False)
+    _slopes: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = field(
+        default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         w, h = self.width, self.height
@@ -63,6 +66,8 @@ class Grid:
                         if self.passable[j]:
                             ns.append(j)
             self.neighbors.append(tuple(ns))
+        self.n_cells = w * h
+        self.sight = self._sight_table()
         self.cover_cells = tuple(i for i, c in enumerate(self.cover) if c and self.passable[i])
 
     @classmethod
@@ -95,12 +100,35 @@ class Grid:
 
     def los(self, a: int, b: int) -> bool:
         """Whether a straight line between square centres crosses no wall."""
-        key = (a, b) if a < b else (b, a)
-        hit = self._los.get(key)
-        if hit is None:
-            hit = self._trace(*key)
-            self._los[key] = hit
-        return hit
+        return self.sight[a][b] == 1
+
+    def _sight_table(self) -> list[bytearray]:
+        """Line of sight between every pair of squares, traced at once with numpy (the
+        same samples as ``_trace``), so no fight pays for tracing lines."""
+        n = self.n_cells
+        xs = np.array(self.xs, dtype=np.int64)
+        ys = np.array(self.ys, dtype=np.int64)
+        a, b = np.triu_indices(n, k=1)
+        dx, dy = xs[b] - xs[a], ys[b] - ys[a]
+        steps = np.maximum(np.abs(dx), np.abs(dy))
+        inner = np.maximum(steps - 1, 0)
+        pair = np.repeat(np.arange(a.size), inner)
+        first = np.cumsum(inner) - inner
+        s = np.arange(pair.size) - np.repeat(first, inner) + 1
+        t = s / steps[pair]
+        fx = xs[a][pair] + dx[pair] * t
+        fy = ys[a][pair] + dy[pair] * t
+        w = self.width
+        wall = ~np.array(self.passable, dtype=bool)
+        lo = np.floor(fy + 0.5 - 1e-9).astype(np.int64) * w + np.floor(fx + 0.5 - 1e-9).astype(np.int64)
+        hi = np.floor(fy + 0.5 + 1e-9).astype(np.int64) * w + np.floor(fx + 0.5 + 1e-9).astype(np.int64)
+        blocked_sample = wall[lo] & wall[hi]
+        blocked = np.zeros(a.size, dtype=bool)
+        blocked[pair[blocked_sample]] = True
+        table = np.ones((n, n), dtype=np.uint8)
+        table[a, b] = ~blocked
+        table[b, a] = ~blocked
+        return [bytearray(row.tobytes()) for row in table]
 
     def _trace(self, a: int, b: int) -> bool:
         x0, y0 = self.xy(a)
@@ -117,6 +145,20 @@ class Grid:
             if not passable[cy * w + cx] and not passable[dy * w + dx]:
                 return False
         return True
+
+    def slopes(self, pos: int, goal: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The neighbours of ``pos`` that walk closer to ``goal``, and those that walk
+        farther."""
+        key = pos * self.n_cells + goal
+        got = self._slopes.get(key)
+        if got is None:
+            field_ = self._dist.get(goal) or self._fill(goal)
+            here = field_[pos]
+            ns = self.neighbors[pos]
+            down = tuple(n for n in ns if field_[n] < here)
+            up = tuple(n for n in ns if field_[n] > here)
+            got = self._slopes[key] = (down, up)
+        return got
 
     def cover_by_distance(self, pos: int) -> list[tuple[int, int]]:
         """(walking distance, cell) of every cover square, nearest first, from ``pos``."""

@@ -44,13 +44,6 @@ def nearest_cover(b: Battle, c: Combatant) -> int | None:
     return None
 
 
-def can_move(b: Battle, c: Combatant, mode: str, target: Combatant) -> bool:
-    if speed(c) <= 0:
-        return False
-    if mode == "toward":
-        return b.grid.dist(c.pos, target.pos) > 1 and step_toward(b, c, target.pos) is not None
-    return step_away(b, c, target.pos) is not None
-
 
 def _aoo_candidates(b: Battle, c: Combatant, done: list[int]) -> list[Combatant]:
     """Enemies who could take an attack of opportunity on ``c`` during this walk: standing,
@@ -58,12 +51,6 @@ def _aoo_candidates(b: Battle, c: Combatant, done: list[int]) -> list[Combatant]
     return [e for e in b.combatants
             if e.side != c.side and e.status == ACTIVE and not e.free_used
             and e.slot not in done and is_melee(e.weapon)]
-
-
-def _aoo_threats(b: Battle, c: Combatant, cands: list[Combatant]) -> list[Combatant]:
-    """The candidates next to the square being left that can reach ``c``."""
-    g = b.grid
-    return [e for e in cands if g.dist(e.pos, c.pos) <= 1 and can_attack(b, e, c, e.active_weapon)]
 
 
 def walk(b: Battle, c: Combatant, mode: str, target: int, steps: int, events: list[Event],
@@ -74,38 +61,56 @@ def walk(b: Battle, c: Combatant, mode: str, target: int, steps: int, events: li
     start = c.pos if start is None else start
     done = [] if done is None else done
     t = b.combatants[target] if mode != "cover" else None
+    goal = t.pos if t is not None else target
+    field = g.walk_distances(goal)
+    away = mode == "away"
+    stop_next_to = mode == "toward"
     cands = _aoo_candidates(b, c, done)
+    occ = b.occupied
+    nbrs = g.neighbors
+    xs, ys = g.xs, g.ys
+    gx, gy = xs[goal], ys[goal]
+    cur = c.pos
     while steps > 0:
-        if mode == "toward":
-            assert t is not None
-            if g.dist(c.pos, t.pos) <= 1:
-                break
-            nxt = step_toward(b, c, t.pos)
-        elif mode == "away":
-            assert t is not None
-            nxt = step_away(b, c, t.pos)
-        else:
-            if c.pos == target:
-                break
-            nxt = step_toward(b, c, target)
-        if nxt is None:
+        if stop_next_to and abs(xs[cur] - gx) <= 1 and abs(ys[cur] - gy) <= 1:
             break
-        threats = _aoo_threats(b, c, cands) if cands else None
-        if threats:
-            for e in threats:
-                done.append(e.slot)
-                b.reactions.append(Reaction(e.slot, "opportunity", c.slot))
-                b.emit(events, ReactionOffered(e.id, "attack_of_opportunity", c.id))
-            b.pending_move = [c.slot, mode, target, steps, moved, start, done]
-            return
-        b.set_pos(c, nxt)
+        if cur == goal:
+            break
+        best, best_d = -1, field[cur]
+        if away:
+            for n in nbrs[cur]:
+                if n not in occ and field[n] > best_d:
+                    best, best_d = n, field[n]
+        else:
+            for n in nbrs[cur]:
+                if n not in occ and field[n] < best_d:
+                    best, best_d = n, field[n]
+        if best < 0:
+            break
+        if cands:
+            cx, cy = xs[cur], ys[cur]
+            near = [e for e in cands if abs(xs[e.pos] - cx) <= 1 and abs(ys[e.pos] - cy) <= 1]
+            if near:
+                b.set_pos(c, cur)
+                threats = [e for e in near if can_attack(b, e, c, e.active_weapon)]
+                if threats:
+                    for e in threats:
+                        done.append(e.slot)
+                        cands.remove(e)
+                        b.reactions.append(Reaction(e.slot, "opportunity", c.slot))
+                        b.emit(events, ReactionOffered(e.id, "attack_of_opportunity", c.id))
+                    b.pending_move = [c.slot, mode, target, steps, moved, start, done]
+                    return
+        cur = best
         steps -= 1
         moved += 1
+    if cur != c.pos:
+        b.set_pos(c, cur)
     b.pending_move = None
     intent = {"toward": "moves toward", "away": "moves away from", "cover": "takes cover"}[mode]
     if t is not None:
         intent += f" {t.id}"
-    b.emit(events, Moved(c.id, intent, g.xy(start), g.xy(c.pos), moved))
+    b.emit(events, Moved(c.id, intent, g.xy(start), g.xy(cur), moved))
     if moved:
         after_move(b, c, events)
 

@@ -220,7 +220,8 @@ class PnP:
         pos = c.pos
         occ = b.occupied
         free = [n for n in g.neighbors[pos] if n not in occ] if sp > 0 else []
-        fields = g._dist
+        slopes, cells = g._slopes, g.n_cells
+        sight = g.sight[pos]
         xs, ys = g.xs, g.ys
         px, py = xs[pos], ys[pos]
         cover = g.cover
@@ -248,16 +249,15 @@ class PnP:
                 dy = -dy
             d = dx if dx > dy else dy
             if free:
-                field = fields.get(tp) or g.walk_distances(tp)
-                here = field[pos]
+                down, up = slopes.get(pos * cells + tp) or g.slopes(pos, tp)
                 if d > 1:
-                    for n in free:
-                        if field[n] < here:
+                    for n in down:
+                        if n not in occ:
                             ids.append(MOVE_TO[ts])
                             break
                 if t.side != side:
-                    for n in free:
-                        if field[n] > here:
+                    for n in up:
+                        if n not in occ:
                             ids.append(MOVE_AWAY[ts])
                             break
             if t.side == side:
@@ -267,9 +267,9 @@ class PnP:
             if can_hit:
                 if ranged:
                     ok = (d <= max_sq and (shoot_full or (cover[tp] != COVER_FULL and not me_full))
-                          and g.los(pos, tp))
+                          and sight[tp])
                 else:
-                    ok = d <= reach and g.los(pos, tp)
+                    ok = d <= reach and sight[tp]
                 if ok:
                     ids.extend(_attack_ids(ts, t.loc_kinds))
                     if vats:
@@ -310,15 +310,14 @@ class PnP:
     def apply(self, b: Battle, action: Action, check: bool = True) -> list[Event]:
         if b.over:
             raise IllegalActionError("the battle is over; no action is legal")
-        idx = ACTION_INDEX.get(action)
-        dec = self.decider(b)
-        if check and (idx is None or idx not in self.legal_ids(b)):
-            legal = ", ".join(a.text(b.ids, dec.combatant) for a in self.legal_actions(b))
+        actor = b.reactions[0].reactor if b.reactions else b.order[b.turn]
+        if check and ACTION_INDEX.get(action, -1) not in self.legal_ids(b):
+            legal = ", ".join(a.text(b.ids, actor) for a in self.legal_actions(b))
             raise IllegalActionError(
-                f"{action.text(b.ids, dec.combatant)!r} is not legal for {b.ids[dec.combatant]} "
+                f"{action.text(b.ids, actor)!r} is not legal for {b.ids[actor]} "
                 f"now; legal: {legal}"
             )
-        b.record(dec.combatant, action)
+        b.moves.append((actor, action))
         events: list[Event] = []
         if b.reactions:
             self._apply_reaction(b, action, events)
@@ -481,7 +480,7 @@ class PnP:
                 b.slot = "small"
                 self._start_turn(b, events)
                 continue
-            if b.slot == "done" or not b.active.up:
+            if b.slot == "done" or b.combatants[b.order[b.turn]].status != ACTIVE:
                 self._next_turn(b, events)
                 continue
             return
@@ -502,25 +501,31 @@ class PnP:
         return False
 
     def _next_turn(self, b: Battle, events: list[Event]) -> None:
-        b.turn += 1
-        if b.turn >= len(b.order):
-            if b.round >= b.extra["max_rounds"]:
-                b.over = True
-                b.winner = None
-                b.extra["reason"] = "max_rounds"
-                b.emit(events, BattleEnded(None, f"{b.round} rounds fought", b.round))
-                b.slot = "done"
-                return
-            b.round += 1
-            b.turn = 0
-            b.emit(events, RoundStarted(b.round, [b.ids[i] for i in b.order
-                                                  if b.combatants[i].up]))
+        """Advance to the next standing combatant, starting a new round after the last."""
+        cs, order = b.combatants, b.order
+        while True:
+            b.turn += 1
+            if b.turn >= len(order):
+                if b.round >= b.extra["max_rounds"]:
+                    b.over = True
+                    b.winner = None
+                    b.extra["reason"] = "max_rounds"
+                    b.emit(events, BattleEnded(None, f"{b.round} rounds fought", b.round))
+                    b.slot = "done"
+                    return
+                b.round += 1
+                b.turn = 0
+                if b.keep_log:
+                    b.emit(events, RoundStarted(b.round, [b.ids[i] for i in order
+                                                          if cs[i].status == ACTIVE]))
+            if cs[order[b.turn]].status == ACTIVE:
+                break
         b.slot = "small"
         self._start_turn(b, events)
 
     def _start_turn(self, b: Battle, events: list[Event]) -> None:
-        c = b.active
-        if not c.up:
+        c = b.combatants[b.order[b.turn]]
+        if c.status != ACTIVE:
             b.slot = "done"
             return
         if b.keep_log:
@@ -529,11 +534,12 @@ class PnP:
         c.readied = False
         c.unguarded = False
         c.ap = c.creature.pnp.ap
-        for w, st in zip(c.weapons, c.weapon_states):
-            if w.qualities.recharging and st.loaded < w.capacity:
-                st.loaded = min(w.capacity, st.loaded + w.qualities.recharging)
-            if w.qualities.warm_up and st.last_fired_round < b.round - 1:
-                st.warm = 0
+        if _timed(c):
+            for w, st in zip(c.weapons, c.weapon_states):
+                if w.qualities.recharging and st.loaded < w.capacity:
+                    st.loaded = min(w.capacity, st.loaded + w.qualities.recharging)
+                if w.qualities.warm_up and st.last_fired_round < b.round - 1:
+                    st.warm = 0
         if c.burn_left > 0:
             n = min(c.burn_rate, c.burn_left)
             c.burn_left -= n
@@ -546,6 +552,18 @@ class PnP:
             if c.hp <= 0:
                 down(b, c, events)
                 b.slot = "done"
+
+
+_TIMED: dict[tuple[str, ...], bool] = {}
+
+
+def _timed(c: Combatant) -> bool:
+    """Whether any of the combatant's weapons recharges or warms up (checked each turn)."""
+    key = tuple(w.id for w in c.weapons)
+    got = _TIMED.get(key)
+    if got is None:
+        got = _TIMED[key] = any(w.qualities.recharging or w.qualities.warm_up for w in c.weapons)
+    return got
 
 
 __all__ = ["PnP", "deal_damage"]
