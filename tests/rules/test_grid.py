@@ -28,5 +28,28 @@ def test_walls_block_sight_and_walking():
     assert not g.los(left, right)
     assert g.los(g.index(0, 0), g.index(3, 0))
     assert g.walk_distances(right)[left] == 3  # around the wall, diagonals cost one
-    down, up = g.slopes(left, right)
-    assert set(down) == {g.index(1, 0), g.index(1, 2)} and g.index(0, 0) not in down
+    closer = {g.step_to[left][k] for k in range(8) if g.downhill[left][right] >> k & 1}
+    assert closer == {g.index(1, 0), g.index(1, 2)}
+    top = g.index(1, 0)
+    farther = {g.step_to[top][k] for k in range(8) if g.uphill[top][left] >> k & 1}
+    assert farther == {g.index(2, 0)}
+
+
+def test_walk_tables_match_breadth_first_search():
+    from collections import deque
+
+    g = _grid("ruined_street")
+    for goal in range(0, g.n_cells, 7):
+        if not g.passable[goal]:
+            continue
+        dist = {goal: 0}
+        q = deque([goal])
+        while q:
+            c = q.popleft()
+            for n in g.neighbors[c]:
+                if n not in dist:
+                    dist[n] = dist[c] + 1
+                    q.append(n)
+        field = g.walk_distances(goal)
+        for cell in range(g.n_cells):
+            assert field[cell] == dist.get(cell, 1 << 20)

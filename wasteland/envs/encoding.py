@@ -46,10 +46,9 @@ GLOBAL_FEATURES = (
 )
 SLOT_FEATURES = (  # the four that do not change during a battle come first
     "present", "is_me", "ally", "enemy", "alive", "hp_frac",
-    "dx", "dy", "distance", "in_los", "cover",
+    "dx", "dy", "distance", "in_los", "cover", "height_diff",  # geometry: cached per square pair
     "crippled_head", "crippled_arm", "crippled_leg",
-    "readied", "reaction_subject", "ranged", "free_used", "height_diff", "unguarded",
-    "weapon_empty",
+    "readied", "reaction_subject", "ranged", "free_used", "unguarded", "weapon_empty",
 )
 G = len(GLOBAL_FEATURES)
 B = len(SLOT_FEATURES)
@@ -106,6 +105,9 @@ _REACTION_ONEHOT = {r: tuple(1.0 if r == t else 0.0 for t in REACTIONS) + (0.0,)
 _OTHER_REACTION = (0.0, 0.0, 0.0, 0.0, 1.0)
 
 
+_DOWN = (0.0,) * (len(SLOT_FEATURES) - 4)
+
+
 def _clip(x: float) -> float:
     return 1.0 if x > 1.0 else x
 
@@ -151,9 +153,23 @@ class Encoder:
                           1.0 if (sides[i] == sides[j] and i != j) else 0.0,
                           0.0 if sides[i] == sides[j] else 1.0) for j in range(self.n)]
                         for i in range(self.n)]
+        self._cells = g.n_cells
+        self._geo: dict[int, tuple[float, ...]] = g.__dict__.setdefault("_obs_geometry", {})
         self._pack = struct.Struct(f"={G + self.n * B}f").pack_into
         self._spare = [_clip((len(c.weapons) - 1) / max(1, MAX_WEAPONS - 1))
                        for c in battle.combatants]
+
+    def _geometry(self, a: int, b: int) -> tuple[float, ...]:
+        """dx, dy, distance, line of sight, cover, height difference from square a to b:
+        fixed for a map, so computed once per pair and kept with the map."""
+        g = self.battle.grid
+        ox, oy = g.xs[b] - g.xs[a], g.ys[b] - g.ys[a]
+        dist = max(abs(ox), abs(oy)) * self.inv_size
+        dh = max(-1.0, min(1.0, (g.heights[b] - g.heights[a]) / HEIGHT_SCALE))
+        got = (ox * self.inv_w, oy * self.inv_h, min(1.0, dist), float(g.sight[a][b]),
+               g.cover[b] / 3.0, dh)
+        self._geo[a * self._cells + b] = got
+        return got
 
     def observe(self, me: int, dec: Decision | None = None) -> np.ndarray:
         """The observation of combatant slot ``me``; ``dec`` is the current decision if it is
@@ -211,16 +227,16 @@ class Encoder:
             cover[pos] / 3.0, self._height[mh] if mh else 0.0,
             vis if vis < 1.0 else 1.0, 1.0 if c.unguarded else 0.0,
         )
-        inv_w, inv_h, inv_size = self.inv_w, self.inv_h, self.inv_size
         weapons = self.weapons
         prefix = self._prefix[me]
-        sight_row = g.sight[pos]
+        geo = self._geo
+        row = pos * self._cells
         for o in cs:
+            if o.status != ACTIVE:  # out of the fight: who it was is all that is left
+                out += prefix[o.slot]
+                out += _DOWN
+                continue
             p = o.pos
-            ox, oy = xs[p] - mx, ys[p] - my
-            adx = ox if ox >= 0 else -ox
-            ady = oy if oy >= 0 else -oy
-            dist = (adx if adx > ady else ady) * inv_size
             ohp, omhp = o.hp, o.max_hp
             aw = o.active_weapon
             ow = weapons[o.slot][aw]
@@ -235,27 +251,18 @@ class Encoder:
                     cl = 1.0
             else:
                 ch = ca = cl = 0.0
-            dh: float = heights[p] - mh
-            if dh:
-                dh /= HEIGHT_SCALE
-                if dh > 1.0:
-                    dh = 1.0
-                elif dh < -1.0:
-                    dh = -1.0
             if ow[5]:
                 ost = o.weapon_states[aw]
                 empty = 1.0 if (ost.loaded == 0 or ost.reload_step) else 0.0
             else:
                 empty = 0.0
-            sight = float(sight_row[p])
             out += prefix[o.slot]
+            out += (1.0, ohp / omhp if omhp > 0 else 0.0)
+            out += geo.get(row + p) or self._geometry(pos, p)
             out += (
-                1.0 if o.status == ACTIVE else 0.0,
-                ohp / omhp if (ohp > 0 and omhp > 0) else 0.0,
-                ox * inv_w, oy * inv_h, dist if dist < 1.0 else 1.0, sight, cover[p] / 3.0,
                 ch, ca, cl,
                 1.0 if o.readied else 0.0, 1.0 if o.slot == subject else 0.0, ow[1],
-                1.0 if o.free_used else 0.0, dh, 1.0 if o.unguarded else 0.0, empty,
+                1.0 if o.free_used else 0.0, 1.0 if o.unguarded else 0.0, empty,
             )
         buf = bytearray(_OBS_BYTES)  # zeros: the slots past the last combatant stay empty
         self._pack(buf, 0, *out)

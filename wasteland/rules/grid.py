@@ -8,9 +8,9 @@ are computed once per map and cached, because legality asks for them on every de
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass, field
 
 import numpy as np
-from dataclasses import dataclass, field
 
 COVER_NONE, COVER_LIGHT, COVER_HEAVY, COVER_FULL = 0, 1, 2, 3
 COVER_NAMES = ("none", "light", "heavy", "full")
@@ -42,10 +42,7 @@ class Grid:
     width: int
     height: int
     cells: list[Cell]
-    _dist: dict[int, list[int]] = field(default_factory=dict, repr=False)
     _cover_from: dict[int, list[tuple[int, int]]] = field(default_factory=dict, repr=False)
-    _slopes: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = field(
-        default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         w, h = self.width, self.height
@@ -68,6 +65,7 @@ class Grid:
             self.neighbors.append(tuple(ns))
         self.n_cells = w * h
         self.sight = self._sight_table()
+        self._walk_tables()
         self.cover_cells = tuple(i for i, c in enumerate(self.cover) if c and self.passable[i])
 
     @classmethod
@@ -146,19 +144,52 @@ class Grid:
                 return False
         return True
 
-    def slopes(self, pos: int, goal: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """The neighbours of ``pos`` that walk closer to ``goal``, and those that walk
-        farther."""
-        key = pos * self.n_cells + goal
-        got = self._slopes.get(key)
-        if got is None:
-            field_ = self._dist.get(goal) or self._fill(goal)
-            here = field_[pos]
-            ns = self.neighbors[pos]
-            down = tuple(n for n in ns if field_[n] < here)
-            up = tuple(n for n in ns if field_[n] > here)
-            got = self._slopes[key] = (down, up)
-        return got
+    def free_steps(self, pos: int, occupied: dict[int, int]) -> int:
+        """Bit k set when the k-th direction out of ``pos`` leads to a free square."""
+        bits = 0
+        for k, n in enumerate(self.step_to[pos]):
+            if n >= 0 and n not in occupied:
+                bits |= 1 << k
+        return bits
+
+    def _walk_tables(self) -> None:
+        """Walking distances between every pair of squares (walls block, a diagonal step
+        costs one), and for each square and goal the directions that walk closer to the
+        goal (``downhill``) or farther from it (``uphill``) as bit masks: legality then
+        asks one AND per target instead of walking the neighbours."""
+        n, w, h = self.n_cells, self.width, self.height
+        far = 1 << 20
+        dirs = [(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy]
+        step_to = np.full((n, 8), -1, dtype=np.int64)
+        xs, ys = np.array(self.xs), np.array(self.ys)
+        passable = np.array(self.passable, dtype=bool)
+        for k, (dx, dy) in enumerate(dirs):
+            nx, ny = xs + dx, ys + dy
+            ok = (nx >= 0) & (nx < w) & (ny >= 0) & (ny < h)
+            j = np.where(ok, ny * w + nx, 0)
+            step_to[:, k] = np.where(ok & passable[j] & passable, j, -1)
+        dist = np.full((n + 1, n), far, dtype=np.int64)  # row n: "no square", never closer
+        idx = np.flatnonzero(passable)
+        dist[idx, idx] = 0
+        safe = np.where(step_to >= 0, step_to, n)
+        while True:  # relax until no distance shrinks (at most the map's diameter rounds)
+            best = dist[safe].min(axis=1) + 1
+            new = np.minimum(dist[:n], np.where(passable[:, None], best, far))
+            if np.array_equal(new, dist[:n]):
+                break
+            dist[:n] = new
+        here = dist[:n]
+        down = np.zeros((n, n), dtype=np.uint8)
+        up = np.zeros((n, n), dtype=np.uint8)
+        for k in range(8):
+            there = dist[safe[:, k]]
+            valid = (step_to[:, k] >= 0)[:, None]
+            down |= ((there < here) & valid).astype(np.uint8) << k
+            up |= ((there > here) & valid & (there < far)).astype(np.uint8) << k
+        self.step_to = [tuple(r) for r in step_to.tolist()]
+        self._walk = here.tolist()
+        self.downhill = [bytes(r) for r in down]
+        self.uphill = [bytes(r) for r in up]
 
     def cover_by_distance(self, pos: int) -> list[tuple[int, int]]:
         """(walking distance, cell) of every cover square, nearest first, from ``pos``."""
@@ -170,26 +201,7 @@ class Grid:
 
     def walk_distances(self, target: int) -> list[int]:
         """Walking distance in squares from every cell to ``target`` (walls block)."""
-        field_ = self._dist.get(target)
-        if field_ is None:
-            field_ = self._fill(target)
-        return field_
-
-    def _fill(self, target: int) -> list[int]:
-        inf = 1 << 20
-        field_ = [inf] * (self.width * self.height)
-        field_[target] = 0
-        q = deque([target])
-        nb = self.neighbors
-        while q:
-            c = q.popleft()
-            nd = field_[c] + 1
-            for n in nb[c]:
-                if field_[n] > nd:
-                    field_[n] = nd
-                    q.append(n)
-        self._dist[target] = field_
-        return field_
+        return self._walk[target]
 
 
 _GRIDS: dict[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], Grid] = {}

@@ -219,8 +219,8 @@ class PnP:
         off = _offhand(c) if c.crippled.get("arm", 0) == 0 else None
         pos = c.pos
         occ = b.occupied
-        free = [n for n in g.neighbors[pos] if n not in occ] if sp > 0 else []
-        slopes, cells = g._slopes, g.n_cells
+        free = g.free_steps(pos, occ) if sp > 0 else 0
+        downhill, uphill = g.downhill[pos], g.uphill[pos]
         sight = g.sight[pos]
         xs, ys = g.xs, g.ys
         px, py = xs[pos], ys[pos]
@@ -249,17 +249,10 @@ class PnP:
                 dy = -dy
             d = dx if dx > dy else dy
             if free:
-                down, up = slopes.get(pos * cells + tp) or g.slopes(pos, tp)
-                if d > 1:
-                    for n in down:
-                        if n not in occ:
-                            ids.append(MOVE_TO[ts])
-                            break
-                if t.side != side:
-                    for n in up:
-                        if n not in occ:
-                            ids.append(MOVE_AWAY[ts])
-                            break
+                if d > 1 and downhill[tp] & free:
+                    ids.append(MOVE_TO[ts])
+                if t.side != side and uphill[tp] & free:
+                    ids.append(MOVE_AWAY[ts])
             if t.side == side:
                 if heal and d <= 1 and t.hp < t.max_hp:
                     ids.append(STIM[ts])
