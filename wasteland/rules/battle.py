@@ -142,6 +142,16 @@ class Battle:
         for c in self.combatants:
             if c.status == ACTIVE:
                 self.standing[c.side] += 1
+        self.sides_left = sum(1 for n in self.standing if n > 0)
+
+    def fall(self, c: Combatant, status: str) -> None:
+        """Take a combatant out of the fight (the ruleset decides when and how)."""
+        if c.status == ACTIVE:
+            self.standing[c.side] -= 1
+            if self.standing[c.side] == 0:
+                self.sides_left -= 1
+        c.status = status
+        self.remove_from_map(c)
 
     # --- queries used everywhere -------------------------------------------------------
     @property

@@ -147,9 +147,9 @@ class Grid:
     def free_steps(self, pos: int, occupied: dict[int, int]) -> int:
         """Bit k set when the k-th direction out of ``pos`` leads to a free square."""
         bits = 0
-        for k, n in enumerate(self.step_to[pos]):
-            if n >= 0 and n not in occupied:
-                bits |= 1 << k
+        for n, bit in self._step_bits[pos]:
+            if n not in occupied:
+                bits |= bit
         return bits
 
     def _walk_tables(self) -> None:
@@ -187,6 +187,8 @@ class Grid:
             down |= ((there < here) & valid).astype(np.uint8) << k
             up |= ((there > here) & valid & (there < far)).astype(np.uint8) << k
         self.step_to = [tuple(r) for r in step_to.tolist()]
+        self._step_bits = [tuple((n, 1 << k) for k, n in enumerate(r) if n >= 0)
+                           for r in self.step_to]
         self._walk = here.tolist()
         self.downhill = [bytes(r) for r in down]
         self.uphill = [bytes(r) for r in up]

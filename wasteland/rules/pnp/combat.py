@@ -307,12 +307,9 @@ def _wound_limb(b: Battle, t: Combatant, location: str, dealt: int, events: list
 def down(b: Battle, t: Combatant, events: list[Event]) -> None:
     """0 HP: creatures die, player characters fall unconscious (reading, docs/rules/pnp.md)."""
     t.hp = 0
-    if t.status == ACTIVE:
-        b.standing[t.side] -= 1
-    t.status = UNCONSCIOUS if t.creature.kind == "character" else DEAD
+    b.fall(t, UNCONSCIOUS if t.creature.kind == "character" else DEAD)
     t.readied = False
     t.burn_left = t.burn_rate = 0
-    b.remove_from_map(t)
     b.reactions = [r for r in b.reactions if r.reactor != t.slot and r.subject != t.slot]
     b.emit(events, Downed(t.id, t.status))
 

@@ -8,7 +8,7 @@ from wasteland.rules.battle import ACTIVE, Battle, Combatant, Reaction
 from wasteland.rules.events import Event, Moved, ReactionOffered
 
 from .combat import can_attack
-from .stats import is_melee, speed
+from .stats import speed
 
 
 def step_toward(b: Battle, c: Combatant, goal: int) -> int | None:
@@ -48,9 +48,10 @@ def nearest_cover(b: Battle, c: Combatant) -> int | None:
 def _aoo_candidates(b: Battle, c: Combatant, done: list[int]) -> list[Combatant]:
     """Enemies who could take an attack of opportunity on ``c`` during this walk: standing,
     wielding a melee weapon, free action unused, not already offered one."""
+    side = c.side
     return [e for e in b.combatants
-            if e.side != c.side and e.status == ACTIVE and not e.free_used
-            and e.slot not in done and is_melee(e.weapon)]
+            if e.side != side and e.status == ACTIVE and not e.free_used
+            and e.weapons[e.active_weapon].kind != "ranged" and e.slot not in done]
 
 
 def walk(b: Battle, c: Combatant, mode: str, target: int, steps: int, events: list[Event],
@@ -118,14 +119,17 @@ def walk(b: Battle, c: Combatant, mode: str, target: int, steps: int, events: li
 def after_move(b: Battle, c: Combatant, events: list[Event]) -> None:
     """Offer readied enemies their attack and adjacent allies their 5-ft step."""
     g = b.grid
+    xs, ys = g.xs, g.ys
+    cx, cy = xs[c.pos], ys[c.pos]
+    side = c.side
     for o in b.combatants:
         if o.status != ACTIVE or o.free_used or o is c:
             continue
-        if o.side != c.side:
+        if o.side != side:
             if o.readied and can_attack(b, o, c, o.active_weapon):
                 b.reactions.append(Reaction(o.slot, "readied", c.slot))
                 b.emit(events, ReactionOffered(o.id, "readied_attack", c.id))
-        elif g.dist(o.pos, c.pos) <= 1 and speed(o) > 0:
+        elif abs(xs[o.pos] - cx) <= 1 and abs(ys[o.pos] - cy) <= 1 and speed(o) > 0:
             b.reactions.append(Reaction(o.slot, "step", c.slot))
             b.emit(events, ReactionOffered(o.id, "5ft_step", c.id))
 

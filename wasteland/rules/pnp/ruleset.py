@@ -285,12 +285,16 @@ class PnP:
         t = b.combatants[r.subject]
         ids = [END]
         if r.kind == "step":
-            for o in b.combatants:
-                if o.status == ACTIVE and o is not c:
-                    if movement.step_toward(b, c, o.pos) is not None and b.grid.dist(c.pos, o.pos) > 1:
-                        ids.append(STEP_TO[o.slot])
-                    if o.side != c.side and movement.step_away(b, c, o.pos) is not None:
-                        ids.append(STEP_AWAY[o.slot])
+            g = b.grid
+            free = g.free_steps(c.pos, b.occupied)
+            if free:
+                downhill, uphill = g.downhill[c.pos], g.uphill[c.pos]
+                for o in b.combatants:
+                    if o.status == ACTIVE and o is not c:
+                        if downhill[o.pos] & free and g.dist(c.pos, o.pos) > 1:
+                            ids.append(STEP_TO[o.slot])
+                        if o.side != c.side and uphill[o.pos] & free:
+                            ids.append(STEP_AWAY[o.slot])
         elif t.status == ACTIVE and can_attack(b, c, t, c.active_weapon):
             ids.extend(_attack_ids(t.slot, t.loc_kinds))
         ids.sort()
@@ -479,7 +483,7 @@ class PnP:
             return
 
     def _check_end(self, b: Battle, events: list[Event]) -> bool:
-        if sum(1 for n in b.standing if n > 0) > 1:
+        if b.sides_left > 1:
             return False
         standing = b.sides_standing()
         if len(standing) <= 1:
