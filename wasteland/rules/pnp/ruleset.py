@@ -192,31 +192,36 @@ class PnP:
             return []
         if b.reactions:
             return self._reaction_ids(b, b.reactions[0])
-        c = b.combatants[b.order[b.turn]]
+        cs = b.combatants
+        c = cs[b.order[b.turn]]
         ids = [END]
         g = b.grid
-        cs = b.combatants
-        w = c.weapon
-        st = c.wstate
-        loaded = has_round(c, c.active_weapon)
+        aw = c.active_weapon
+        w = c.weapons[aw]
+        st = c.weapon_states[aw]
+        crippled = c.crippled
+        has_mag = w.magazine != "none"
+        loaded = not has_mag or (st.loaded > 0 and st.reload_step == 0)
         # small actions
-        if (w.magazine != "none" and c.ammo.get(w.ammo or "", 0) > 0
+        if (has_mag and c.ammo.get(w.ammo or "", 0) > 0
                 and (st.loaded < w.capacity or st.reload_step)
-                and (w.hands == 0 or c.crippled.get("arm", 0) < 2)):
+                and (w.hands == 0 or crippled.get("arm", 0) < 2)):
             ids.append(RELOAD)
-        for i in range(len(c.weapons)):
-            if i != c.active_weapon and can_wield(c, c.weapons[i]):
-                ids.append(DRAW[i])
-        sp = speed(c)
+        n_weapons = len(c.weapons)
+        if n_weapons > 1:
+            for i in range(n_weapons):
+                if i != aw and can_wield(c, c.weapons[i]):
+                    ids.append(DRAW[i])
+        sp = speed(c) if crippled else c.creature.pnp.speed
         if sp > 0 and g.cover[c.pos] == 0 and movement.nearest_cover(b, c) is not None:
             ids.append(COVER)
-        heal = _heal_item(c, b)
+        heal = _heal_item(c, b) if c.items else None
         # large actions
         if (w.qualities.warm_up and loaded and st.warm < w.rof):
             ids.append(WARMUP)
         vats = c.creature.pnp.vats
         ap = c.ap
-        off = _offhand(c) if c.crippled.get("arm", 0) == 0 else None
+        off = _offhand(c) if (n_weapons > 1 and not crippled.get("arm", 0)) else None
         pos = c.pos
         occ = b.occupied
         free = g.free_steps(pos, occ) if sp > 0 else 0
