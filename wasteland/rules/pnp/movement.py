@@ -63,12 +63,11 @@ def walk(b: Battle, c: Combatant, mode: str, target: int, steps: int, events: li
     done = [] if done is None else done
     t = b.combatants[target] if mode != "cover" else None
     goal = t.pos if t is not None else target
-    field = g.walk_distances(goal)
-    away = mode == "away"
+    slope = g.uphill if mode == "away" else g.downhill
     stop_next_to = mode == "toward"
     cands = _aoo_candidates(b, c, done)
     occ = b.occupied
-    nbrs = g.neighbors
+    step_bits = g._step_bits
     xs, ys = g.xs, g.ys
     gx, gy = xs[goal], ys[goal]
     cur = c.pos
@@ -77,15 +76,15 @@ def walk(b: Battle, c: Combatant, mode: str, target: int, steps: int, events: li
             break
         if cur == goal:
             break
-        best, best_d = -1, field[cur]
-        if away:
-            for n in nbrs[cur]:
-                if n not in occ and field[n] > best_d:
-                    best, best_d = n, field[n]
-        else:
-            for n in nbrs[cur]:
-                if n not in occ and field[n] < best_d:
-                    best, best_d = n, field[n]
+        # walking distances of neighbours differ by at most one, so every square on the
+        # slope is equally good: take the first free one, in the grid's neighbour order
+        dirs = slope[cur][goal]
+        best = -1
+        if dirs:
+            for n, bit in step_bits[cur]:
+                if bit & dirs and n not in occ:
+                    best = n
+                    break
         if best < 0:
             break
         if cands:
