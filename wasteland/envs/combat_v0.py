@@ -278,6 +278,7 @@ class raw_env(AECEnv, EzPickle):
         b = self.ruleset.new_battle(self.scenario, battle_seed, self.bestiary,
                                     keep_log=self.render_mode is not None,
                                     max_rounds=self.max_rounds)
+        b.quiet = self.render_mode is None  # nobody reads the events
         self.battle = b
         self._enc = Encoder(b)
         self.agents = self.possible_agents[:]

@@ -175,6 +175,7 @@ class SingleAgentEnv(gymnasium.Env):
         b = self.ruleset.new_battle(self.scenario, battle_seed, self.bestiary,
                                     keep_log=self.render_mode is not None,
                                     max_rounds=self.max_rounds)
+        b.quiet = self.render_mode is None  # nobody reads the events
         self.battle = b
         self._enc = Encoder(b)
         self.opponents = {}

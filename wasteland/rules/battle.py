@@ -129,6 +129,8 @@ class Battle:
     log: list[Event] = field(default_factory=list)
     moves: list[tuple[int, Action] | str] = field(default_factory=list)
     keep_log: bool = True
+    # quiet: no event objects at all (apply returns []); for simulations nobody reads
+    quiet: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -134,9 +134,10 @@ def resolve_attack(b: Battle, c: Combatant, t: Combatant, ws: int, location: str
     if q.lucky and not whip:
         crit_mods.append(("Lucky", q.lucky))
     crit = shots[0] and (triple or total + sum(v for _, v in crit_mods) >= defense + 10)
-    label = f"{w.name} (pistol whip)" if whip else w.name
-    b.emit(events, AttackRolled(c.id, t.id, label, faces, mods, total, defense, dmods, shots,
-                                crit, crit_mods, how))
+    if not b.quiet:
+        label = f"{w.name} (pistol whip)" if whip else w.name
+        b.emit(events, AttackRolled(c.id, t.id, label, faces, mods, total, defense, dmods,
+                                    shots, crit, crit_mods, how))
     t.last_attacker = c.slot
     raw_first = 0
     for i, hit in enumerate(shots):
@@ -257,9 +258,11 @@ def deal_damage(b: Battle, c: Combatant, t: Combatant, ws: int, events: list[Eve
     taken = hp_before - t.hp
     t.damage_taken += taken
     c.damage_dealt += taken
-    dtype = "physical" if whip else w.damage_type
-    b.emit(events, DamageDealt(t.id, str(dice), list(faces), bonus, mult, raw, label, res,
-                               dealt, dtype, t.hp, t.max_hp, note + (" (critical)" if crit else "")))
+    if not b.quiet:
+        dtype = "physical" if whip else w.damage_type
+        b.emit(events, DamageDealt(t.id, str(dice), list(faces), bonus, mult, raw, label, res,
+                                   dealt, dtype, t.hp, t.max_hp,
+                                   note + (" (critical)" if crit else "")))
     if not whip and q.burning and fixed is None and t.hp > 0:
         _ignite(b, t, w, events)
     if location and t.hp > 0:

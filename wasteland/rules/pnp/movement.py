@@ -98,7 +98,8 @@ def walk(b: Battle, c: Combatant, mode: str, target: int, steps: int, events: li
                         done.append(e.slot)
                         cands.remove(e)
                         b.reactions.append(Reaction(e.slot, "opportunity", c.slot))
-                        b.emit(events, ReactionOffered(e.id, "attack_of_opportunity", c.id))
+                        if not b.quiet:
+                            b.emit(events, ReactionOffered(e.id, "attack_of_opportunity", c.id))
                     b.pending_move = [c.slot, mode, target, steps, moved, start, done]
                     return
         cur = best
@@ -107,10 +108,11 @@ def walk(b: Battle, c: Combatant, mode: str, target: int, steps: int, events: li
     if cur != c.pos:
         b.set_pos(c, cur)
     b.pending_move = None
-    intent = {"toward": "moves toward", "away": "moves away from", "cover": "takes cover"}[mode]
-    if t is not None:
-        intent += f" {t.id}"
-    b.emit(events, Moved(c.id, intent, g.xy(start), g.xy(cur), moved))
+    if not b.quiet:
+        intent = {"toward": "moves toward", "away": "moves away from", "cover": "takes cover"}[mode]
+        if t is not None:
+            intent += f" {t.id}"
+        b.emit(events, Moved(c.id, intent, g.xy(start), g.xy(cur), moved))
     if moved:
         after_move(b, c, events)
 
@@ -127,10 +129,12 @@ def after_move(b: Battle, c: Combatant, events: list[Event]) -> None:
         if o.side != side:
             if o.readied and can_attack(b, o, c, o.active_weapon):
                 b.reactions.append(Reaction(o.slot, "readied", c.slot))
-                b.emit(events, ReactionOffered(o.id, "readied_attack", c.id))
+                if not b.quiet:
+                    b.emit(events, ReactionOffered(o.id, "readied_attack", c.id))
         elif abs(xs[o.pos] - cx) <= 1 and abs(ys[o.pos] - cy) <= 1 and speed(o) > 0:
             b.reactions.append(Reaction(o.slot, "step", c.slot))
-            b.emit(events, ReactionOffered(o.id, "5ft_step", c.id))
+            if not b.quiet:
+                b.emit(events, ReactionOffered(o.id, "5ft_step", c.id))
 
 
 def resume(b: Battle, events: list[Event]) -> None:

@@ -333,7 +333,8 @@ class PnP:
         c = b.combatants[r.reactor]
         t = b.combatants[r.subject]
         if a.kind == "end":
-            b.emit(events, Note(c.id, f"lets the {REACTION_NAMES[r.kind]} pass."))
+            if not b.quiet:
+                b.emit(events, Note(c.id, f"lets the {REACTION_NAMES[r.kind]} pass."))
             return
         c.free_used = True
         if a.kind == "step":
