@@ -153,6 +153,7 @@ class Encoder:
                           1.0 if (sides[i] == sides[j] and i != j) else 0.0,
                           0.0 if sides[i] == sides[j] else 1.0) for j in range(self.n)]
                         for i in range(self.n)]
+        self._prefix_alive = [[p + (1.0,) for p in row] for row in self._prefix]
         self._cells = g.n_cells
         self._geo: dict[int, tuple[float, ...]] = g.__dict__.setdefault("_obs_geometry", {})
         self._pack = struct.Struct(f"={G + self.n * B}f").pack_into
@@ -178,9 +179,9 @@ class Encoder:
         g = b.grid
         cs = b.combatants
         c = cs[me]
-        xs, ys, cover, heights = g.xs, g.ys, g.cover, g.heights
+        cover, heights = g.cover, g.heights
         pos = c.pos
-        mx, my, mh = xs[pos], ys[pos], heights[pos]
+        mh = heights[pos]
         wf = self.weapons[me][c.active_weapon]
         st = c.weapon_states[c.active_weapon]
         x = b.round / self.max_rounds
@@ -229,6 +230,7 @@ class Encoder:
         )
         weapons = self.weapons
         prefix = self._prefix[me]
+        alive = self._prefix_alive[me]
         geo = self._geo
         row = pos * self._cells
         for o in cs:
@@ -256,8 +258,8 @@ class Encoder:
                 empty = 1.0 if (ost.loaded == 0 or ost.reload_step) else 0.0
             else:
                 empty = 0.0
-            out += prefix[o.slot]
-            out += (1.0, ohp / omhp if omhp > 0 else 0.0)
+            out += alive[o.slot]
+            out.append(ohp / omhp if omhp > 0 else 0.0)
             out += geo.get(row + p) or self._geometry(pos, p)
             out += (
                 ch, ca, cl,

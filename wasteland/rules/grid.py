@@ -7,7 +7,6 @@ are computed once per map and cached, because legality asks for them on every de
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 
 import numpy as np

@@ -33,7 +33,7 @@ from wasteland.rules.protocol import Decision
 
 from . import movement
 from .combat import can_attack, deal_damage, down, resolve_attack, weapon_dice
-from .stats import VATS_COST, can_wield, has_round, speed
+from .stats import VATS_COST, can_wield, speed
 
 END = ACTION_INDEX[Action("end")]
 RELOAD = ACTION_INDEX[Action("reload")]
