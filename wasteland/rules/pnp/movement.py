@@ -32,9 +32,10 @@ def step_away(b: Battle, c: Combatant, threat: int) -> int | None:
     return best
 
 
-def nearest_cover(b: Battle, c: Combatant) -> int | None:
+def nearest_cover(b: Battle, c: Combatant, sp: int | None = None) -> int | None:
     """The closest free cover square within this turn's Speed, if any."""
-    sp = speed(c)
+    if sp is None:
+        sp = speed(c)
     occ = b.occupied
     for dd, cell in b.grid.cover_by_distance(c.pos):
         if dd > sp:

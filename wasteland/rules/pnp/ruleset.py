@@ -213,7 +213,7 @@ class PnP:
                 if i != aw and can_wield(c, c.weapons[i]):
                     ids.append(DRAW[i])
         sp = speed(c) if crippled else c.creature.pnp.speed
-        if sp > 0 and g.cover[c.pos] == 0 and movement.nearest_cover(b, c) is not None:
+        if sp > 0 and g.cover[c.pos] == 0 and movement.nearest_cover(b, c, sp) is not None:
             ids.append(COVER)
         heal = _heal_item(c, b) if c.items else None
         # large actions
