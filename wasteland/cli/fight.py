@@ -55,6 +55,10 @@ def run_fight(ruleset: str, scenario: str, seed: int, agents: list[str] | None =
     result = FightResult(b)
     shown = 0
     if on_event:
+        from wasteland.rules.textmap import render_text
+
+        on_event(render_text(b, rs, last_events=0))
+        on_event("")
         for e in b.log:
             on_event(e.text())
         shown = len(b.log)
@@ -73,4 +77,9 @@ def run_fight(ruleset: str, scenario: str, seed: int, agents: list[str] | None =
             for e in b.log[shown:]:
                 on_event(e.text())
             shown = len(b.log)
+    if on_event:
+        from wasteland.rules.textmap import render_text
+
+        on_event("")
+        on_event(render_text(b, rs, last_events=0))
     return result

@@ -58,8 +58,6 @@ def fight(
     s = result.summary()
     typer.echo("")
     typer.echo(f"Result: {s['winner'] + ' win' if s['winner'] else 'draw'} after {s['rounds']} rounds")
-    for c in s["combatants"]:
-        typer.echo(f"  {c['id']:<20} {c['side']:<14} HP {c['hp']:>3}/{c['max_hp']:<3} {c['status']}")
 
 
 @app.command()

@@ -131,9 +131,9 @@ from wasteland.rules.actions import ACTION_TABLE, N_ACTIONS
 from wasteland.rules.battle import ACTIVE, Battle
 from wasteland.rules.errors import IllegalActionError, WastelandError
 from wasteland.rules.protocol import Decision, Ruleset, get_ruleset
+from wasteland.rules.textmap import render_text
 
 from .encoding import END_ID, Encoder, mask_box, mask_of, observation_box
-from .render import render_text
 
 END_ACTION = ACTION_TABLE[END_ID]
 ILLEGAL_MODES = ("raise", "end")

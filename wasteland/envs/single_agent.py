@@ -46,6 +46,7 @@ from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, N_ACTIONS
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import IllegalActionError, WastelandError
 from wasteland.rules.protocol import Decision, Ruleset
+from wasteland.rules.textmap import render_text
 
 from .combat_v0 import (
     ILLEGAL_MODES,
@@ -55,7 +56,6 @@ from .combat_v0 import (
     resolve_scenario,
 )
 from .encoding import END_ID, Encoder, mask_of, observation_box
-from .render import render_text
 
 OpponentSpec = str | Agent
 NEW_BATTLE_TRIES = 100

@@ -1,4 +1,5 @@
-"""Plain-text picture of a battle for the envs' "ansi" and "human" render modes.
+"""Plain-text picture of a battle: the command's fight view and the envs' "ansi" and
+"human" render modes.
 
 The map shows each standing combatant as its slot digit (the number the action table's
 targets use), downed ones as ``x``, walls ``#``, cover ``,`` light, ``=`` heavy, ``%``
