@@ -122,33 +122,36 @@ class Bestiary:
             ) from None
 
     def check(self) -> None:
-        """Cross-references: weapons, armor, ammunition and items named by creatures."""
+        """Cross-references: weapons, armor, ammunition and items named by creatures, in
+        every ruleset's stat block."""
         ammo_types = {w.ammo for w in self.weapons.values() if w.ammo}
         for cid, c in self.creatures.items():
             path = self.sources[("creatures", cid)]
-            for i, ref in enumerate(c.pnp.weapons):
-                if ref.id not in self.weapons:
-                    raise BestiaryError(
-                        f"{path}: creature {cid!r}: pnp.weapons[{i}].id: unknown weapon "
-                        f"{ref.id!r}; known: {', '.join(sorted(self.weapons))}"
-                    )
-            if c.pnp.armor and c.pnp.armor not in self.armor:
-                raise BestiaryError(
-                    f"{path}: creature {cid!r}: pnp.armor: unknown armor {c.pnp.armor!r}; "
-                    f"known: {', '.join(sorted(self.armor))}"
-                )
-            for a in c.pnp.ammo:
-                if a not in ammo_types:
-                    raise BestiaryError(
-                        f"{path}: creature {cid!r}: pnp.ammo.{a}: no weapon uses ammunition "
-                        f"{a!r}; known: {', '.join(sorted(ammo_types))}"
-                    )
-            for it in c.pnp.items:
-                if it not in self.items:
-                    raise BestiaryError(
-                        f"{path}: creature {cid!r}: pnp.items.{it}: unknown item; known: "
-                        f"{', '.join(sorted(self.items))}"
-                    )
+            where = f"{path}: creature {cid!r}"
+            refs = [(f"pnp.weapons[{i}].id", r.id) for i, r in enumerate(c.pnp.weapons)]
+            blocks = [("pnp", c.pnp.armor, c.pnp.ammo, c.pnp.items)]
+            if c.f2d20 is not None:
+                refs += [(f"f2d20.attacks[{i}].id", r.id) for i, r in enumerate(c.f2d20.attacks)]
+                blocks.append(("f2d20", c.f2d20.armor, c.f2d20.ammo, c.f2d20.items))
+            for field_, wid in refs:
+                if wid not in self.weapons:
+                    raise BestiaryError(f"{where}: {field_}: unknown weapon {wid!r}; known: "
+                                        f"{', '.join(sorted(self.weapons))}")
+                if field_.startswith("f2d20") and self.weapons[wid].f2d20 is None:
+                    raise BestiaryError(f"{where}: {field_}: weapon {wid!r} has no f2d20 "
+                                        f"profile ({self.sources[('weapons', wid)]})")
+            for block, armor, ammo, items in blocks:
+                if armor and armor not in self.armor:
+                    raise BestiaryError(f"{where}: {block}.armor: unknown armor {armor!r}; "
+                                        f"known: {', '.join(sorted(self.armor))}")
+                for a in ammo:
+                    if a not in ammo_types:
+                        raise BestiaryError(f"{where}: {block}.ammo.{a}: no weapon uses "
+                                            f"ammunition {a!r}; known: {', '.join(sorted(ammo_types))}")
+                for it in items:
+                    if it not in self.items:
+                        raise BestiaryError(f"{where}: {block}.items.{it}: unknown item; known: "
+                                            f"{', '.join(sorted(self.items))}")
 
 
 def load_bestiary(root: Path | None = None) -> Bestiary:

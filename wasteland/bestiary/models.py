@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from wasteland.rules.dice import Dice
 
@@ -40,6 +40,36 @@ class Qualities(Strict):
     armor_piercing: int = Field(0, ge=0, description="target DT reduction")
 
 
+Skill2d20 = Literal["small_guns", "energy_weapons", "big_guns", "melee_weapons", "unarmed",
+                    "explosives", "throwing"]
+RANGES_2D20 = ("close", "medium", "long", "extreme")
+
+
+class Effects2d20(Strict):
+    """Damage effects of Fallout 2d20 (seeds 002/003); each fires on a combat-die effect."""
+
+    piercing: int = Field(0, ge=0, description="ignore this much DR per effect rolled")
+    vicious: bool = Field(False, description="+1 damage per effect rolled")
+    burst: bool = Field(False, description="each effect hits one more foe near the target")
+    spread: bool = Field(False, description="each effect: another hit, half damage, random spot")
+    stun: bool = Field(False, description="any effect: the target loses its next major action")
+    persistent: bool = Field(False, description="damage again at the end of the target's turns")
+    breaking: bool = Field(False, description="each effect lowers the location's DR by 1")
+    radioactive: bool = Field(False, description="each effect adds 1 radiation damage")
+
+
+class Weapon2d20(Strict):
+    """A weapon's Fallout 2d20 profile."""
+
+    cd: int = Field(ge=1, le=20, description="combat dice of damage")
+    damage_type: Literal["physical", "energy", "radiation", "poison"] = "physical"
+    effects: Effects2d20 = Effects2d20()
+    range: Literal["close", "medium", "long", "extreme"] = Field(
+        "close", description="ideal range band (ranged weapons)")
+    fire_rate: int = Field(0, ge=0, le=10, description="extra ammunition a shot may spend")
+    skill: Skill2d20
+
+
 class Weapon(Strict):
     id: str
     name: str
@@ -57,6 +87,7 @@ class Weapon(Strict):
     ammo: str | None = None
     style: Literal["none", "single", "semi", "auto"] = "none"
     qualities: Qualities = Qualities()
+    f2d20: Weapon2d20 | None = None
 
     _check_damage = field_validator("damage")(_dice)
 
@@ -68,12 +99,20 @@ class Weapon(Strict):
         return v
 
 
+class DR2d20(Strict):
+    physical: int = Field(0, ge=0)
+    energy: int = Field(0, ge=0)
+    radiation: int = Field(0, ge=0)
+    poison: int = Field(0, ge=0)
+
+
 class Armor(Strict):
     id: str
     name: str
     description: str = ""
     pdt: int = Field(0, ge=0)
     edt: int = Field(0, ge=0)
+    f2d20: DR2d20 | None = Field(None, description="2d20 DR added on every location")
 
 
 class Item(Strict):
@@ -82,6 +121,7 @@ class Item(Strict):
     description: str = ""
     kind: Literal["healing"]
     heal: str
+    f2d20_heal: int = Field(4, ge=0, description="HP a dose restores under 2d20")
     _check_heal = field_validator("heal")(_dice)
 
 
@@ -119,6 +159,60 @@ class PnPStats(Strict):
     items: dict[str, int] = Field(default_factory=dict)
 
 
+SPECIAL = ("strength", "perception", "endurance", "charisma", "intelligence", "agility", "luck")
+SKILLS_2D20 = ("small_guns", "energy_weapons", "big_guns", "melee_weapons", "unarmed",
+               "explosives", "throwing", "athletics", "medicine", "survival")
+
+
+class Attack2d20(Strict):
+    """A creature's attack: the weapon and, for non-characters, the test it uses."""
+
+    id: str
+    attribute: Literal["body", "mind"] = "body"
+    skill: Literal["melee", "guns", "other"] | None = Field(
+        None, description="default: melee for melee/unarmed weapons, guns otherwise")
+
+
+class Stats2d20(Strict):
+    """Fallout 2d20 stat block. Creatures use Body / Mind with Melee / Guns / Other;
+    player characters (kind: character) use SPECIAL, skills and tag skills."""
+
+    hp: int = Field(ge=1)
+    initiative: int = Field(ge=0)
+    defense: int = Field(ge=0, le=5)
+    body: int | None = Field(None, ge=1, le=12)
+    mind: int | None = Field(None, ge=1, le=12)
+    melee: int = Field(0, ge=0, le=6)
+    guns: int = Field(0, ge=0, le=6)
+    other: int = Field(0, ge=0, le=6)
+    special: dict[Literal["strength", "perception", "endurance", "charisma", "intelligence",
+                          "agility", "luck"], int] | None = None
+    skills: dict[Literal["small_guns", "energy_weapons", "big_guns", "melee_weapons", "unarmed",
+                         "explosives", "throwing", "athletics", "medicine", "survival"],
+                 int] = Field(default_factory=dict)
+    tags: list[str] = Field(default_factory=list)
+    dr: DR2d20 = DR2d20()
+    dr_by_location: dict[str, DR2d20] = Field(
+        default_factory=dict, description="hit-location name or kind -> DR replacing `dr`")
+    attacks: list[Attack2d20] = Field(min_length=1)
+    armor: str | None = None
+    ammo: dict[str, int] = Field(default_factory=dict)
+    items: dict[str, int] = Field(default_factory=dict)
+    abilities: list[Literal["big", "little", "burrow"]] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _one_kind_of_block(self) -> Stats2d20:
+        if self.special is None and (self.body is None or self.mind is None):
+            raise ValueError("needs body and mind (creatures) or special (characters)")
+        if self.special is not None and set(self.special) != set(SPECIAL):
+            missing = sorted(set(SPECIAL) - set(self.special))
+            raise ValueError(f"special needs all seven attributes; missing: {', '.join(missing)}")
+        for t in self.tags:
+            if t not in SKILLS_2D20:
+                raise ValueError(f"tag {t!r} is not a skill; skills: {', '.join(SKILLS_2D20)}")
+        return self
+
+
 class AIPacket(Strict):
     """Personality fields after Fallout 2's AI packets; agents read what they know."""
 
@@ -139,6 +233,7 @@ class Creature(Strict):
     hit_locations: list[HitLocation] = Field(min_length=1)
     ai: AIPacket = AIPacket()
     pnp: PnPStats
+    f2d20: Stats2d20 | None = None
 
 
 Lighting = Literal["clear", "obscured", "heavily_obscured", "unseen"]
