@@ -14,6 +14,8 @@ Notation (like a chess move):
     reload   draw 1   ready   warmup   stimpak self   stimpak ted
     step toward raider_0     step away raider_0     (5-ft step, a reaction)
     aim  defend  rally  sprint toward raider_0   first_aid ted   (2d20 intents)
+    buy 2     (2d20: extra d20s bought with AP for the test being made)
+    boost 3   (2d20: extra combat dice from AP or ammunition after a hit)
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ _KINDS: tuple[tuple[str, bool, tuple[str | None, ...]], ...] = (
     ("whip", True, (None,)),
     ("stimpak", True, (None,)),
     ("first_aid", True, (None,)),
+    ("buy", False, ("0", "1", "2", "3")),
+    ("boost", False, ("0", "1", "2", "3", "4", "5", "6")),
 )
 KINDS = tuple(k for k, _, _ in _KINDS)
 TARGETED = {k for k, t, _ in _KINDS if t}

@@ -7,6 +7,7 @@ that a battle saves to JSON and loads back to the same state.
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,6 +58,8 @@ class Combatant:
     last_attacker: int = -1
     damage_dealt: int = 0
     damage_taken: int = 0
+    # ruleset-specific conditions (2d20: dying, stunned, aim, defend bonus ...), JSON values
+    cond: dict[str, Any] = field(default_factory=dict)
     loc_kinds: frozenset[str] = frozenset()
     loc_counts: dict[str, int] = field(default_factory=dict)
 
@@ -83,18 +86,21 @@ class Combatant:
 
     _DYNAMIC = ("pos", "hp", "max_hp", "status", "active_weapon", "ammo", "items", "crippled",
                 "limb_damage", "ap", "free_used", "readied", "unguarded", "burn_rate",
-                "burn_left", "initiative", "last_attacker", "damage_dealt", "damage_taken")
+                "burn_left", "initiative", "last_attacker", "damage_dealt", "damage_taken",
+                "cond")
 
     def state(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in self._DYNAMIC}
         d["weapon_states"] = [[w.loaded, w.reload_step, w.warm, w.last_fired_round]
                               for w in self.weapon_states]
-        return {k: (dict(v) if isinstance(v, dict) else v) for k, v in d.items()}
+        out = {k: (dict(v) if isinstance(v, dict) else v) for k, v in d.items()}
+        out["cond"] = copy.deepcopy(self.cond)
+        return out
 
     def restore(self, d: dict[str, Any]) -> None:
         for k in self._DYNAMIC:
-            v = d[k]
-            setattr(self, k, dict(v) if isinstance(v, dict) else v)
+            v = d.get(k, {}) if k == "cond" else d[k]
+            setattr(self, k, copy.deepcopy(v) if isinstance(v, dict) else v)
         self.weapon_states = [WeaponState(*w) for w in d["weapon_states"]]
 
 

@@ -267,3 +267,67 @@ class BattleEnded(Event):
         if self.winner is None:
             return f"The battle ends in a draw after round {self.round} ({self.reason})."
         return f"{self.winner} win in round {self.round} ({self.reason})."
+
+
+@dataclass(slots=True)
+class TestRolled(Event):
+    """A Fallout 2d20 test: every d20, the target number, the difficulty and its parts."""
+
+    kind: ClassVar[str] = "test"
+    name: str
+    what: str
+    faces: list[int]
+    target: int
+    tag: int
+    difficulty: int
+    parts: Mods
+    successes: int
+    complications: int
+    passed: bool
+    ap_gained: int
+    bought: int = 0
+    rerolled: str = ""
+
+    def text(self) -> str:
+        parts = fmt_mods(self.parts)
+        diff = f"difficulty {self.difficulty}" + (f" ({parts.strip()})" if parts else "")
+        if not self.faces:
+            return f"{self.name} {self.what}: {diff}, passes without a roll."
+        tag = f", tag {self.tag}" if self.tag else ""
+        buy = f" ({self.bought} bought with AP)" if self.bought else ""
+        s = (f"{self.name} {self.what}: {len(self.faces)}d20{buy} ({', '.join(map(str, self.faces))})"
+             f"{self.rerolled} vs TN {self.target}{tag} = {self.successes} success"
+             f"{'es' if self.successes != 1 else ''} vs {diff}: "
+             f"{'pass' if self.passed else 'fail'}")
+        if self.ap_gained:
+            s += f", +{self.ap_gained} AP"
+        if self.complications:
+            s += f", {self.complications} complication{'s' if self.complications > 1 else ''}"
+        return s
+
+
+@dataclass(slots=True)
+class CombatDiceRolled(Event):
+    """Fallout 2d20 damage: combat dice faces, effects, DR and the result."""
+
+    kind: ClassVar[str] = "combat_dice"
+    target: str
+    location: str
+    faces: list[int]
+    damage: int
+    effects: int
+    bonus: Mods
+    dr: int
+    dr_label: str
+    dealt: int
+    damage_type: str
+    hp: int
+    max_hp: int
+    note: str = ""
+
+    def text(self) -> str:
+        cd = ", ".join(map(str, self.faces))
+        eff = f", {self.effects} effect{'s' if self.effects != 1 else ''}" if self.effects else ""
+        return (f"  {self.target} hit in the {self.location}: {len(self.faces)} CD ({cd}) = "
+                f"{self.damage}{eff}{fmt_mods(self.bonus)} - {self.dr_label} {self.dr} = "
+                f"{self.dealt} {self.damage_type} damage{self.note} (HP {self.hp}/{self.max_hp})")

@@ -43,7 +43,7 @@ def legal_actions(ruleset: Ruleset, battle: Battle) -> list[Action]:
     return [ACTION_TABLE[i] for i in ruleset.legal_ids(battle)]
 
 
-RULESETS = ("pnp",)
+RULESETS = ("pnp", "f2d20")
 
 
 def get_ruleset(name: str) -> Ruleset:
@@ -51,4 +51,8 @@ def get_ruleset(name: str) -> Ruleset:
         from .pnp import PnP
 
         return PnP()
+    if name == "f2d20":
+        from .f2d20 import F2d20
+
+        return F2d20()
     raise WastelandError(f"unknown ruleset {name!r}; available: {', '.join(RULESETS)}")

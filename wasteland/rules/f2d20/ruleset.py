@@ -1,0 +1,844 @@
+"""Fallout 2d20 (seeds 002_265a8a3b5c20fde4.txt and 003_938882289c4f9016.txt).
+
+A turn is one minor and one major action in any order; more are bought with Action Points
+from the side's pool (at most two of each and one movement action per turn). Tests roll
+2d20 (up to 5d20 with dice bought with AP) under attribute + skill; successes beyond the
+difficulty go to the pool. Combatants stand on the scenario's squares; ranges, movement
+and cover read the squares as zones (wasteland/rules/zones.py). An attack opens two
+decision windows for its attacker: how many d20s to buy, and, after a hit, how many combat
+dice to add with AP (melee) or ammunition (ranged). Readings are in docs/rules/f2d20.md.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from wasteland.bestiary.loader import Bestiary, default_bestiary
+from wasteland.bestiary.models import RANGES_2D20, Scenario
+from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, LOCATIONS, MAX_WEAPONS, Action
+from wasteland.rules.battle import ACTIVE, DEAD, UNCONSCIOUS, Battle, Combatant, Reaction, WeaponState
+from wasteland.rules.errors import IllegalActionError
+from wasteland.rules.events import (
+    BattleEnded,
+    BattleStarted,
+    CombatDiceRolled,
+    Downed,
+    Event,
+    Healed,
+    Moved,
+    Note,
+    ReactionOffered,
+    RoundStarted,
+    TestRolled,
+    TurnStarted,
+)
+from wasteland.rules.grid import COVER_FULL, VISIBILITY, grid_for
+from wasteland.rules.protocol import Decision
+from wasteland.rules.zones import Zones, zones_for
+
+from . import stats as S
+from .dice import EXTRA_DICE_COST, MAX_POOL, combat_dice, count, roll_d20s
+
+END = ACTION_INDEX[Action("end")]
+AIM = ACTION_INDEX[Action("aim")]
+DEFEND = ACTION_INDEX[Action("defend")]
+RALLY = ACTION_INDEX[Action("rally")]
+READY = ACTION_INDEX[Action("ready")]
+COVER = ACTION_INDEX[Action("cover")]
+DRAW = [ACTION_INDEX[Action("draw", None, str(i))] for i in range(MAX_WEAPONS)]
+BUY = [ACTION_INDEX[Action("buy", None, str(i))] for i in range(4)]
+BOOST = [ACTION_INDEX[Action("boost", None, str(i))] for i in range(7)]
+
+
+def _ids(kind: str, option: str | None) -> list[int]:
+    return [ACTION_INDEX[Action(kind, t, option)] for t in range(10)]
+
+
+MOVE_TO, MOVE_AWAY = _ids("move", "toward"), _ids("move", "away")
+SPRINT_TO, SPRINT_AWAY = _ids("sprint", "toward"), _ids("sprint", "away")
+ATTACK = {o: _ids("attack", o) for o in (None, *LOCATIONS)}
+STIM, FIRST_AID = _ids("stimpak", None), _ids("first_aid", None)
+
+MINOR = {"aim", "draw", "move", "stimpak", "cover"}
+MAJOR = {"attack", "defend", "first_aid", "rally", "ready", "sprint"}
+EXTRA_MINOR_AP, EXTRA_MAJOR_AP = 1, 2  # reading: the seeds leave the price open
+VIS_DIFFICULTY = {0: 0, -2: 1, -4: 2, -10: 3}  # reading: obscured +1, heavily +2, unseen +3
+COVER_DIFFICULTY = (0, 1, 2, 0)
+
+
+def _pool(b: Battle, side: int) -> int:
+    return int(b.extra["pools"][side])
+
+
+def _gain(b: Battle, side: int, n: int) -> int:
+    """Add AP to a side's pool, at most MAX_POOL; returns what was added."""
+    pools = b.extra["pools"]
+    added = max(0, min(n, MAX_POOL - pools[side]))
+    pools[side] += added
+    return added
+
+
+def _by_distance(z: Zones, zone: int, cell: int, far: bool) -> tuple[int, ...]:
+    """The squares of ``zone`` by walking distance to ``cell`` (nearest first, or farthest
+    first), ties to the lower index; cached with the zones, which belong to one map."""
+    cache: dict[tuple[int, int, bool], tuple[int, ...]] = z.__dict__.setdefault("_orders", {})
+    key = (zone, cell, far)
+    got = cache.get(key)
+    if got is None:
+        walk = z.grid.walk_distances(cell)
+        sign = -1 if far else 1
+        got = cache[key] = tuple(sorted(z.cells(zone), key=lambda s: (sign * walk[s], s)))
+    return got
+
+
+def _first_free(cells: tuple[int, ...], occupied: dict[int, int]) -> int | None:
+    for s in cells:
+        if s not in occupied:
+            return s
+    return None
+
+
+def _heal_item(b: Battle, c: Combatant) -> str | None:
+    for item_id, n in c.items.items():
+        if n > 0 and b.items[item_id].kind == "healing":
+            return item_id
+    return None
+
+
+class F2d20:
+    name = "f2d20"
+
+    # --- setting up ----------------------------------------------------------------------
+    def new_battle(self, scenario: Scenario, seed: int, bestiary: Bestiary | None = None,
+                   keep_log: bool = True, max_rounds: int | None = None) -> Battle:
+        bestiary = bestiary or default_bestiary()
+        legend: dict[str, list[str]] = {
+            k: ([v] if isinstance(v, str) else list(v)) for k, v in scenario.legend.items()}
+        grid = grid_for(scenario.rows(), legend)
+        combatants: list[Combatant] = []
+        counts: dict[str, int] = {}
+        for si, side in enumerate(scenario.sides):
+            for p in side.combatants:
+                cr = bestiary.creature(p.creature)
+                if cr.f2d20 is None:
+                    from wasteland.bestiary.loader import BestiaryError
+
+                    raise BestiaryError(f"creature {cr.id!r} has no f2d20 stat block; it "
+                                        f"cannot fight under f2d20")
+                n = counts.get(p.creature, 0)
+                counts[p.creature] = n + 1
+                st = cr.f2d20
+                weapons = [bestiary.weapons[a.id] for a in st.attacks]
+                c = Combatant(
+                    slot=len(combatants), id=p.id or f"{p.creature}_{n}", side=si, creature=cr,
+                    weapons=weapons, weapon_bonus=[0] * len(weapons),
+                    armor=bestiary.armor[st.armor] if st.armor else None,
+                    pos=grid.index(*p.at), hp=st.hp, max_hp=st.hp,
+                    weapon_states=[WeaponState() for _ in weapons],
+                    ammo=dict(st.ammo), items=dict(st.items), ap=0,
+                    unguarded=not side.alert,
+                )
+                combatants.append(c)
+        b = Battle("f2d20", scenario, grid, combatants, [s.name for s in scenario.sides], seed,
+                   random.Random(seed), dict(bestiary.items), keep_log=keep_log)
+        b.extra["ambient"] = VISIBILITY[scenario.lighting]
+        b.extra["max_rounds"] = max_rounds or scenario.max_rounds
+        # reading: player sides start with an empty pool; a side without player characters
+        # (the GM's) starts with one AP per enemy player character
+        pcs = [sum(1 for c in combatants if c.side == si and S.is_character(c))
+               for si in range(len(scenario.sides))]
+        b.extra["pools"] = [0 if pcs[si] else min(MAX_POOL, sum(pcs) - pcs[si])
+                            for si in range(len(scenario.sides))]
+        b.extra.update(minor=0, major=0, moved=False, window=None, stunned=False)
+        events: list[Event] = []
+        b.emit(events, BattleStarted(scenario.id, "f2d20", seed, b.side_names))
+        self._order(b, events)
+        self._start_turn(b, events)
+        return b
+
+    def zones(self, b: Battle) -> Zones:
+        return zones_for(b.grid)
+
+    def _order(self, b: Battle, events: list[Event]) -> None:
+        """Highest Initiative first; ties broken by a d20 (reading: the seed lets the GM
+        decide). The initiator - the quickest combatant of the first side that is not
+        ambushed - takes a turn at once, before round 1 (seed 002, Initiative)."""
+        r = b.rng.random
+        keys = {}
+        for c in b.combatants:
+            c.initiative = S.stats(c).initiative
+            keys[c.slot] = (c.initiative, int(r() * 20) + 1)
+        order = sorted(keys, key=lambda s: keys[s], reverse=True)
+        b.extra["base_order"] = order
+        for s in order:
+            c = b.combatants[s]
+            b.emit(events, Note(c.id, f"has Initiative {c.initiative} (tie-break d20: "
+                                      f"{keys[s][1]})."))
+        alert = [si for si, side in enumerate(b.scenario.sides) if side.alert]
+        opener = next(s for s in order if b.combatants[s].side == (alert[0] if alert else 0))
+        b.order = [opener]
+        b.round = 0
+        b.turn = 0
+        b.emit(events, Note(b.ids[opener], "starts the fight and takes a turn at once."))
+
+    # --- whose decision ------------------------------------------------------------------
+    def decider(self, b: Battle) -> Decision:
+        w = b.extra["window"]
+        if w is not None:
+            return Decision(w["attacker"], w["kind"], None, w["target"])
+        if b.reactions:
+            r = b.reactions[0]
+            return Decision(r.reactor, "free", r.kind, r.subject)
+        return Decision(b.order[b.turn], "act")
+
+    def outcome(self, b: Battle) -> int | None:
+        return b.winner
+
+    # --- legality ------------------------------------------------------------------------
+    def legal_ids(self, b: Battle) -> list[int]:
+        if b.over:
+            return []
+        w = b.extra["window"]
+        if w is not None:
+            return self._window_ids(b, w)
+        if b.reactions:
+            r = b.reactions[0]
+            c, t = b.combatants[r.reactor], b.combatants[r.subject]
+            ids = [END]
+            if t.status == ACTIVE and self.can_attack(b, c, t, c.active_weapon):
+                ids.extend(self._attack_ids(t))
+            return sorted(ids)
+        c = b.combatants[b.order[b.turn]]
+        x = b.extra
+        pool = _pool(b, c.side)
+        torso = S.injuries(c, "torso")
+        minor_ok = x["minor"] == 0 or (x["minor"] < 2 and pool >= EXTRA_MINOR_AP and not torso)
+        major_ok = not x["stunned"] and (
+            x["major"] == 0 or (x["major"] < 2 and pool >= EXTRA_MAJOR_AP and not torso))
+        ids = [END]
+        z = zones_for(b.grid)
+        legs = S.injuries(c, "leg")
+        can_move = not x["moved"] and legs < 2
+        if minor_ok:
+            if c.cond.get("aim") != b.round:
+                ids.append(AIM)
+            for i, wpn in enumerate(c.weapons):
+                if i != c.active_weapon and S.usable(c, wpn):
+                    ids.append(DRAW[i])
+            if "burrow" in S.stats(c).abilities and not c.cond.get("burrowed"):
+                ids.append(COVER)
+            heal = _heal_item(b, c)
+            for t in b.combatants:
+                if t.status != ACTIVE:
+                    continue
+                if t is not c and can_move:
+                    if self._destination(b, z, c, t, "toward", 1) is not None:
+                        ids.append(MOVE_TO[t.slot])
+                    if t.side != c.side and self._destination(b, z, c, t, "away", 1) is not None:
+                        ids.append(MOVE_AWAY[t.slot])
+                if (heal and t.side == c.side and t.hp < t.max_hp
+                        and b.grid.dist(c.pos, t.pos) <= 1):
+                    ids.append(STIM[t.slot])
+        if major_ok:
+            if not c.cond.get("defend"):
+                ids.append(DEFEND)
+            ids.append(RALLY)
+            if not c.readied:
+                ids.append(READY)
+            for t in b.combatants:
+                if t is c or t.status == DEAD:
+                    continue
+                if t.side != c.side:
+                    if t.status != ACTIVE:
+                        continue
+                    if self.can_attack(b, c, t, c.active_weapon):
+                        ids.extend(self._attack_ids(t))
+                    if can_move and not legs:
+                        if self._destination(b, z, c, t, "toward", 2) is not None:
+                            ids.append(SPRINT_TO[t.slot])
+                        if self._destination(b, z, c, t, "away", 2) is not None:
+                            ids.append(SPRINT_AWAY[t.slot])
+                elif self._needs_aid(t) and b.grid.dist(c.pos, t.pos) <= 1:
+                    ids.append(FIRST_AID[t.slot])
+            if self._needs_aid(c):
+                ids.append(FIRST_AID[c.slot])
+        return sorted(set(ids))
+
+    def _window_ids(self, b: Battle, w: dict[str, Any]) -> list[int]:
+        c = b.combatants[w["attacker"]]
+        if w["kind"] == "dice":
+            pool = _pool(b, c.side)
+            return [BUY[k] for k in range(4) if EXTRA_DICE_COST[k] <= pool]
+        return [BOOST[k] for k in range(self._max_boost(b, c, w) + 1)]
+
+    def _max_boost(self, b: Battle, c: Combatant, w: dict[str, Any]) -> int:
+        """Melee and thrown: +1 CD per AP, at most 3; ranged: +1 CD per extra round of
+        ammunition, at most the fire rate (seed 003, Increasing Damage)."""
+        wpn = c.weapons[w["ws"]]
+        p = wpn.f2d20
+        assert p is not None
+        if p.skill in S.MELEE_SKILLS or p.skill == "throwing":
+            return min(3, _pool(b, c.side))
+        if wpn.ammo is None:
+            return p.fire_rate
+        return min(p.fire_rate, c.ammo.get(wpn.ammo, 0))
+
+    def _attack_ids(self, t: Combatant) -> list[int]:
+        return [ATTACK[None][t.slot]] + [ATTACK[loc][t.slot] for loc in LOCATIONS
+                                         if loc in t.loc_kinds]
+
+    def _needs_aid(self, t: Combatant) -> bool:
+        if t.status == ACTIVE:
+            return t.hp < t.max_hp or S.injuries(t) > 0
+        return t.status == UNCONSCIOUS and bool(t.cond.get("dying")) and not t.cond.get("stable")
+
+    def can_attack(self, b: Battle, c: Combatant, t: Combatant, ws: int) -> bool:
+        """Melee: the target within the weapon's reach and in sight; ranged: in sight, with
+        ammunition; nobody attacks a burrowed creature or shoots into a full-cover zone."""
+        wpn = c.weapons[ws]
+        p = wpn.f2d20
+        if p is None or not S.usable(c, wpn) or t.cond.get("burrowed"):
+            return False
+        g = b.grid
+        if not g.sight[c.pos][t.pos]:
+            return False
+        if p.skill in S.MELEE_SKILLS:
+            return g.dist(c.pos, t.pos) <= wpn.reach
+        if wpn.ammo is not None and c.ammo.get(wpn.ammo, 0) <= 0:
+            return False
+        z = zones_for(g)
+        return z.cover(z.zone_of[t.pos]) != COVER_FULL
+
+    # --- movement ------------------------------------------------------------------------
+    def _destination(self, b: Battle, z: Zones, c: Combatant, t: Combatant, mode: str,
+                     zones_n: int) -> int | None:
+        """Where a move (1 zone) or sprint (2 zones) toward or away from ``t`` ends: the free
+        square of the zone reached that is nearest to ``t`` (into reach when ``t`` is in the
+        zone) or, moving away, farthest from it."""
+        here, there = z.zone_of[c.pos], z.zone_of[t.pos]
+        occ = b.occupied
+        zone = here
+        if mode == "toward":
+            if b.grid.dist(c.pos, t.pos) <= 1:
+                return None
+            for _ in range(zones_n):
+                nxt = z.next_zone_toward(zone, there)
+                if nxt == zone:
+                    break
+                zone = nxt
+            cell = _first_free(_by_distance(z, zone, t.pos, False), occ)
+            if cell is None:
+                return None
+            if zone == here:
+                walk = b.grid.walk_distances(t.pos)
+                if walk[cell] >= walk[c.pos]:
+                    return None
+            return cell
+        for _ in range(zones_n):
+            away = z.zones_away_from(zone, there)
+            if not away:
+                break
+            zone = away[0]
+        if zone == here:
+            return None
+        return _first_free(_by_distance(z, zone, t.pos, True), occ)
+
+    def _move(self, b: Battle, c: Combatant, t: Combatant, mode: str, zones_n: int,
+              events: list[Event]) -> None:
+        z = zones_for(b.grid)
+        dest = self._destination(b, z, c, t, mode, zones_n)
+        assert dest is not None
+        start = c.pos
+        b.set_pos(c, dest)
+        c.cond.pop("burrowed", None)
+        b.extra["moved"] = True
+        verb = "sprints" if zones_n == 2 else "moves"
+        if not b.quiet:
+            b.emit(events, Moved(c.id, f"{verb} {mode} {t.id}", b.grid.xy(start),
+                                 b.grid.xy(dest), b.grid.dist(start, dest),
+                                 f" ({z.name(z.zone_of[start])} -> {z.name(z.zone_of[dest])})"))
+        for o in b.combatants:  # readied enemies may now act (seed 002, Ready)
+            if (o.side != c.side and o.status == ACTIVE and o.readied
+                    and self.can_attack(b, o, c, o.active_weapon)):
+                b.reactions.append(Reaction(o.slot, "readied", c.slot))
+                b.emit(events, ReactionOffered(o.id, "readied_attack", c.id))
+
+    # --- applying ------------------------------------------------------------------------
+    def legal_actions(self, b: Battle) -> list[Action]:
+        return [ACTION_TABLE[i] for i in self.legal_ids(b)]
+
+    def apply(self, b: Battle, action: Action, check: bool = True) -> list[Event]:
+        if b.over:
+            raise IllegalActionError("the battle is over; no action is legal")
+        dec = self.decider(b)
+        if check and ACTION_INDEX.get(action, -1) not in self.legal_ids(b):
+            legal = ", ".join(a.text(b.ids, dec.combatant) for a in self.legal_actions(b))
+            raise IllegalActionError(
+                f"{action.text(b.ids, dec.combatant)!r} is not legal for "
+                f"{b.ids[dec.combatant]} now; legal: {legal}")
+        b.moves.append((dec.combatant, action))
+        events: list[Event] = []
+        if dec.slot in ("dice", "boost"):
+            self._apply_window(b, action, events)
+        elif dec.slot == "free":
+            r = b.reactions.pop(0)
+            c = b.combatants[r.reactor]
+            if action.kind == "end":
+                if not b.quiet:
+                    b.emit(events, Note(c.id, "holds the readied attack."))
+            else:
+                c.readied = False
+                self._declare_attack(b, c, b.combatants[r.subject], action.option, events)
+        else:
+            self._apply_turn(b, action, events)
+        self._settle(b, events)
+        return events
+
+    def _apply_turn(self, b: Battle, a: Action, events: list[Event]) -> None:
+        c = b.combatants[b.order[b.turn]]
+        k = a.kind
+        x = b.extra
+        if k == "end":
+            x["turn_done"] = True
+            return
+        slot = "minor" if k in MINOR else "major"
+        if x[slot] >= 1:
+            cost = EXTRA_MINOR_AP if slot == "minor" else EXTRA_MAJOR_AP
+            x["pools"][c.side] -= cost
+            if not b.quiet:
+                b.emit(events, Note(c.id, f"spends {cost} AP on another {slot} action "
+                                          f"(pool {x['pools'][c.side]})."))
+        x[slot] += 1
+        t = b.combatants[a.target] if a.target is not None else None
+        if k == "aim":
+            c.cond["aim"] = b.round
+            b.emit(events, Note(c.id, "takes aim."))
+        elif k == "draw":
+            c.active_weapon = int(a.option or 0)
+            b.emit(events, Note(c.id, f"draws {c.weapon.name}."))
+        elif k == "cover":
+            c.cond["burrowed"] = True
+            b.emit(events, Note(c.id, "burrows out of sight."))
+        elif k in ("move", "sprint"):
+            assert t is not None
+            self._move(b, c, t, a.option or "toward", 1 if k == "move" else 2, events)
+        elif k == "stimpak":
+            assert t is not None
+            self._stimpak(b, c, t, events)
+        elif k == "attack":
+            assert t is not None
+            self._declare_attack(b, c, t, a.option, events)
+        elif k == "defend":
+            self._defend(b, c, events)
+        elif k == "rally":
+            self._rally(b, c, events)
+        elif k == "ready":
+            c.readied = True
+            b.emit(events, Note(c.id, f"readies an attack with {c.weapon.name}."))
+        elif k == "first_aid":
+            assert t is not None
+            self._first_aid(b, c, t, events)
+        else:
+            raise IllegalActionError(f"{k!r} has no meaning under f2d20")
+
+    # --- tests ---------------------------------------------------------------------------
+    def _test(self, b: Battle, c: Combatant, what: str, skill: str, difficulty: int,
+              parts: list[tuple[str, int]], events: list[Event], extra: int = 0,
+              attack: tuple[str, str | None] | None = None, tn_tag: tuple[int, int] | None = None,
+              complication_from: int = 20, reroll: bool = False) -> tuple[bool, int, int]:
+        """Roll a 2d20 test; returns (passed, successes beyond the difficulty, complications).
+        Difficulty 0 passes without a roll (seed 003, Sneak Attacks)."""
+        tn, tag = tn_tag or S.target_number(c, skill, attack)
+        if difficulty <= 0:
+            if not b.quiet:
+                b.emit(events, TestRolled(c.id, what, [], tn, tag, 0, parts, 0, 0, True, 0))
+            return True, 0, 0
+        faces = roll_d20s(b.rng, 2 + extra)
+        note = ""
+        if reroll:  # Aim: reroll one d20 - the highest die that failed
+            worst = max(range(len(faces)), key=lambda i: faces[i])
+            if faces[worst] > tn:
+                new = roll_d20s(b.rng, 1)[0]
+                note = f" (aim: {faces[worst]} rerolled to {new})"
+                faces[worst] = new
+        succ, comp = count(faces, tn, tag, complication_from)
+        passed = succ >= difficulty
+        excess = succ - difficulty if passed else 0
+        gained = _gain(b, c.side, excess) if excess else 0
+        if comp:  # reading: each complication gives every opposing side 1 AP
+            for si in range(len(b.side_names)):
+                if si != c.side:
+                    _gain(b, si, comp)
+        if not b.quiet:
+            b.emit(events, TestRolled(c.id, what, faces, tn, tag, difficulty, parts, succ, comp,
+                                      passed, gained, extra, note))
+        return passed, excess, comp
+
+    def _defend(self, b: Battle, c: Combatant, events: list[Event]) -> None:
+        """AGI + Athletics against the current Defense; success: +1 Defense until the start
+        of the next turn (seed 002, Defend)."""
+        d = S.stats(c).defense + S.test_penalty(c)
+        passed, _, _ = self._test(b, c, "defends (AGI + Athletics)", "athletics", d,
+                                  [("Defense", S.stats(c).defense)], events)
+        if passed:
+            c.cond["defend"] = 1
+
+    def _rally(self, b: Battle, c: Combatant, events: list[Event]) -> None:
+        """END + Survival at difficulty 0, rolled anyway to bank AP (seed 002, Rally)."""
+        tn, tag = S.target_number(c, "survival")
+        faces = roll_d20s(b.rng, 2)
+        succ, comp = count(faces, tn, tag)
+        pen = S.test_penalty(c)
+        gained = _gain(b, c.side, max(0, succ - pen))
+        if not b.quiet:
+            b.emit(events, TestRolled(c.id, "rallies (END + Survival)", faces, tn, tag, pen,
+                                      [("head injury", pen)] if pen else [], succ, comp,
+                                      succ >= pen, gained))
+
+    def _first_aid(self, b: Battle, c: Combatant, t: Combatant, events: list[Event]) -> None:
+        """INT + Medicine, difficulty = the patient's injuries (+1 on yourself); success
+        stabilizes the dying, else heals Medicine rank HP, else treats an injury."""
+        parts = [("injuries", S.injuries(t))]
+        if t is c:
+            parts.append(("on yourself", 1))
+        diff = sum(v for _, v in parts) + S.test_penalty(c)
+        passed, _, _ = self._test(b, c, f"gives first aid to {t.id} (INT + Medicine)",
+                                  "medicine", diff, parts, events)
+        if not passed:
+            return
+        if t.cond.get("dying"):
+            t.cond["stable"] = True
+            b.emit(events, Note(t.id, "is stabilized."))
+        elif t.hp < t.max_hp:
+            before = t.hp
+            t.hp = min(t.max_hp, t.hp + max(1, S.medicine_rank(c)))
+            b.emit(events, Healed(c.id, t.id, "first aid", "Medicine", [], t.hp - before, t.hp,
+                                  t.max_hp))
+        else:
+            kind = next(k for k, v in t.crippled.items() if v)
+            t.crippled[kind] -= 1
+            b.emit(events, Note(t.id, f"has a {kind} injury treated."))
+
+    def _stimpak(self, b: Battle, c: Combatant, t: Combatant, events: list[Event]) -> None:
+        item_id = _heal_item(b, c)
+        assert item_id is not None
+        item = b.items[item_id]
+        c.items[item_id] -= 1
+        before = t.hp
+        t.hp = min(t.max_hp, t.hp + item.f2d20_heal)
+        b.emit(events, Healed(c.id, t.id, item.name, str(item.f2d20_heal), [], t.hp - before,
+                              t.hp, t.max_hp))
+
+    # --- attacks -------------------------------------------------------------------------
+    def _declare_attack(self, b: Battle, c: Combatant, t: Combatant, location: str | None,
+                        events: list[Event]) -> None:
+        window = {"kind": "dice", "attacker": c.slot, "target": t.slot, "ws": c.active_weapon,
+                  "location": location}
+        if _pool(b, c.side) >= EXTRA_DICE_COST[1]:
+            b.extra["window"] = window
+        else:
+            self._roll_attack(b, window, 0, events)
+
+    def _apply_window(self, b: Battle, a: Action, events: list[Event]) -> None:
+        w = b.extra["window"]
+        b.extra["window"] = None
+        n = int(a.option or 0)
+        if w["kind"] == "dice":
+            if n:
+                b.extra["pools"][b.combatants[w["attacker"]].side] -= EXTRA_DICE_COST[n]
+            self._roll_attack(b, w, n, events)
+        else:
+            c = b.combatants[w["attacker"]]
+            wpn = c.weapons[w["ws"]]
+            if n:
+                if self._max_boost_uses_ap(c, w):
+                    b.extra["pools"][c.side] -= n
+                elif wpn.ammo is not None:
+                    c.ammo[wpn.ammo] -= n
+            self._damage(b, c, b.combatants[w["target"]], w, n, events)
+
+    def _max_boost_uses_ap(self, c: Combatant, w: dict[str, Any]) -> bool:
+        p = c.weapons[w["ws"]].f2d20
+        assert p is not None
+        return p.skill in S.MELEE_SKILLS or p.skill == "throwing"
+
+    def attack_difficulty(self, b: Battle, c: Combatant, t: Combatant, ws: int,
+                          location: str | None) -> tuple[int, list[tuple[str, int]]]:
+        """The target's Defense and every modifier the seeds and readings add."""
+        wpn = c.weapons[ws]
+        p = wpn.f2d20
+        assert p is not None
+        z = zones_for(b.grid)
+        g = b.grid
+        parts: list[tuple[str, int]] = [("Defense", S.stats(t).defense)]
+        if t.cond.get("defend"):
+            parts.append(("defending", 1))
+        melee = p.skill in S.MELEE_SKILLS
+        if not melee:
+            band = z.band(c.pos, t.pos)
+            off = abs(band - RANGES_2D20.index(p.range))
+            if off:
+                parts.append((f"range {RANGES_2D20[band]} vs {p.range}", off))
+            cov = COVER_DIFFICULTY[z.cover(z.zone_of[t.pos])]
+            if cov:
+                parts.append(("cover", cov))
+            if any(e.side != c.side and e.status == ACTIVE and g.dist(e.pos, c.pos) <= 1
+                   for e in b.combatants):
+                parts.append(("within an enemy's reach", 2))
+        if location:
+            parts.append(("chosen location", 1))
+        vis = VIS_DIFFICULTY.get(min(g.vis[t.pos], b.extra.get("ambient", 0)), 0)
+        if vis:
+            parts.append(("visibility", vis))
+        if S.test_penalty(c):
+            parts.append(("head injury", S.test_penalty(c)))
+        if S.injuries(c, "arm") and wpn.hands:
+            parts.append(("arm injury", 1))
+        abilities = S.stats(t).abilities
+        if "big" in abilities:
+            parts.append(("big target", -1))
+        if "little" in abilities:
+            parts.append(("little target", 1))
+        total = sum(v for _, v in parts)
+        if t.unguarded or c.cond.get("burrowed"):
+            parts.append(("sneak attack", -1))
+            total -= 1
+        return max(0, total), parts
+
+    def _roll_attack(self, b: Battle, w: dict[str, Any], extra: int,
+                     events: list[Event]) -> None:
+        c = b.combatants[w["attacker"]]
+        t = b.combatants[w["target"]]
+        ws = w["ws"]
+        wpn = c.weapons[ws]
+        p = wpn.f2d20
+        assert p is not None
+        diff, parts = self.attack_difficulty(b, c, t, ws, w["location"])
+        sneak = t.unguarded or bool(c.cond.get("burrowed"))
+        c.cond.pop("burrowed", None)
+        if wpn.ammo is not None and p.skill not in S.MELEE_SKILLS:
+            c.ammo[wpn.ammo] -= 1
+        aim = c.cond.get("aim") == b.round and not c.cond.get("aimed_shot")
+        if aim:
+            c.cond["aimed_shot"] = True
+        passed, excess, _ = self._test(b, c, f"attacks {t.id} with {wpn.name}",
+                                       p.skill, diff, parts, events, extra,
+                                       tn_tag=S.attack_test(c, ws), reroll=aim)
+        t.last_attacker = c.slot
+        if not passed:
+            return
+        if w["location"]:
+            loc = S.location_of_kind(t, w["location"])
+        else:
+            roll = int(b.rng.random() * 20) + 1
+            loc = next(name for hi, name, _ in S.location_table(t) if roll <= hi)
+        w = {**w, "kind": "boost", "loc": loc, "sneak": sneak}
+        if self._max_boost(b, c, w) > 0:
+            b.extra["window"] = w
+        else:
+            self._damage(b, c, t, w, 0, events)
+
+    def _damage(self, b: Battle, c: Combatant, t: Combatant, w: dict[str, Any], boost: int,
+                events: list[Event], half: bool = False) -> None:
+        wpn = c.weapons[w["ws"]]
+        p = wpn.f2d20
+        assert p is not None
+        e = p.effects
+        n = p.cd + boost
+        vicious = e.vicious
+        bonus: list[tuple[str, int]] = []
+        if w.get("sneak"):  # seed 003, Sneak Attacks: Vicious, or +2 CD if already Vicious
+            if vicious:
+                n += 2
+                bonus.append(("sneak attack CD", 0))
+            vicious = True
+        faces, dmg, fx = combat_dice(b.rng, n)
+        loc = w["loc"]
+        if vicious and fx:
+            bonus.append(("Vicious", fx))
+            dmg += fx
+        if half:
+            dmg //= 2
+        dtype = p.damage_type
+        resist = S.dr(t, loc, dtype)
+        pierce = min(resist, e.piercing * fx)
+        dealt = max(0, dmg - (resist - pierce))
+        label = f"{dtype} DR" + (f" (Piercing ignores {pierce})" if pierce else "")
+        crit = dealt >= 5
+        self._hurt(b, c, t, dealt, dtype, loc, crit, events, faces, dmg, fx, bonus, resist - pierce,
+                   label)
+        if t.status == DEAD:
+            return
+        if e.radioactive and fx:  # radiation comes after the other damage types
+            rad = max(0, fx - S.dr(t, loc, "radiation"))
+            if rad:
+                self._hurt(b, c, t, rad, "radiation", loc, False, events, [], fx, 0, [],
+                           S.dr(t, loc, "radiation"), "radiation DR", " (Radioactive)")
+        if not fx or t.status == DEAD:
+            return
+        if e.breaking:
+            broken = t.cond.setdefault("broken", {})
+            broken[loc] = broken.get(loc, 0) + fx
+            b.emit(events, Note(t.id, f"has its {loc} DR broken by {fx}."))
+        if e.stun and t.status == ACTIVE:
+            t.cond["stunned"] = True
+            b.emit(events, Note(t.id, "is stunned and loses its next major action."))
+        if e.persistent:
+            t.cond.setdefault("persist", []).append([c.slot, w["ws"], loc])
+        if e.spread and not half:
+            table = S.location_table(t)
+            for _ in range(fx):
+                if t.status != ACTIVE:
+                    break
+                roll = int(b.rng.random() * 20) + 1
+                spot = next(name for hi, name, _ in table if roll <= hi)
+                self._damage(b, c, t, {**w, "loc": spot, "sneak": False}, 0, events, half=True)
+        if e.burst and not half:
+            z = zones_for(b.grid)
+            near = [o for o in b.combatants if o is not t and o.side != c.side
+                    and o.status == ACTIVE and z.zone_of[o.pos] == z.zone_of[t.pos]]
+            for o in near[:fx]:
+                if wpn.ammo is not None:
+                    if c.ammo.get(wpn.ammo, 0) <= 0:
+                        break
+                    c.ammo[wpn.ammo] -= 1
+                roll = int(b.rng.random() * 20) + 1
+                spot = next(name for hi, name, _ in S.location_table(o) if roll <= hi)
+                b.emit(events, Note(c.id, f"bursts into {o.id}."))
+                self._damage(b, c, o, {**w, "loc": spot, "sneak": False, "target": o.slot},
+                             0, events, half=True)
+
+    def _hurt(self, b: Battle, c: Combatant, t: Combatant, dealt: int, dtype: str, loc: str,
+              crit: bool, events: list[Event], faces: list[int], dmg: int, fx: int,
+              bonus: list[tuple[str, int]], resist: int, label: str, note: str = "") -> None:
+        """Apply damage: radiation lowers maximum HP, 5+ after DR is an injury, 0 HP is an
+        injury and dying for characters, death for creatures (seed 002)."""
+        before = t.hp
+        if dtype == "radiation":
+            t.max_hp = max(0, t.max_hp - dealt)
+            t.hp = min(t.hp, t.max_hp)
+        else:
+            t.hp = max(0, t.hp - dealt)
+        taken = before - t.hp
+        t.damage_taken += taken
+        c.damage_dealt += taken
+        if not b.quiet:
+            b.emit(events, CombatDiceRolled(t.id, loc, faces, dmg, fx, bonus, resist, label,
+                                            dealt, dtype, t.hp, t.max_hp,
+                                            note + (" (critical hit)" if crit else "")))
+        kind = S.kind_of(t, loc)
+        if t.cond.get("dying") and dealt > 0:
+            self._injure(b, t, kind, events, "damage while dying")
+        elif crit:
+            self._injure(b, t, kind, events, "critical hit")
+        if t.status == ACTIVE and (t.hp <= 0 or t.max_hp <= 0):
+            if S.is_character(t) and t.max_hp > 0:
+                self._injure(b, t, kind, events, "dropped to 0 HP")
+                t.cond["dying"] = True
+                b.fall(t, UNCONSCIOUS)
+                b.emit(events, Note(t.id, "falls prone and is dying."))
+            else:
+                b.fall(t, DEAD)
+                b.emit(events, Downed(t.id, DEAD))
+            t.readied = False
+            b.reactions = [r for r in b.reactions if r.reactor != t.slot and r.subject != t.slot]
+
+    def _injure(self, b: Battle, t: Combatant, kind: str, events: list[Event], why: str) -> None:
+        t.crippled[kind] = t.crippled.get(kind, 0) + 1
+        b.emit(events, Note(t.id, f"suffers a {kind} injury ({why}; "
+                                  f"{S.injuries(t)} injur{'y' if S.injuries(t) == 1 else 'ies'})."))
+
+    # --- turn flow -----------------------------------------------------------------------
+    def _settle(self, b: Battle, events: list[Event]) -> None:
+        while True:
+            if b.over or self._check_end(b, events):
+                return
+            if b.extra["window"] is not None or b.reactions:
+                return
+            c = b.combatants[b.order[b.turn]]
+            if b.extra.get("turn_done") or c.status != ACTIVE:
+                self._end_turn(b, c, events)
+                self._next_turn(b, events)
+                continue
+            return
+
+    def _check_end(self, b: Battle, events: list[Event]) -> bool:
+        if b.sides_left > 1:
+            return False
+        standing = b.sides_standing()
+        b.over = True
+        b.winner = next(iter(standing)) if standing else None
+        b.reactions.clear()
+        b.extra["window"] = None
+        name = b.side_names[b.winner] if b.winner is not None else None
+        b.emit(events, BattleEnded(name, "last side standing" if standing else "no one left",
+                                   b.round))
+        return True
+
+    def _end_turn(self, b: Battle, c: Combatant, events: list[Event]) -> None:
+        """Persistent damage strikes at the end of the burning combatant's turn (reading)."""
+        persist = c.cond.pop("persist", None)
+        if persist and c.status == ACTIVE:
+            for src, ws, loc in persist:
+                if c.status != ACTIVE:
+                    break
+                attacker = b.combatants[src]
+                b.emit(events, Note(c.id, f"suffers persistent damage from "
+                                          f"{attacker.weapons[ws].name}."))
+                self._damage(b, attacker, c, {"ws": ws, "loc": loc, "sneak": False,
+                                              "target": c.slot}, 0, events, half=False)
+                c.cond.pop("persist", None)  # damage does not renew itself (reading)
+
+    def _next_turn(self, b: Battle, events: list[Event]) -> None:
+        x = b.extra
+        cs = b.combatants
+        while True:
+            b.turn += 1
+            if b.turn >= len(b.order):
+                if b.round >= x["max_rounds"]:
+                    b.over = True
+                    b.winner = None
+                    x["reason"] = "max_rounds"
+                    b.emit(events, BattleEnded(None, f"{b.round} rounds fought", b.round))
+                    return
+                b.round += 1
+                b.turn = 0
+                b.order = list(x["base_order"])
+                if b.keep_log:
+                    b.emit(events, RoundStarted(b.round, [b.ids[i] for i in b.order
+                                                          if cs[i].status == ACTIVE]))
+            c = cs[b.order[b.turn]]
+            if c.status == ACTIVE:
+                break
+            if c.cond.get("dying") and not c.cond.get("stable"):
+                self._dying_test(b, c, events)
+                if self._check_end(b, events):
+                    return
+        self._start_turn(b, events)
+
+    def _dying_test(self, b: Battle, c: Combatant, events: list[Event]) -> None:
+        """END + Survival, difficulty = injuries, complication range 19-20; failing kills
+        (seed 002, Critical Hits, Injuries, and Dying)."""
+        diff = S.injuries(c)
+        passed, _, _ = self._test(b, c, "fights for life (END + Survival)", "survival", diff,
+                                  [("injuries", diff)], events, complication_from=19)
+        if not passed:
+            c.status = DEAD
+            c.cond.pop("dying", None)
+            b.emit(events, Downed(c.id, DEAD))
+
+    def _start_turn(self, b: Battle, events: list[Event]) -> None:
+        x = b.extra
+        c = b.combatants[b.order[b.turn]]
+        x.update(minor=0, major=0, moved=False, turn_done=False,
+                 stunned=bool(c.cond.pop("stunned", False)))
+        if b.keep_log:
+            b.emit(events, TurnStarted(c.id))
+        c.readied = False
+        c.unguarded = False
+        c.cond.pop("defend", None)
+        c.cond.pop("aimed_shot", None)
+
+
+__all__ = ["F2d20"]

@@ -1,0 +1,122 @@
+"""Numbers of a Fallout 2d20 combatant: target numbers, tag ranks, DR, hit locations,
+and the penalties of injuries (seeds 002 and 003; readings in docs/rules/f2d20.md)."""
+
+from __future__ import annotations
+
+from wasteland.bestiary.models import DR2d20, Stats2d20, Weapon
+from wasteland.rules.battle import Combatant
+
+# Which SPECIAL attribute a player character's skill is tested with (seed 002, Making an
+# Attack; the non-weapon skills follow the published game: Athletics AGI, Medicine INT,
+# Survival END)
+SKILL_ATTRIBUTE = {
+    "small_guns": "agility", "energy_weapons": "perception", "big_guns": "endurance",
+    "melee_weapons": "strength", "unarmed": "strength", "explosives": "perception",
+    "throwing": "agility", "athletics": "agility", "medicine": "intelligence",
+    "survival": "endurance",
+}
+# the standard hit-location table, by location kind (seed 003, Hit Locations: arms and
+# legs are left 9-11 / 15-17 and right 12-14 / 18-20)
+DEFAULT_TABLE = ((2, "head"), (8, "torso"), (14, "arm"), (20, "leg"))
+MELEE_SKILLS = ("melee_weapons", "unarmed")
+
+
+def stats(c: Combatant) -> Stats2d20:
+    s = c.creature.f2d20
+    assert s is not None, f"{c.creature.id} has no f2d20 stat block"
+    return s
+
+
+def is_character(c: Combatant) -> bool:
+    return stats(c).special is not None
+
+
+def target_number(c: Combatant, skill: str, attack: tuple[str, str | None] | None = None
+                  ) -> tuple[int, int]:
+    """(target number, tag rank) for a test of ``skill``. Characters: attribute + skill,
+    tag rank = skill rank when tagged. Creatures: Body or Mind + Melee / Guns / Other."""
+    s = stats(c)
+    if s.special is not None:
+        rank = s.skills.get(skill, 0)  # type: ignore[call-overload]
+        tn = s.special[SKILL_ATTRIBUTE[skill]] + rank  # type: ignore[index]
+        return tn, rank if skill in s.tags else 0
+    attribute, creature_skill = attack if attack else ("body", None)
+    if creature_skill is None:
+        creature_skill = "melee" if skill in MELEE_SKILLS else (
+            "guns" if skill in SKILL_ATTRIBUTE and skill not in ("athletics", "medicine",
+                                                                 "survival") else "other")
+    base = s.body if attribute == "body" else s.mind
+    assert base is not None
+    return base + getattr(s, creature_skill), 0
+
+
+def attack_test(c: Combatant, ws: int) -> tuple[int, int]:
+    """Target number and tag rank of an attack with weapon slot ``ws``."""
+    w = c.weapons[ws]
+    assert w.f2d20 is not None
+    s = stats(c)
+    ref = s.attacks[ws] if ws < len(s.attacks) else None
+    return target_number(c, w.f2d20.skill, (ref.attribute, ref.skill) if ref else None)
+
+
+def medicine_rank(c: Combatant) -> int:
+    s = stats(c)
+    return s.skills.get("medicine", 0) if s.special is not None else s.other
+
+
+def location_table(c: Combatant) -> list[tuple[int, str, str]]:
+    """(highest d20, location name, kind) rows of the creature's own table, or the standard
+    one named by the creature's locations (seed 003, Creatures With Other Hit Locations)."""
+    rows = [(h.d20[1], h.name, h.kind) for h in c.creature.hit_locations if h.d20]
+    if rows:
+        return sorted(rows)
+    by_kind: dict[str, str] = {h.kind: h.name for h in c.creature.hit_locations}
+    return [(hi, by_kind.get(kind, kind), kind) for hi, kind in DEFAULT_TABLE]
+
+
+def location_of_kind(c: Combatant, kind: str) -> str:
+    for h in c.creature.hit_locations:
+        if h.kind == kind:
+            return h.name
+    return kind
+
+
+def kind_of(c: Combatant, location: str) -> str:
+    for h in c.creature.hit_locations:
+        if h.name == location:
+            return h.kind
+    return location
+
+
+def dr(c: Combatant, location: str, damage_type: str) -> int:
+    """DR of a location against a damage type: the location's own DR (by name, then by
+    kind) or the creature's general DR, plus armor, less what Breaking took away."""
+    s = stats(c)
+    block: DR2d20 = s.dr_by_location.get(location) or s.dr_by_location.get(
+        kind_of(c, location)) or s.dr
+    value = getattr(block, damage_type)
+    armor = c.armor.f2d20 if c.armor is not None else None
+    if armor is not None:
+        value += getattr(armor, damage_type)
+    broken = c.cond.get("broken", {}).get(location, 0)
+    return max(0, value - broken)
+
+
+def injuries(c: Combatant, kind: str | None = None) -> int:
+    """Injuries are kept by location kind in ``crippled`` (the field PnP uses for limbs)."""
+    if kind is not None:
+        return c.crippled.get(kind, 0)
+    return sum(c.crippled.values())
+
+
+def usable(c: Combatant, w: Weapon) -> bool:
+    """An injured arm cannot hold a two-handed weapon; two injured arms, any held weapon."""
+    if w.hands == 0:
+        return True
+    arms = c.crippled.get("arm", 0)
+    return arms == 0 or (arms == 1 and w.hands == 1)
+
+
+def test_penalty(c: Combatant) -> int:
+    """Difficulty added to every test by a head injury (reading)."""
+    return c.crippled.get("head", 0)
