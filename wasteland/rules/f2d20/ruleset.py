@@ -280,8 +280,8 @@ class F2d20:
         assert p is not None
         if p.skill in S.MELEE_SKILLS or p.skill == "throwing":
             return min(3, _pool(b, c.side))
-        if wpn.ammo is None:
-            return p.fire_rate
+        if wpn.ammo is None:  # reading: a self-charging weapon has no rounds to spend
+            return 0
         return min(p.fire_rate, c.ammo.get(wpn.ammo, 0))
 
     def _attack_ids(self, t: Combatant) -> list[int]:
