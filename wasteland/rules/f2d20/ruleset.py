@@ -92,6 +92,29 @@ def _by_distance(z: Zones, zone: int, cell: int, far: bool) -> tuple[int, ...]:
     return got
 
 
+def _zone_reached(z: Zones, here: int, there: int, toward: bool, zones_n: int) -> int:
+    """The zone a move of ``zones_n`` zones toward (or away from) zone ``there`` ends in;
+    cached with the zones, since it depends on the map only."""
+    cache: dict[tuple[int, int, bool, int], int] = z.__dict__.setdefault("_reached", {})
+    key = (here, there, toward, zones_n)
+    got = cache.get(key)
+    if got is None:
+        zone = here
+        for _ in range(zones_n):
+            if toward:
+                nxt = z.next_zone_toward(zone, there)
+                if nxt == zone:
+                    break
+                zone = nxt
+            else:
+                away = z.zones_away_from(zone, there)
+                if not away:
+                    break
+                zone = away[0]
+        got = cache[key] = zone
+    return got
+
+
 def _first_free(cells: tuple[int, ...], occupied: dict[int, int]) -> int | None:
     for s in cells:
         if s not in occupied:
@@ -217,53 +240,83 @@ class F2d20:
         major_ok = not x["stunned"] and (
             x["major"] == 0 or (x["major"] < 2 and pool >= EXTRA_MAJOR_AP and not torso))
         ids = [END]
-        z = zones_for(b.grid)
-        legs = S.injuries(c, "leg")
+        g = b.grid
+        z = zones_for(g)
+        legs = c.crippled.get("leg", 0) if c.crippled else 0
         can_move = not x["moved"] and legs < 2
+        can_sprint = can_move and major_ok and not legs
+        move_ok = can_move and minor_ok
+        here = z.zone_of[c.pos]
+        occ = b.occupied
+        side = c.side
+        heal = _heal_item(b, c) if (minor_ok and c.items) else None
+        attack_ok = major_ok and S.usable(c, c.weapon)
+        for t in b.combatants:
+            if t is c or t.status != ACTIVE:
+                if (major_ok and t is not c and t.side == side and t.status == UNCONSCIOUS
+                        and self._needs_aid(t) and g.dist(c.pos, t.pos) <= 1):
+                    ids.append(FIRST_AID[t.slot])
+                continue
+            ts, tp = t.slot, t.pos
+            enemy = t.side != side
+            if move_ok or (can_sprint and enemy):
+                there = z.zone_of[tp]
+                walk = g.walk_distances(tp)
+                if g.dist(c.pos, tp) > 1:  # toward: the free square nearest the target
+                    last = -1
+                    ok = False
+                    for n, table in ((1, MOVE_TO), (2, SPRINT_TO)):
+                        if (n == 1 and not move_ok) or (n == 2 and not (can_sprint and enemy)):
+                            continue
+                        zone = _zone_reached(z, here, there, True, n)
+                        if zone != last:
+                            cell = _first_free(_by_distance(z, zone, tp, False), occ)
+                            ok = cell is not None and (zone != here or walk[cell] < walk[c.pos])
+                            last = zone
+                        if ok:
+                            ids.append(table[ts])
+                if enemy:  # away: the free square farthest from it, in a farther zone
+                    last = -1
+                    ok = False
+                    for n, table in ((1, MOVE_AWAY), (2, SPRINT_AWAY)):
+                        if (n == 1 and not move_ok) or (n == 2 and not can_sprint):
+                            continue
+                        zone = _zone_reached(z, here, there, False, n)
+                        if zone != last:
+                            ok = zone != here and _first_free(
+                                _by_distance(z, zone, tp, True), occ) is not None
+                            last = zone
+                        if ok:
+                            ids.append(table[ts])
+            if enemy:
+                if attack_ok and self.can_attack(b, c, t, c.active_weapon):
+                    ids.extend(self._attack_ids(t))
+                continue
+            if heal and t.hp < t.max_hp and g.dist(c.pos, tp) <= 1:
+                ids.append(STIM[ts])
+            if major_ok and self._needs_aid(t) and g.dist(c.pos, tp) <= 1:
+                ids.append(FIRST_AID[ts])
         if minor_ok:
             if c.cond.get("aim") != b.round:
                 ids.append(AIM)
-            for i, wpn in enumerate(c.weapons):
-                if i != c.active_weapon and S.usable(c, wpn):
-                    ids.append(DRAW[i])
-            if "burrow" in S.stats(c).abilities and not c.cond.get("burrowed"):
+            if len(c.weapons) > 1:
+                for i, wpn in enumerate(c.weapons):
+                    if i != c.active_weapon and S.usable(c, wpn):
+                        ids.append(DRAW[i])
+            if not c.cond.get("burrowed") and "burrow" in S.stats(c).abilities:
                 ids.append(COVER)
-            heal = _heal_item(b, c)
-            for t in b.combatants:
-                if t.status != ACTIVE:
-                    continue
-                if t is not c and can_move:
-                    if self._destination(b, z, c, t, "toward", 1) is not None:
-                        ids.append(MOVE_TO[t.slot])
-                    if t.side != c.side and self._destination(b, z, c, t, "away", 1) is not None:
-                        ids.append(MOVE_AWAY[t.slot])
-                if (heal and t.side == c.side and t.hp < t.max_hp
-                        and b.grid.dist(c.pos, t.pos) <= 1):
-                    ids.append(STIM[t.slot])
+            if heal and c.hp < c.max_hp:
+                ids.append(STIM[c.slot])
         if major_ok:
             if not c.cond.get("defend"):
                 ids.append(DEFEND)
             ids.append(RALLY)
             if not c.readied:
                 ids.append(READY)
-            for t in b.combatants:
-                if t is c or t.status == DEAD:
-                    continue
-                if t.side != c.side:
-                    if t.status != ACTIVE:
-                        continue
-                    if self.can_attack(b, c, t, c.active_weapon):
-                        ids.extend(self._attack_ids(t))
-                    if can_move and not legs:
-                        if self._destination(b, z, c, t, "toward", 2) is not None:
-                            ids.append(SPRINT_TO[t.slot])
-                        if self._destination(b, z, c, t, "away", 2) is not None:
-                            ids.append(SPRINT_AWAY[t.slot])
-                elif self._needs_aid(t) and b.grid.dist(c.pos, t.pos) <= 1:
-                    ids.append(FIRST_AID[t.slot])
             if self._needs_aid(c):
                 ids.append(FIRST_AID[c.slot])
-        return sorted(set(ids))
+        ids.sort()
+        return ids
 
     def _window_ids(self, b: Battle, w: dict[str, Any]) -> list[int]:
         c = b.combatants[w["attacker"]]
@@ -317,32 +370,18 @@ class F2d20:
         square of the zone reached that is nearest to ``t`` (into reach when ``t`` is in the
         zone) or, moving away, farthest from it."""
         here, there = z.zone_of[c.pos], z.zone_of[t.pos]
-        occ = b.occupied
-        zone = here
-        if mode == "toward":
-            if b.grid.dist(c.pos, t.pos) <= 1:
-                return None
-            for _ in range(zones_n):
-                nxt = z.next_zone_toward(zone, there)
-                if nxt == zone:
-                    break
-                zone = nxt
-            cell = _first_free(_by_distance(z, zone, t.pos, False), occ)
-            if cell is None:
-                return None
-            if zone == here:
-                walk = b.grid.walk_distances(t.pos)
-                if walk[cell] >= walk[c.pos]:
-                    return None
-            return cell
-        for _ in range(zones_n):
-            away = z.zones_away_from(zone, there)
-            if not away:
-                break
-            zone = away[0]
-        if zone == here:
+        toward = mode == "toward"
+        if toward and b.grid.dist(c.pos, t.pos) <= 1:
             return None
-        return _first_free(_by_distance(z, zone, t.pos, True), occ)
+        zone = _zone_reached(z, here, there, toward, zones_n)
+        if zone == here and not toward:
+            return None
+        cell = _first_free(_by_distance(z, zone, t.pos, not toward), b.occupied)
+        if cell is not None and zone == here:
+            walk = b.grid.walk_distances(t.pos)
+            if walk[cell] >= walk[c.pos]:
+                return None
+        return cell
 
     def _move(self, b: Battle, c: Combatant, t: Combatant, mode: str, zones_n: int,
               events: list[Event]) -> None:
