@@ -28,6 +28,15 @@ class ScriptedAgent:
         dec = view.decision
         enemies = sorted(b.enemies_of(me), key=lambda e: (b.grid.dist(me.pos, e.pos), e.slot))
         legal = set(view.legal_ids)
+        if dec.slot in ("dice", "boost"):  # 2d20 windows: a fixed, modest use of AP / ammo
+            opts = sorted(int(a.option or 0) for a in view.legal)
+            if dec.slot == "dice":
+                n = 1 if 1 in opts and len(opts) > 2 else 0
+                self.last_reason = f"buys {n} extra d20" + ("" if n == 1 else "s")
+                return Action("buy", None, str(n))
+            n = opts[-1]
+            self.last_reason = f"adds {n} combat dice"
+            return Action("boost", None, str(n))
         if dec.reaction is not None:
             if dec.reaction == "step":
                 self.last_reason = "holds position"
@@ -63,4 +72,6 @@ class ScriptedAgent:
             if a:
                 return a
         self.last_reason = "nothing useful to do: ends the turn"
-        return Action("end")
+        if ACTION_INDEX[Action("end")] in legal:
+            return Action("end")
+        return view.legal[0]
