@@ -5,13 +5,17 @@ The map shows each standing combatant as its slot digit (the number the action t
 targets use), downed ones as ``x``, walls ``#``, cover ``,`` light, ``=`` heavy, ``%``
 full, high ground ``^`` and obscured squares ``~``. Below it: one status line per
 combatant and the text of the last few events.
+
+``render_zones`` draws a map's 2d20 zones instead: each passable square as its zone's
+letter, walls ``#``, then one legend line per zone.
 """
 
 from __future__ import annotations
 
 from wasteland.rules.battle import ACTIVE, Battle
-from wasteland.rules.grid import COVER_FULL, COVER_HEAVY, COVER_LIGHT
+from wasteland.rules.grid import COVER_FULL, COVER_HEAVY, COVER_LIGHT, COVER_NAMES, Grid
 from wasteland.rules.protocol import Ruleset
+from wasteland.rules.zones import zone_glyph, zones_for
 
 COVER_GLYPH = {COVER_LIGHT: ",", COVER_HEAVY: "=", COVER_FULL: "%"}
 LAST_EVENTS = 6
@@ -90,4 +94,21 @@ def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS
         )
     if last_events and b.log:
         lines.extend(ev.text() for ev in b.log[-last_events:])
+    return "\n".join(lines)
+
+
+def render_zones(grid: Grid) -> str:
+    """The map with each passable square drawn as its zone's letter (A..Z, then a..z)
+    and walls as ``#``, then a line per zone: name, squares, cover, adjacent zones."""
+    zones = zones_for(grid)
+    lines = []
+    for y in range(grid.height):
+        lines.append("".join(
+            zone_glyph(zones.zone_of[y * grid.width + x]) if grid.passable[y * grid.width + x] else "#"
+            for x in range(grid.width)))
+    for z in range(zones.count):
+        near = ", ".join(f"{zone_glyph(o)} {zones.name(o)}" for o in zones.adjacent(z)) or "none"
+        cx, cy = grid.xy(zones.centre(z))
+        lines.append(f"{zone_glyph(z)} {zones.name(z)}: {len(zones.cells(z))} squares, centre ({cx},{cy}), "
+                     f"cover {COVER_NAMES[zones.cover(z)]}, adjacent {near}")
     return "\n".join(lines)

@@ -158,7 +158,8 @@ class Zones:
     ``zone_of[cell]`` is the cell's zone (-1 for walls); zones are 0..count-1 and named
     "Z0", "Z1", ...; ``hops[a][b]`` is the number of zone-to-zone steps from zone a to
     zone b (``UNREACHABLE`` when no walking route joins them); ``band(a_cell, b_cell)``
-    is the 2d20 range band between two squares, 0..3 (close, medium, long, extreme)."""
+    is the 2d20 range band between two squares, 0..3 (close, medium, long, extreme);
+    ``band_table[a_cell][b_cell]`` is the same value, for loops that hoist the row."""
 
     def __init__(self, grid: Grid) -> None:
         self.grid = grid
@@ -177,7 +178,7 @@ class Zones:
                         adj[z].add(self.zone_of[j])
         self._adj = [tuple(sorted(a)) for a in adj]
         self.hops: list[list[int]] = [self._bfs(z) for z in range(self.count)]
-        self._band = self._band_table()
+        self.band_table: list[bytes] = self._band_table()
         self._centre = [self._find_centre(z) for z in range(self.count)]
         self._cover = [self._find_cover(z) for z in range(self.count)]
 
@@ -252,7 +253,7 @@ class Zones:
     def band(self, a_cell: int, b_cell: int) -> int:
         """Range band between two squares: 0 close (same zone), 1 medium (adjacent),
         2 long (two zones), 3 extreme (three or more, capped at 3)."""
-        return self._band[a_cell][b_cell]
+        return self.band_table[a_cell][b_cell]
 
     def zone_band(self, a: int, b: int) -> int:
         """Range band between two zones (hops capped at 3)."""
