@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from wasteland.rules.errors import WastelandError
 
-from .models import Armor, Creature, Item, Scenario, Weapon
+from .models import AIPacket, Armor, Creature, Item, Scenario, Weapon
 
 DATA = Path(__file__).parent / "data"
 SCENARIOS = Path(__file__).parent / "scenarios"
@@ -206,6 +206,14 @@ def check_scenario(s: Scenario, bestiary: Bestiary, path: Path | str) -> None:
                     f"{where}.creature: unknown creature {p.creature!r}; known: "
                     f"{', '.join(sorted(bestiary.creatures))}"
                 )
+            if p.ai:
+                try:
+                    AIPacket.model_validate({**bestiary.creatures[p.creature].ai.model_dump(),
+                                             **p.ai})
+                except ValidationError as e:
+                    err = e.errors()[0]
+                    raise BestiaryError(f"{where}.ai.{_where(err['loc'])}: {err['msg']}; see "
+                                        f"the AI packet fields in the creature schema") from None
             x, y = p.at
             if not (0 <= y < len(rows) and 0 <= x < width):
                 raise BestiaryError(f"{where}.at: {list(p.at)} is off the {width}x{len(rows)} map")

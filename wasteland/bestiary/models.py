@@ -7,7 +7,7 @@ silently.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
@@ -213,15 +213,36 @@ class Stats2d20(Strict):
         return self
 
 
-class AIPacket(Strict):
-    """Personality fields after Fallout 2's AI packets; agents read what they know."""
+RUN_AWAY_HP = {"none": 0, "coward": 90, "finger_hurts": 75, "bleeding": 50,
+               "not_feeling_good": 25, "tourniquet": 10, "never": 0}
 
-    aggression: int = Field(50, ge=0, le=100)
-    min_hp: int = Field(0, ge=0, le=100, description="percent of HP at which it retreats")
+
+class AIPacket(Strict):
+    """Personality fields after Fallout 2's AI packets (AI.TXT), read by the packet agent."""
+
+    aggression: int = Field(50, ge=0, le=100,
+                            description="percent: how readily it attacks rather than waits")
+    min_to_hit: int = Field(0, ge=0, le=100,
+                            description="percent: it does not attack at lower odds")
+    min_hp: int = Field(0, ge=0, le=100,
+                        description="percent of HP at or under which it runs away")
+    run_away_mode: Literal["none", "coward", "finger_hurts", "bleeding", "not_feeling_good",
+                           "tourniquet", "never"] = Field(
+        "none", description="Fallout 2's names for a run-away threshold; min_hp wins if set")
+    hurt_too_much: list[Literal["arm", "leg", "head", "blind"]] = Field(
+        default_factory=list, description="crippled or injured locations that make it flee")
     distance: Literal["stay_close", "charge", "snipe", "stay"] = "charge"
     attack_who: Literal["closest", "weakest", "strongest", "whomever_attacking_me"] = "closest"
     chem_use: Literal["never", "sometimes", "always", "stims_when_hurt"] = "stims_when_hurt"
     best_weapon: Literal["any", "melee", "ranged", "unarmed"] = "any"
+    called_freq: int = Field(0, ge=0, le=100, description="percent of attacks aimed at a spot")
+    area_attack_mode: Literal["always", "be_careful", "never"] = Field(
+        "be_careful", description="area weapons (splash, burst, spread) near its allies")
+
+    @property
+    def flee_below(self) -> int:
+        """Percent of HP at or under which it runs away."""
+        return self.min_hp or RUN_AWAY_HP[self.run_away_mode]
 
 
 class Creature(Strict):
@@ -246,6 +267,8 @@ class Placement(Strict):
     creature: str
     at: tuple[int, int]
     id: str | None = Field(None, description="combatant id; default creature_N")
+    ai: dict[str, Any] | None = Field(
+        None, description="AI packet fields that override the creature's, for this fight")
 
 
 class Side(Strict):
