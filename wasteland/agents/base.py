@@ -41,7 +41,7 @@ def view_of(ruleset: Ruleset, battle: Battle) -> View:
     return View(battle, ruleset, ruleset.decider(battle), ruleset.legal_ids(battle))
 
 
-AGENTS = ("random", "scripted")
+AGENTS = ("random", "scripted", "packet")
 
 
 def make_agent(name: str, seed: int = 0) -> Agent:
@@ -52,4 +52,8 @@ def make_agent(name: str, seed: int = 0) -> Agent:
         return RandomAgent(seed)
     if name == "scripted":
         return ScriptedAgent()
+    if name == "packet":
+        from .packets import PacketAgent
+
+        return PacketAgent(seed)
     raise WastelandError(f"unknown agent {name!r}; available: {', '.join(AGENTS)}")

@@ -305,6 +305,13 @@ class PnP:
         ids.sort()
         return ids
 
+    def hit_chance(self, b: Battle, c: Combatant, t: Combatant,
+                   location: str | None = None) -> float:
+        """Exact chance that ``c``'s next attack on ``t`` hits (first shot)."""
+        from .odds import hit_chance
+
+        return hit_chance(b, c, t, location)
+
     def legal_actions(self, b: Battle) -> list[Action]:
         return [ACTION_TABLE[i] for i in self.legal_ids(b)]
 
