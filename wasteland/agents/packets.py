@@ -198,7 +198,7 @@ class PacketAgent:
         d = g.dist(me.pos, t.pos)
         if p.distance == "stay":
             if self._legal(view, Action("ready")):
-                return self._say(Action("ready"), f"holds position and readies (distance stay)")
+                return self._say(Action("ready"), "holds position and readies (distance stay)")
             return self._end(view, "holds position (distance stay)")
         if p.distance == "snipe" and d <= 2:
             for kind in ("move", "sprint"):
