@@ -3,14 +3,14 @@ and tag rank is a sum of independent dice, each worth 0, 1 or 2 successes."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from wasteland.rules.battle import Battle, Combatant
 
 from . import stats as S
 
 
-@lru_cache(maxsize=None)
+@cache
 def successes(target: int, tag: int, dice: int) -> tuple[float, ...]:
     """P(exactly k successes) for k = 0..2*dice."""
     one = sum(1 for f in range(1, 21) if f <= target and not (f == 1 or f <= tag)) / 20

@@ -63,6 +63,7 @@ STIM, FIRST_AID = _ids("stimpak", None), _ids("first_aid", None)
 MINOR = {"aim", "draw", "move", "stimpak", "cover"}
 MAJOR = {"attack", "defend", "first_aid", "rally", "ready", "sprint"}
 EXTRA_MINOR_AP, EXTRA_MAJOR_AP = 1, 2  # reading: the seeds leave the price open
+DEFEND_AP = 2  # seed 002, Defend: +1 more Defense for 2 AP
 VIS_DIFFICULTY = {0: 0, -2: 1, -4: 2, -10: 3}  # reading: obscured +1, heavily +2, unseen +3
 COVER_DIFFICULTY = (0, 1, 2, 0)
 
@@ -120,6 +121,25 @@ def _first_free(cells: tuple[int, ...], occupied: dict[int, int]) -> int | None:
         if s not in occupied:
             return s
     return None
+
+
+def _within_reach(b: Battle, c: Combatant) -> bool:
+    """An active enemy on a square next to ``c`` (reading: reach is one square)."""
+    g = b.grid
+    return any(e.side != c.side and e.status == ACTIVE and g.dist(e.pos, c.pos) <= 1
+               for e in b.combatants)
+
+
+def _test_penalties(b: Battle, c: Combatant) -> list[tuple[str, int]]:
+    """What a test that is not an attack adds to its difficulty: a head injury (reading)
+    and being within an enemy's reach, +2 to any test but a melee attack (seed 002, Range;
+    seed 003, Ranged Attacks Within Reach)."""
+    parts = []
+    if S.test_penalty(c):
+        parts.append(("head injury", S.test_penalty(c)))
+    if _within_reach(b, c):
+        parts.append(("within an enemy's reach", 2))
+    return parts
 
 
 def _heal_item(b: Battle, c: Combatant) -> str | None:
@@ -237,8 +257,7 @@ class F2d20:
         pool = _pool(b, c.side)
         torso = S.injuries(c, "torso")
         minor_ok = x["minor"] == 0 or (x["minor"] < 2 and pool >= EXTRA_MINOR_AP and not torso)
-        major_ok = not x["stunned"] and (
-            x["major"] == 0 or (x["major"] < 2 and pool >= EXTRA_MAJOR_AP and not torso))
+        major_ok = x["major"] == 0 or (x["major"] < 2 and pool >= EXTRA_MAJOR_AP and not torso)
         ids = [END]
         g = b.grid
         z = zones_for(g)
@@ -323,7 +342,9 @@ class F2d20:
         if w["kind"] == "dice":
             pool = _pool(b, c.side)
             return [BUY[k] for k in range(4) if EXTRA_DICE_COST[k] <= pool]
-        return [BOOST[k] for k in range(self._max_boost(b, c, w) + 1)]
+        if w["kind"] == "defend":
+            return [BOOST[0], BOOST[1]] if _pool(b, c.side) >= DEFEND_AP else [BOOST[0]]
+        return [BOOST[k] for k in range(min(self._max_boost(b, c, w), len(BOOST) - 1) + 1)]
 
     def _max_boost(self, b: Battle, c: Combatant, w: dict[str, Any]) -> int:
         """Melee and thrown: +1 CD per AP, at most 3; ranged: +1 CD per extra round of
@@ -397,7 +418,8 @@ class F2d20:
             b.emit(events, Moved(c.id, f"{verb} {mode} {t.id}", b.grid.xy(start),
                                  b.grid.xy(dest), b.grid.dist(start, dest),
                                  f" ({z.name(z.zone_of[start])} -> {z.name(z.zone_of[dest])})"))
-        for o in b.combatants:  # readied enemies may now act (seed 002, Ready)
+        for s in b.extra["base_order"]:  # readied enemies act, in initiative order (seed 002, Ready)
+            o = b.combatants[s]
             if (o.side != c.side and o.status == ACTIVE and o.readied
                     and self.can_attack(b, o, c, o.active_weapon)):
                 b.reactions.append(Reaction(o.slot, "readied", c.slot))
@@ -418,7 +440,7 @@ class F2d20:
                 f"{b.ids[dec.combatant]} now; legal: {legal}")
         b.moves.append((dec.combatant, action))
         events: list[Event] = []
-        if dec.slot in ("dice", "boost"):
+        if dec.slot in ("dice", "boost", "defend"):
             self._apply_window(b, action, events)
         elif dec.slot == "free":
             r = b.reactions.pop(0)
@@ -516,32 +538,39 @@ class F2d20:
 
     def _defend(self, b: Battle, c: Combatant, events: list[Event]) -> None:
         """AGI + Athletics against the current Defense; success: +1 Defense until the start
-        of the next turn (seed 002, Defend)."""
-        d = S.stats(c).defense + S.test_penalty(c)
-        passed, _, _ = self._test(b, c, "defends (AGI + Athletics)", "athletics", d,
-                                  [("Defense", S.stats(c).defense)], events)
+        of the next turn, and a window to pay 2 AP for another +1 (seed 002, Defend)."""
+        parts = [("Defense", S.stats(c).defense), *_test_penalties(b, c)]
+        passed, _, _ = self._test(b, c, "defends (AGI + Athletics)", "athletics",
+                                  sum(v for _, v in parts), parts, events)
         if passed:
             c.cond["defend"] = 1
+            if _pool(b, c.side) >= DEFEND_AP:  # for 2 AP, +1 more: the defender decides
+                b.extra["window"] = {"kind": "defend", "attacker": c.slot, "target": c.slot}
 
     def _rally(self, b: Battle, c: Combatant, events: list[Event]) -> None:
         """END + Survival at difficulty 0, rolled anyway to bank AP (seed 002, Rally)."""
         tn, tag = S.target_number(c, "survival")
         faces = roll_d20s(b.rng, 2)
         succ, comp = count(faces, tn, tag)
-        pen = S.test_penalty(c)
+        parts = _test_penalties(b, c)
+        pen = sum(v for _, v in parts)
         gained = _gain(b, c.side, max(0, succ - pen))
+        for si in range(len(b.side_names)):  # complications, as in every other test
+            if comp and si != c.side:
+                _gain(b, si, comp)
         if not b.quiet:
             b.emit(events, TestRolled(c.id, "rallies (END + Survival)", faces, tn, tag, pen,
-                                      [("head injury", pen)] if pen else [], succ, comp,
-                                      succ >= pen, gained))
+                                      parts, succ, comp, succ >= pen, gained))
 
     def _first_aid(self, b: Battle, c: Combatant, t: Combatant, events: list[Event]) -> None:
         """INT + Medicine, difficulty = the patient's injuries (+1 on yourself); success
-        stabilizes the dying, else heals Medicine rank HP, else treats an injury."""
+        stabilizes the dying, else heals Medicine rank HP, else treats an injury (reading:
+        this order; a medic of rank 0 treats an injury rather than heal nothing)."""
         parts = [("injuries", S.injuries(t))]
         if t is c:
             parts.append(("on yourself", 1))
-        diff = sum(v for _, v in parts) + S.test_penalty(c)
+        parts += _test_penalties(b, c)
+        diff = sum(v for _, v in parts)
         passed, _, _ = self._test(b, c, f"gives first aid to {t.id} (INT + Medicine)",
                                   "medicine", diff, parts, events)
         if not passed:
@@ -549,9 +578,9 @@ class F2d20:
         if t.cond.get("dying"):
             t.cond["stable"] = True
             b.emit(events, Note(t.id, "is stabilized."))
-        elif t.hp < t.max_hp:
+        elif t.hp < t.max_hp and (S.medicine_rank(c) > 0 or not S.injuries(t)):
             before = t.hp
-            t.hp = min(t.max_hp, t.hp + max(1, S.medicine_rank(c)))
+            t.hp = min(t.max_hp, t.hp + S.medicine_rank(c))
             b.emit(events, Healed(c.id, t.id, "first aid", "Medicine", [], t.hp - before, t.hp,
                                   t.max_hp))
         else:
@@ -574,7 +603,8 @@ class F2d20:
                         events: list[Event]) -> None:
         window = {"kind": "dice", "attacker": c.slot, "target": t.slot, "ws": c.active_weapon,
                   "location": location}
-        if _pool(b, c.side) >= EXTRA_DICE_COST[1]:
+        if (_pool(b, c.side) >= EXTRA_DICE_COST[1]
+                and self.attack_difficulty(b, c, t, c.active_weapon, location)[0] > 0):
             b.extra["window"] = window
         else:
             self._roll_attack(b, window, 0, events)
@@ -583,6 +613,15 @@ class F2d20:
         w = b.extra["window"]
         b.extra["window"] = None
         n = int(a.option or 0)
+        if w["kind"] == "defend":
+            c = b.combatants[w["attacker"]]
+            if n:
+                b.extra["pools"][c.side] -= DEFEND_AP
+                c.cond["defend"] = 2
+                if not b.quiet:
+                    b.emit(events, Note(c.id, f"spends {DEFEND_AP} AP for another +1 Defense "
+                                              f"(pool {b.extra['pools'][c.side]})."))
+            return
         if w["kind"] == "dice":
             if n:
                 b.extra["pools"][b.combatants[w["attacker"]].side] -= EXTRA_DICE_COST[n]
@@ -612,7 +651,7 @@ class F2d20:
         g = b.grid
         parts: list[tuple[str, int]] = [("Defense", S.stats(t).defense)]
         if t.cond.get("defend"):
-            parts.append(("defending", 1))
+            parts.append(("defending", int(t.cond["defend"])))
         melee = p.skill in S.MELEE_SKILLS
         if not melee:
             band = z.band(c.pos, t.pos)
@@ -622,8 +661,7 @@ class F2d20:
             cov = COVER_DIFFICULTY[z.cover(z.zone_of[t.pos])]
             if cov:
                 parts.append(("cover", cov))
-            if any(e.side != c.side and e.status == ACTIVE and g.dist(e.pos, c.pos) <= 1
-                   for e in b.combatants):
+            if _within_reach(b, c):
                 parts.append(("within an enemy's reach", 2))
         if location:
             parts.append(("chosen location", 1))
@@ -658,9 +696,8 @@ class F2d20:
         c.cond.pop("burrowed", None)
         if wpn.ammo is not None and p.skill not in S.MELEE_SKILLS:
             c.ammo[wpn.ammo] -= 1
-        aim = c.cond.get("aim") == b.round and not c.cond.get("aimed_shot")
-        if aim:
-            c.cond["aimed_shot"] = True
+        aim = c.cond.get("aim") == b.round and c.cond.get("attacked") != b.round
+        c.cond["attacked"] = b.round  # Aim: only the first attack of the round rerolls
         passed, excess, _ = self._test(b, c, f"attacks {t.id} with {wpn.name}",
                                        p.skill, diff, parts, events, extra,
                                        tn_tag=S.attack_test(c, ws), reroll=aim)
@@ -679,7 +716,10 @@ class F2d20:
             self._damage(b, c, t, w, 0, events)
 
     def _damage(self, b: Battle, c: Combatant, t: Combatant, w: dict[str, Any], boost: int,
-                events: list[Event], half: bool = False) -> None:
+                events: list[Event], half: bool = False, secondary: bool = False) -> None:
+        """Roll the combat dice of a hit and apply DR, damage and the effects rolled.
+        ``half``: a Spread hit; ``secondary`` (Spread, Burst and Persistent hits): its
+        effects do not spread or burst again."""
         wpn = c.weapons[w["ws"]]
         p = wpn.f2d20
         assert p is not None
@@ -723,17 +763,19 @@ class F2d20:
         if e.stun and t.status == ACTIVE:
             t.cond["stunned"] = True
             b.emit(events, Note(t.id, "is stunned and loses its next major action."))
-        if e.persistent:
-            t.cond.setdefault("persist", []).append([c.slot, w["ws"], loc])
-        if e.spread and not half:
+        if e.persistent:  # at the end of the target's next turn: not this one if it is acting
+            fresh = not b.over and b.order[b.turn] == t.slot and not b.extra.get("turn_done")
+            t.cond.setdefault("persist", []).append([c.slot, w["ws"], loc, fresh])
+        if e.spread and not secondary:
             table = S.location_table(t)
             for _ in range(fx):
                 if t.status != ACTIVE:
                     break
                 roll = int(b.rng.random() * 20) + 1
                 spot = next(name for hi, name, _ in table if roll <= hi)
-                self._damage(b, c, t, {**w, "loc": spot, "sneak": False}, 0, events, half=True)
-        if e.burst and not half:
+                self._damage(b, c, t, {**w, "loc": spot, "sneak": False}, 0, events, half=True,
+                             secondary=True)
+        if e.burst and not secondary:
             z = zones_for(b.grid)
             near = [o for o in b.combatants if o is not t and o.side != c.side
                     and o.status == ACTIVE and z.zone_of[o.pos] == z.zone_of[t.pos]]
@@ -746,7 +788,7 @@ class F2d20:
                 spot = next(name for hi, name, _ in S.location_table(o) if roll <= hi)
                 b.emit(events, Note(c.id, f"bursts into {o.id}."))
                 self._damage(b, c, o, {**w, "loc": spot, "sneak": False, "target": o.slot},
-                             0, events, half=True)
+                             0, events, secondary=True)
 
     def _hurt(self, b: Battle, c: Combatant, t: Combatant, dealt: int, dtype: str, loc: str,
               crit: bool, events: list[Event], faces: list[int], dmg: int, fx: int,
@@ -767,10 +809,10 @@ class F2d20:
                                             dealt, dtype, t.hp, t.max_hp,
                                             note + (" (critical hit)" if crit else "")))
         kind = S.kind_of(t, loc)
-        if t.cond.get("dying") and dealt > 0:
-            self._injure(b, t, kind, events, "damage while dying")
-        elif crit:
+        if crit:
             self._injure(b, t, kind, events, "critical hit")
+        if t.cond.get("dying") and dealt > 0:  # in addition to a critical hit's injury
+            self._injure(b, t, kind, events, "damage while dying")
         if t.status == ACTIVE and (t.hp <= 0 or t.max_hp <= 0):
             if S.is_character(t) and t.max_hp > 0:
                 self._injure(b, t, kind, events, "dropped to 0 HP")
@@ -816,18 +858,24 @@ class F2d20:
         return True
 
     def _end_turn(self, b: Battle, c: Combatant, events: list[Event]) -> None:
-        """Persistent damage strikes at the end of the burning combatant's turn (reading)."""
+        """Persistent damage strikes at the end of the burning combatant's next turn (one
+        that had begun when the hit landed waits a turn), once (reading)."""
         persist = c.cond.pop("persist", None)
         if persist and c.status == ACTIVE:
-            for src, ws, loc in persist:
+            later = [[src, ws, loc, False] for src, ws, loc, fresh in persist if fresh]
+            for src, ws, loc, fresh in persist:
                 if c.status != ACTIVE:
                     break
+                if fresh:
+                    continue
                 attacker = b.combatants[src]
                 b.emit(events, Note(c.id, f"suffers persistent damage from "
                                           f"{attacker.weapons[ws].name}."))
                 self._damage(b, attacker, c, {"ws": ws, "loc": loc, "sneak": False,
-                                              "target": c.slot}, 0, events, half=False)
+                                              "target": c.slot}, 0, events, secondary=True)
                 c.cond.pop("persist", None)  # damage does not renew itself (reading)
+            if later and c.status == ACTIVE:
+                c.cond["persist"] = later
 
     def _next_turn(self, b: Battle, events: list[Event]) -> None:
         x = b.extra
@@ -870,14 +918,14 @@ class F2d20:
     def _start_turn(self, b: Battle, events: list[Event]) -> None:
         x = b.extra
         c = b.combatants[b.order[b.turn]]
-        x.update(minor=0, major=0, moved=False, turn_done=False,
-                 stunned=bool(c.cond.pop("stunned", False)))
+        stunned = bool(c.cond.pop("stunned", False))  # the free major action is lost
+        x.update(minor=0, major=1 if stunned else 0, moved=False, turn_done=False,
+                 stunned=stunned)
         if b.keep_log:
             b.emit(events, TurnStarted(c.id))
         c.readied = False
         c.unguarded = False
         c.cond.pop("defend", None)
-        c.cond.pop("aimed_shot", None)
 
 
 __all__ = ["F2d20"]
