@@ -109,6 +109,11 @@ class PacketAgent:
             n = 1 if (p.aggression >= 50 and 1 in opts) else 0
             return self._say(Action("buy", None, str(n)),
                              f"buys {n} extra d20 (aggression {p.aggression})")
+        if dec.slot == "defend":  # 2d20: 2 AP for one more point of Defense
+            n = 1 if (p.aggression < 50 and self._legal(view, Action("boost", None, "1"))) else 0
+            return self._say(Action("boost", None, str(n)),
+                             f"{'buys' if n else 'saves the AP instead of'} extra Defense "
+                             f"(aggression {p.aggression})")
         if dec.slot == "boost":
             opts = sorted(int(a.option or 0) for a in view.legal)
             n = opts[-1] if p.aggression >= 50 else opts[len(opts) // 2]
