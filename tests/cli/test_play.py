@@ -1,0 +1,67 @@
+"""`wasteland play` driven by piped input (issue 4: solo play in the terminal)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from wasteland.cli.play import start
+from wasteland.cli.prompt import ChoiceError, match
+from wasteland.rules import saves
+from wasteland.rules.actions import Action
+
+LEGAL = [Action("end"), Action("attack", 1), Action("attack", 1, "head"), Action("attack2", 1),
+         Action("move", 1, "toward")]
+LABELS = ["end", "attack raider_0", "attack raider_0 head", "attack2 raider_0",
+          "move toward raider_0"]
+
+
+def test_numbers_and_unambiguous_prefixes_name_actions():
+    assert match("2", LEGAL, LABELS) == Action("attack", 1)
+    assert match("att rai he", LEGAL, LABELS) == Action("attack", 1, "head")
+    assert match("attack raider_0", LEGAL, LABELS) == Action("attack", 1)
+    assert match("mo t r", LEGAL, LABELS) == Action("move", 1, "toward")
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("att r", "ambiguous: attack raider_0, attack2 raider_0"),
+    ("9", "no action number 9; choose 1-5"),
+    ("fly away", "not a legal action now; legal: end, attack raider_0"),
+    ("", "empty input"),
+])
+def test_bad_choices_are_one_line(text, fragment):
+    with pytest.raises(ChoiceError) as e:
+        match(text, LEGAL, LABELS)
+    assert fragment in str(e.value) and "\n" not in str(e.value)
+
+
+def _play(lines: list[str], tmp_path: Path, ruleset: str = "pnp", resume: Path | None = None
+          ) -> str:
+    con = Console(file=io.StringIO(), width=120)
+    start(ruleset, "duel", "0", 3, resume, tmp_path / "auto.json", con, iter(lines))
+    return con.file.getvalue()
+
+
+@pytest.mark.parametrize("ruleset", ["pnp", "f2d20"])
+def test_a_scripted_game_reaches_the_end(ruleset, tmp_path):
+    out = _play(["help", "nonsense"] + ["1"] * 400, tmp_path, ruleset)
+    assert "Commands: help, look" in out
+    assert "'nonsense' is not a legal action now" in out
+    assert out.rstrip().endswith(("win.", "Draw."))
+
+
+def test_quit_saves_and_resume_continues_the_same_battle(tmp_path):
+    _play(["1", "quit"], tmp_path)
+    path = tmp_path / "auto.json"
+    b = saves.load(path)
+    assert b.extra["human_sides"] == [0] and not b.over
+    out = _play(["1"] * 400, tmp_path, resume=path)
+    assert out.rstrip().endswith(("win.", "Draw."))
+
+
+def test_input_ending_saves_the_game(tmp_path):
+    out = _play(["look"], tmp_path)
+    assert "input ended." in out and (tmp_path / "auto.json").exists()

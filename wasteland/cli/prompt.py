@@ -1,0 +1,36 @@
+"""Reading a human's choice among the legal actions: a number from the menu, or the
+action's notation where every word may be shortened to an unambiguous prefix
+("att rad he" for "attack radscorpion_0 head")."""
+
+from __future__ import annotations
+
+from wasteland.rules.actions import Action
+
+
+class ChoiceError(ValueError):
+    """Input that names no legal action, or more than one; the message is one line."""
+
+
+def match(text: str, legal: list[Action], labels: list[str]) -> Action:
+    """The legal action that ``text`` names (``labels`` are the actions' notations)."""
+    words = text.strip().lower().split()
+    if not words:
+        raise ChoiceError("empty input; type a number from the list, an action, or help")
+    if len(words) == 1 and words[0].isdigit():
+        n = int(words[0])
+        if 1 <= n <= len(legal):
+            return legal[n - 1]
+        raise ChoiceError(f"no action number {n}; choose 1-{len(legal)}")
+    exact = [a for a, lab in zip(legal, labels) if lab.lower().split() == words]
+    if exact:
+        return exact[0]
+    found = []
+    for a, lab in zip(legal, labels):
+        parts = lab.lower().split()
+        if len(parts) == len(words) and all(p.startswith(w) for p, w in zip(parts, words)):
+            found.append((a, lab))
+    if len(found) == 1:
+        return found[0][0]
+    if found:
+        raise ChoiceError(f"{text.strip()!r} is ambiguous: {', '.join(lab for _, lab in found)}")
+    raise ChoiceError(f"{text.strip()!r} is not a legal action now; legal: {', '.join(labels)}")
