@@ -11,7 +11,7 @@ from wasteland.bestiary.loader import load_scenario, scenario_names
 from wasteland.rules import saves
 from wasteland.rules.actions import ACTION_TABLE
 from wasteland.rules.errors import SaveError
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.protocol import RULESETS, get_ruleset
 
 
 def _play(rs, b, rng, steps=None):
@@ -21,10 +21,11 @@ def _play(rs, b, rng, steps=None):
         n += 1
 
 
+@pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.parametrize("scenario", scenario_names())
 @pytest.mark.parametrize("cut", [1, 25, 60])
-def test_saved_mid_fight_continues_exactly(scenario, cut, tmp_path):
-    rs = get_ruleset("pnp")
+def test_saved_mid_fight_continues_exactly(ruleset, scenario, cut, tmp_path):
+    rs = get_ruleset(ruleset)
     sc = load_scenario(scenario)
     a = rs.new_battle(sc, 11)
     _play(rs, a, random.Random(1), cut)
@@ -42,20 +43,22 @@ def test_saved_mid_fight_continues_exactly(scenario, cut, tmp_path):
     assert a.history == b.history
 
 
+@pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.parametrize("scenario", scenario_names())
-def test_replay_from_seed_and_actions_is_exact(scenario):
-    rs = get_ruleset("pnp")
+def test_replay_from_seed_and_actions_is_exact(ruleset, scenario):
+    rs = get_ruleset(ruleset)
     sc = load_scenario(scenario)
     a = rs.new_battle(sc, 5)
     _play(rs, a, random.Random(9))
-    b = saves.replay("pnp", sc, 5, a.history)
+    b = saves.replay(ruleset, sc, 5, a.history)
     assert b.over and b.winner == a.winner
     assert b.state() == a.state()
     assert [e.text() for e in b.log] == [e.text() for e in a.log]
 
 
-def test_same_seed_same_fight_different_seed_differs():
-    rs = get_ruleset("pnp")
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_same_seed_same_fight_different_seed_differs(ruleset):
+    rs = get_ruleset(ruleset)
     sc = load_scenario("vault_corridor")
     logs = []
     for seed in (3, 3, 4):
@@ -66,8 +69,9 @@ def test_same_seed_same_fight_different_seed_differs():
     assert logs[0] != logs[2]
 
 
-def test_save_is_self_contained_json(tmp_path):
-    rs = get_ruleset("pnp")
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_save_is_self_contained_json(ruleset, tmp_path):
+    rs = get_ruleset(ruleset)
     b = rs.new_battle(load_scenario("vault_corridor"), 1)
     d = json.loads(saves.dumps(b))
     assert d["format"] == "wasteland-battle"
@@ -107,3 +111,27 @@ def test_replay_rejects_history_of_the_wrong_actor():
     other = next(i for i in b.ids if i != first)
     with pytest.raises(SaveError, match=f"expected {first} to act, found {other}"):
         saves.replay("pnp", sc, 1, [f"{other}: end"])
+
+
+@pytest.mark.parametrize("window", ["dice", "boost", "free"])
+def test_f2d20_save_inside_a_decision_window_continues_exactly(window, tmp_path):
+    """A 2d20 battle saved while an attacker decides how many d20s to buy or combat dice
+    to add, or while a readied attack is offered, loads into the same decision."""
+    rs = get_ruleset("f2d20")
+    rng = random.Random(4)
+    for seed in range(40):
+        a = rs.new_battle(load_scenario(scenario_names()[seed % len(scenario_names())]), seed)
+        while not a.over and rs.decider(a).slot != window:
+            rs.apply(a, ACTION_TABLE[rng.choice(rs.legal_ids(a))])
+        if not a.over:
+            break
+    else:
+        pytest.fail(f"no {window} decision came up")
+    path = tmp_path / "w.json"
+    saves.save(a, path)
+    b = saves.load(path)
+    assert rs.decider(b) == rs.decider(a)
+    assert rs.legal_ids(b) == rs.legal_ids(a)
+    _play(rs, a, random.Random(5))
+    _play(rs, b, random.Random(5))
+    assert a.state() == b.state() and a.history == b.history

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from wasteland.bestiary.loader import scenario_names
+from wasteland.rules.protocol import RULESETS
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -16,14 +17,35 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.parametrize("scenario", scenario_names())
-def test_fight_ends_with_a_result_and_is_reproducible(scenario):
-    a = run("fight", "--ruleset", "pnp", "--scenario", scenario, "--seed", "1")
-    b = run("fight", "--ruleset", "pnp", "--scenario", scenario, "--seed", "1")
+def test_fight_ends_with_a_result_and_is_reproducible(ruleset, scenario):
+    a = run("fight", "--ruleset", ruleset, "--scenario", scenario, "--seed", "1")
+    b = run("fight", "--ruleset", ruleset, "--scenario", scenario, "--seed", "1")
     assert a.returncode == 0, a.stderr
     assert a.stdout == b.stdout
-    last = [ln for ln in a.stdout.splitlines() if ln.startswith("Result: ")]
+    lines = a.stdout.splitlines()
+    last = [ln for ln in lines if ln.startswith("Result: ")]
     assert last and (last[0].endswith("rounds") and (" win after " in last[0] or "draw" in last[0]))
+    zoned = ruleset == "f2d20"  # the start and end maps show the zones, the summary the pools
+    assert sum(ln.startswith("Zone cover: ") for ln in lines) == (2 if zoned else 0)
+    assert sum(ln.startswith("AP pools: ") for ln in lines) == (3 if zoned else 0)
+    assert lines[-1].startswith("AP pools: ") == zoned
+
+
+def test_fight_f2d20_json_has_the_pools():
+    p = run("fight", "--ruleset", "f2d20", "--scenario", "ruined_street", "--seed", "2", "--json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["ruleset"] == "f2d20" and d["result"] in ("win", "draw")
+    assert set(d["ap_pools"]) == {"Party", "Raiders"}
+    assert all(0 <= n <= 6 for n in d["ap_pools"].values())
+    assert any(e["event"] == "test" for e in d["events"])
+
+
+def test_fight_help_lists_the_rulesets():
+    out = run("fight", "--help").stdout
+    assert all(r in out for r in RULESETS)
 
 
 def test_fight_json_has_result_and_events():
@@ -40,7 +62,7 @@ def test_fight_json_has_result_and_events():
     "args, fragment",
     [
         (("fight", "--scenario", "nowhere"), "unknown scenario 'nowhere'; built-in:"),
-        (("fight", "--ruleset", "gurps"), "unknown ruleset 'gurps'; available: pnp"),
+        (("fight", "--ruleset", "gurps"), f"unknown ruleset 'gurps'; available: {', '.join(RULESETS)}"),
         (("fight", "--agents", "genius"), "unknown agent 'genius'; available: random, scripted"),
         (("bestiary", "show", "deathclaw_king"), "unknown bestiary entry 'deathclaw_king'; known:"),
     ],

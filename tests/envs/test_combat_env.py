@@ -1,5 +1,6 @@
 """combat_v0, the PettingZoo AEC env: PettingZoo's own test suite, masks, turn order,
-reactions, illegal actions, rewards, draws and the parallel view."""
+reactions, illegal actions, rewards, draws and the parallel view; the suite and the
+ruleset-neutral properties run under every registered ruleset (RULESETS)."""
 
 from __future__ import annotations
 
@@ -21,12 +22,14 @@ from wasteland.envs.encoding import (
     GLOBAL_FEATURES,
     OBS_SIZE,
     SLOT_FEATURES,
+    SLOTS,
     B,
     G,
     feature_names,
 )
 from wasteland.rules.actions import ACTION_INDEX, N_ACTIONS, Action
 from wasteland.rules.errors import IllegalActionError
+from wasteland.rules.protocol import RULESETS
 
 END = ACTION_INDEX[Action("end")]
 
@@ -81,15 +84,17 @@ def scripted_play(e) -> dict[str, float]:
 
 # --- PettingZoo's test suite -------------------------------------------------------------
 @pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.parametrize("scenario", scenario_names())
-def test_api(scenario: str) -> None:
+def test_api(ruleset: str, scenario: str) -> None:
     # play_test stops when the first battle is over; every built-in scenario is one battle
-    api_test(combat_v0.env(scenario=scenario), num_cycles=2000)
+    api_test(combat_v0.env(ruleset=ruleset, scenario=scenario), num_cycles=2000)
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
-def test_api_play_test_over_several_battles() -> None:
-    e = combat_v0.env()
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_api_play_test_over_several_battles(ruleset: str) -> None:
+    e = combat_v0.env(ruleset=ruleset)
     api_test(e, num_cycles=2000)
     e.reset()
     obs0 = e.last()[0]["observation"]
@@ -97,32 +102,39 @@ def test_api_play_test_over_several_battles() -> None:
         play_test(e, obs0, num_cycles=2000)
 
 
-def test_seed() -> None:
-    seed_test(combat_v0.env, num_cycles=300)
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_seed(ruleset: str) -> None:
+    seed_test(lambda **kw: combat_v0.env(ruleset=ruleset, **kw), num_cycles=300)
 
 
-def test_parallel_seed() -> None:
-    parallel_seed_test(lambda: combat_v0.parallel_env(illegal_action="end"), num_cycles=300)
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_parallel_seed(ruleset: str) -> None:
+    parallel_seed_test(lambda: combat_v0.parallel_env(ruleset=ruleset, illegal_action="end"),
+                       num_cycles=300)
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
-def test_parallel_api() -> None:
-    parallel_api_test(combat_v0.parallel_env(), num_cycles=3000)
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_parallel_api(ruleset: str) -> None:
+    parallel_api_test(combat_v0.parallel_env(ruleset=ruleset), num_cycles=3000)
 
 
-def test_max_cycles() -> None:
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_max_cycles(ruleset: str) -> None:
     mod = types.SimpleNamespace(
-        env=lambda **kw: combat_v0.env(illegal_action="end", **kw),
-        parallel_env=lambda **kw: combat_v0.parallel_env(illegal_action="end", **kw),
+        env=lambda **kw: combat_v0.env(ruleset=ruleset, illegal_action="end", **kw),
+        parallel_env=lambda **kw: combat_v0.parallel_env(ruleset=ruleset, illegal_action="end",
+                                                         **kw),
     )
     max_cycles_test(mod)
 
 
-def test_render(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_render(ruleset: str, capsys: pytest.CaptureFixture[str]) -> None:
     def ansi_ok(text: object) -> bool:
         return isinstance(text, str) and "#" in text and "HP" in text and "ted" in text
 
-    render_test(lambda render_mode=None: combat_v0.env(render_mode=render_mode),
+    render_test(lambda render_mode=None: combat_v0.env(ruleset=ruleset, render_mode=render_mode),
                 custom_tests={"ansi": ansi_ok})
     assert "Round" in capsys.readouterr().out  # "human" printed the same picture
 
@@ -141,6 +153,8 @@ def test_ansi_render_shows_map_status_and_events() -> None:
 # --- spaces, masks, turn order -----------------------------------------------------------
 def test_spaces_are_shared_and_fixed() -> None:
     e = combat_v0.raw_env()
+    for r in RULESETS:  # one layout for every ruleset
+        assert combat_v0.raw_env(ruleset=r).observation_space("ted") == e.observation_space("ted")
     spaces = {id(e.observation_space(a)) for a in e.possible_agents}
     assert len(spaces) == 1
     box = e.observation_space(e.possible_agents[0])["observation"]
@@ -157,8 +171,9 @@ def test_agents_are_the_combatants() -> None:
     assert e.possible_agents == e.agents == ["ted", "scorp"]
 
 
-def test_mask_is_legal_ids_for_the_decider_and_zero_for_the_others() -> None:
-    e = combat_v0.env(scenario="vault_corridor")
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_mask_is_legal_ids_for_the_decider_and_zero_for_the_others(ruleset: str) -> None:
+    e = combat_v0.env(ruleset=ruleset, scenario="vault_corridor")
     raw = e.unwrapped
     seen = {"checks": 0}
 
@@ -266,9 +281,10 @@ def test_illegal_action_end_replaces_it() -> None:
 
 
 # --- rewards and the end -----------------------------------------------------------------
-def test_win_gives_plus_one_to_winners_and_minus_one_to_losers() -> None:
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_win_gives_plus_one_to_winners_and_minus_one_to_losers(ruleset: str) -> None:
     for seed in range(5):
-        e = combat_v0.env(scenario="vault_corridor")
+        e = combat_v0.env(ruleset=ruleset, scenario="vault_corridor")
         e.reset(seed=seed)
         totals = scripted_play(e)
         b = e.unwrapped.battle
@@ -281,8 +297,9 @@ def test_win_gives_plus_one_to_winners_and_minus_one_to_losers() -> None:
     pytest.fail("no battle had a winner")
 
 
-def test_draw_by_round_limit_truncates_with_zero_reward() -> None:
-    e = combat_v0.env(scenario=face_off(max_rounds=1))
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_draw_by_round_limit_truncates_with_zero_reward(ruleset: str) -> None:
+    e = combat_v0.env(ruleset=ruleset, scenario=face_off(max_rounds=1))
     e.reset(seed=0)
     truncs = {}
     rewards = {}
@@ -299,8 +316,9 @@ def test_draw_by_round_limit_truncates_with_zero_reward() -> None:
     assert rewards == {"ted": 0.0, "scorp": 0.0}
 
 
-def test_reward_shaping_pays_damage_as_it_happens() -> None:
-    e = combat_v0.env(scenario="vault_corridor", reward_shaping=0.1)
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_reward_shaping_pays_damage_as_it_happens(ruleset: str) -> None:
+    e = combat_v0.env(ruleset=ruleset, scenario="vault_corridor", reward_shaping=0.1)
     e.reset(seed=0)
     totals = scripted_play(e)
     b = e.unwrapped.battle
@@ -311,8 +329,9 @@ def test_reward_shaping_pays_damage_as_it_happens() -> None:
     assert any(c.damage_taken for c in b.combatants)
 
 
-def test_downed_combatants_stay_until_the_end() -> None:
-    e = combat_v0.env(scenario="vault_corridor")
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_downed_combatants_stay_until_the_end(ruleset: str) -> None:
+    e = combat_v0.env(ruleset=ruleset, scenario="vault_corridor")
     rng = np.random.default_rng(0)
     for seed in range(10):
         e.reset(seed=seed)
@@ -325,8 +344,9 @@ def test_downed_combatants_stay_until_the_end() -> None:
         random_play(e, rng, check)
 
 
-def test_max_cycles_ends_turns_then_truncates() -> None:
-    e = combat_v0.env(scenario=face_off(), max_cycles=3)
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_max_cycles_ends_turns_then_truncates(ruleset: str) -> None:
+    e = combat_v0.env(ruleset=ruleset, scenario=face_off(), max_cycles=3)
     e.reset(seed=0)
     counts = dict.fromkeys(e.agents, 0)
     for agent in e.agent_iter():
@@ -382,3 +402,172 @@ def test_bad_arguments_are_one_line_errors() -> None:
         with pytest.raises(WastelandError) as err:
             combat_v0.raw_env(**kw)
         assert "\n" not in str(err.value)
+
+
+# --- the Fallout 2d20 economy in the observation, zones in the picture -------------------
+ECONOMY = ("pool_mine", "pool_enemy", "minor_used", "major_used", "moved")
+
+
+def feature(obs: np.ndarray, name: str) -> float:
+    return float(obs[GLOBAL_FEATURES.index(name)])
+
+
+def test_f2d20_observation_has_the_slot_and_the_ap_economy() -> None:
+    e = combat_v0.env(ruleset="f2d20", scenario="vault_corridor")
+    raw = e.unwrapped
+    seen: set[str] = set()
+
+    def check(env, agent, obs) -> None:
+        b = raw.battle
+        dec = raw.ruleset.decider(b)
+        v = obs["observation"]
+        assert obs["observation"] in env.observation_space(agent)["observation"]
+        seen.add(dec.slot)
+        for s in SLOTS:
+            assert feature(v, f"slot_{s}") == (1.0 if dec.slot == s else 0.0)
+        assert feature(v, "slot_other") == (0.0 if dec.slot in SLOTS else 1.0)
+        me = b.combatants[dec.combatant]
+        pools = b.extra["pools"]
+        assert feature(v, "pool_mine") == pytest.approx(pools[me.side] / 6)
+        enemy = max(p for si, p in enumerate(pools) if si != me.side)
+        assert feature(v, "pool_enemy") == pytest.approx(enemy / 6)
+        mine = b.order[b.turn] == dec.combatant
+        assert feature(v, "minor_used") == (b.extra["minor"] / 2 if mine else 0.0)
+        assert feature(v, "major_used") == (b.extra["major"] / 2 if mine else 0.0)
+        assert feature(v, "moved") == (1.0 if mine and b.extra["moved"] else 0.0)
+        if dec.slot in ("dice", "boost"):  # the attack's target is marked like a subject
+            subj = SLOT_FEATURES.index("reaction_subject")
+            marked = [k for k in range(len(b.combatants)) if v[G + k * B + subj]]
+            assert marked == [dec.subject]
+            kind = "buy" if dec.slot == "dice" else "boost"
+            assert all(raw.action_text(i).startswith(kind)
+                       for i in np.flatnonzero(obs["action_mask"]))
+        # nobody else sees anything of the decision, but everyone sees the pools
+        for other in env.agents:
+            if other != agent:
+                o = env.observe(other)["observation"]
+                assert feature(o, "deciding") == 0.0
+                assert not o[GLOBAL_FEATURES.index("slot_small"):][:len(SLOTS) + 1].any()
+                side = b.combatants[raw.possible_agents.index(other)].side
+                assert feature(o, "pool_mine") == pytest.approx(pools[side] / 6)
+
+    rng = np.random.default_rng(0)
+    for seed in range(6):
+        e.reset(seed=seed)
+        random_play(e, rng, check)
+    assert {"act", "dice", "boost"} <= seen
+
+
+def test_pnp_observation_has_no_ap_economy() -> None:
+    e = combat_v0.env(ruleset="pnp", scenario="vault_corridor")
+
+    def check(env, agent, obs) -> None:
+        for name in ECONOMY + ("slot_act", "slot_dice", "slot_boost", "slot_defend",
+                               "slot_other"):
+            assert feature(obs["observation"], name) == 0.0
+        band = SLOT_FEATURES.index("range_band")
+        assert not obs["observation"][G + band::B].any()
+
+    e.reset(seed=0)
+    random_play(e, np.random.default_rng(0), check)
+
+
+def test_f2d20_weapons_fire_from_the_supply() -> None:
+    e = combat_v0.raw_env(ruleset="f2d20", scenario=face_off())
+    e.reset(seed=0)
+    ted = e.observe("ted")["observation"]
+    b = e.battle
+    pistol = b.combatants[0].weapon  # 10mm pistol: no magazine to load under 2d20
+    assert pistol.ammo and pistol.magazine != "none"
+    assert feature(ted, "loaded_frac") == 1.0 and feature(ted, "reloading") == 0.0
+    left = b.combatants[0].ammo[pistol.ammo]
+    assert feature(ted, "reserve") == pytest.approx(min(1.0, left / (pistol.capacity * 4)))
+    assert feature(ted, "speed") == 0.0  # 2d20 moves by zones
+    b.combatants[0].ammo[pistol.ammo] = 0
+    scorp = e.observe("scorp")["observation"]
+    assert scorp[G + SLOT_FEATURES.index("weapon_empty")] == 1.0
+    assert feature(e.observe("ted")["observation"], "loaded_frac") == 0.0
+    # the range band to an adjacent enemy: same zone, Close
+    assert ted[G + B + SLOT_FEATURES.index("range_band")] == 0.0
+
+
+def test_f2d20_range_band_and_zone_cover_in_the_geometry() -> None:
+    e = combat_v0.raw_env(ruleset="f2d20", scenario="ruined_street")
+    e.reset(seed=0)
+    b = e.battle
+    z = e.ruleset.zones(b)
+    band, cover = SLOT_FEATURES.index("range_band"), SLOT_FEATURES.index("cover")
+    for me in range(len(b.combatants)):
+        v = e.observe(b.ids[me])["observation"]
+        assert feature(v, "cover") == pytest.approx(z.cover(z.zone_of[b.combatants[me].pos]) / 3)
+        for k, o in enumerate(b.combatants):
+            assert v[G + k * B + band] == pytest.approx(z.band(b.combatants[me].pos, o.pos) / 3)
+            assert v[G + k * B + cover] == pytest.approx(z.cover(z.zone_of[o.pos]) / 3)
+
+
+def test_f2d20_illegal_action_end_in_a_window_takes_the_cheapest_choice() -> None:
+    e = combat_v0.env(ruleset="f2d20", scenario="vault_corridor", illegal_action="end")
+    raw = e.unwrapped
+    rng = np.random.default_rng(3)
+    for seed in range(10):
+        e.reset(seed=seed)
+        for agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            dec = raw.ruleset.decider(raw.battle)
+            if dec.slot in ("dice", "boost"):
+                assert not obs["action_mask"][END]
+                n = len(raw.battle.history)
+                e.step(END)  # not legal here
+                want = "buy 0" if dec.slot == "dice" else "boost 0"
+                assert raw.battle.history[n] == f"{agent}: {want}"
+                assert e.infos[agent] == {"illegal_action": True}
+                return
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    pytest.fail("no dice or boost window came up")
+
+
+def test_f2d20_ansi_render_shows_zones_and_pools() -> None:
+    e = combat_v0.env(ruleset="f2d20", scenario=face_off(), render_mode="ansi")
+    e.reset(seed=0)
+    raw = e.unwrapped
+    lines = e.render().splitlines()
+    # the terrain and the zone map side by side, the combatants on both
+    assert lines[0] == "#########   #########"
+    terrain, zones = lines[2].split("   ")
+    assert terrain == "#..01...#"
+    assert zones[3:5] == "01" and zones[1] == zones[2] == "A"
+    assert any(line.startswith("Zone cover: A (Z0)") for line in lines)
+    pools = raw.battle.extra["pools"]
+    assert f"AP pools: Vault {pools[0]}, Radscorpions {pools[1]}" in lines
+    assert any(" zone Z0 (A)" in line and "ted" in line for line in lines)
+    assert any("deciding: act" in line for line in lines)
+
+
+def test_env_card_states_the_shapes() -> None:
+    doc = combat_v0.__doc__
+    assert f'{{"observation": ({OBS_SIZE},), "action_mask": ({N_ACTIONS},)}}' in doc
+    assert f"[0, {N_ACTIONS - 1}]" in doc
+
+
+def test_f2d20_radiation_lowers_max_hp_and_shaping_uses_the_starting_max() -> None:
+    glow = arena(["#########", "#.......#", "#.......#", "#.......#", "#########"],
+                 {"Vault": [("vault_dweller", (3, 1), "ted"), ("vault_dweller", (3, 3), "amy")],
+                  "Ghouls": [("glowing_one", (4, 1), "glow"), ("glowing_one", (4, 3), "lumen")]})
+    e = combat_v0.env(ruleset="f2d20", scenario=glow, reward_shaping=0.1)
+    raw = e.unwrapped
+    rng = np.random.default_rng(0)
+    for seed in range(30):
+        e.reset(seed=seed)
+        start = {c.id: c.max_hp for c in raw.battle.combatants}
+        totals = random_play(e, rng)
+        b = raw.battle
+        for c in b.combatants:
+            outcome = 0.0 if b.winner is None else (1.0 if c.side == b.winner else -1.0)
+            shaped = 0.1 * (c.damage_dealt - c.damage_taken) / start[c.id]
+            assert totals[c.id] == pytest.approx(outcome + shaped)
+        if any(c.max_hp < start[c.id] for c in b.combatants):
+            return
+    pytest.fail("radiation never lowered anybody's maximum HP")

@@ -17,6 +17,7 @@ from wasteland.envs import ENV_ID, SingleAgentEnv
 from wasteland.envs.encoding import OBS_SIZE
 from wasteland.rules.actions import ACTION_INDEX, N_ACTIONS, Action
 from wasteland.rules.errors import IllegalActionError, WastelandError
+from wasteland.rules.protocol import RULESETS
 
 END = ACTION_INDEX[Action("end")]
 
@@ -49,15 +50,17 @@ def play(env: SingleAgentEnv, rng: np.random.Generator, check=None):
             return total, term, trunc, info
 
 
-def test_gymnasium_check_env() -> None:
-    env = gymnasium.make(ENV_ID, illegal_action="end")
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_gymnasium_check_env(ruleset: str) -> None:
+    env = gymnasium.make(ENV_ID, ruleset=ruleset, illegal_action="end")
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # check_env reports problems as warnings
         check_env(env.unwrapped)
 
 
-def test_spaces() -> None:
-    env = SingleAgentEnv()
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_spaces(ruleset: str) -> None:
+    env = SingleAgentEnv(ruleset=ruleset)
     assert env.observation_space.shape == (OBS_SIZE,)
     assert env.observation_space.dtype == np.float32
     assert env.action_space.n == N_ACTIONS
@@ -65,8 +68,9 @@ def test_spaces() -> None:
     assert obs in env.observation_space
 
 
-def test_mask_is_the_learners_legal_ids() -> None:
-    env = SingleAgentEnv(scenario=two_on_two(), opponents="random")
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_mask_is_the_learners_legal_ids(ruleset: str) -> None:
+    env = SingleAgentEnv(scenario=two_on_two(), ruleset=ruleset, opponents="random")
     learners = {"ted", "amy"}
     seen = set()
 
@@ -78,6 +82,7 @@ def test_mask_is_the_learners_legal_ids() -> None:
         m = e.action_masks()
         assert m.dtype == np.bool_
         assert np.flatnonzero(m).tolist() == e.ruleset.legal_ids(b)
+        assert obs in e.observation_space
 
     rng = np.random.default_rng(0)
     for _ in range(3):
@@ -106,11 +111,12 @@ def test_illegal_action_end() -> None:
     assert env.battle.history[n].endswith(": end")
 
 
-def test_outcome_rewards_and_draws() -> None:
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_outcome_rewards_and_draws(ruleset: str) -> None:
     rng = np.random.default_rng(1)
     outcomes = set()
     for _ in range(6):
-        env = SingleAgentEnv(opponents="scripted")
+        env = SingleAgentEnv(ruleset=ruleset, opponents="scripted")
         total, term, trunc, info = play(env, rng)
         b = env.battle
         if b.winner is None:
@@ -120,10 +126,10 @@ def test_outcome_rewards_and_draws() -> None:
             assert total == (1.0 if b.winner == env.learner else -1.0)
             assert info["winner"] == b.side_names[b.winner]
         outcomes.add(total)
-    draw = SingleAgentEnv(max_rounds=1, opponents="random")
+    draw = SingleAgentEnv(ruleset=ruleset, max_rounds=1, opponents="random")
     draw.reset(seed=0)
-    while True:
-        *_, reward, term, trunc, info = draw.step(END)
+    while True:  # end every turn (and take the cheapest choice in a 2d20 window)
+        *_, reward, term, trunc, info = draw.step(int(np.flatnonzero(draw.action_masks())[0]))
         if term or trunc:
             break
     if draw.battle.winner is None:
@@ -149,9 +155,10 @@ def test_learner_by_side_name_and_opponent_specs() -> None:
         SingleAgentEnv(opponents={"nobody": "random"})
 
 
-def test_reset_seeds_battle_and_opponents() -> None:
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_reset_seeds_battle_and_opponents(ruleset: str) -> None:
     def run(seed: int) -> list[str]:
-        env = SingleAgentEnv(opponents="random")
+        env = SingleAgentEnv(ruleset=ruleset, opponents="random")
         env.reset(seed=seed)
         rng = np.random.default_rng(0)
         for _ in range(30):
@@ -164,8 +171,9 @@ def test_reset_seeds_battle_and_opponents() -> None:
     assert run(5) != run(6)
 
 
-def test_reward_shaping() -> None:
-    env = SingleAgentEnv(scenario=two_on_two(), reward_shaping=0.5)
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_reward_shaping(ruleset: str) -> None:
+    env = SingleAgentEnv(scenario=two_on_two(), ruleset=ruleset, reward_shaping=0.5)
     total, *_ = play(env, np.random.default_rng(2))
     b = env.battle
     learners = [c for c in b.combatants if c.side == env.learner]
@@ -175,10 +183,13 @@ def test_reward_shaping() -> None:
     assert total == pytest.approx(outcome + shaped)
 
 
-def test_render() -> None:
-    env = SingleAgentEnv(render_mode="ansi")
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_render(ruleset: str) -> None:
+    env = SingleAgentEnv(ruleset=ruleset, render_mode="ansi")
     env.reset(seed=0)
-    assert "HP" in env.render()
+    text = env.render()
+    assert "HP" in text
+    assert ("AP pools: " in text and "Zone cover: " in text) == (ruleset == "f2d20")
 
 
 # --- sb3-contrib ---------------------------------------------------------------------

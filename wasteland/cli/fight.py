@@ -31,6 +31,8 @@ class FightResult:
             "winner": self.winner,
             "result": "draw" if b.winner is None else "win",
             "rounds": b.round,
+            **({"ap_pools": dict(zip(b.side_names, b.extra["pools"]))}
+               if "pools" in b.extra else {}),
             "combatants": [
                 {"id": c.id, "side": b.side_names[c.side], "hp": c.hp, "max_hp": c.max_hp,
                  "status": c.status}

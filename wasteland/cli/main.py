@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from wasteland.rules.errors import WastelandError
+from wasteland.rules.protocol import RULESETS
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Wasteland: Fallout tabletop combat run by AI agents.")
@@ -30,7 +31,7 @@ def _emit_json(data: object) -> None:
 def fight(
     scenario: Annotated[str, typer.Option(help="Built-in scenario name or a scenario file.")] = (
         "vault_corridor"),
-    ruleset: Annotated[str, typer.Option(help="Rules: pnp.")] = "pnp",
+    ruleset: Annotated[str, typer.Option(help=f"Rules: {', '.join(RULESETS)}.")] = "pnp",
     seed: Annotated[int, typer.Option(help="Seed of the battle's dice.")] = 1,
     agents: Annotated[str, typer.Option(help="Agent per side, comma-separated: scripted, random.")] = (
         "scripted"),
@@ -58,6 +59,8 @@ def fight(
     s = result.summary()
     typer.echo("")
     typer.echo(f"Result: {s['winner'] + ' win' if s['winner'] else 'draw'} after {s['rounds']} rounds")
+    if "ap_pools" in s:
+        typer.echo("AP pools: " + ", ".join(f"{side} {n}" for side, n in s["ap_pools"].items()))
 
 
 @app.command()

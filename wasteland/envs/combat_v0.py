@@ -10,13 +10,14 @@
 | Agents             | the scenario's combatants, e.g. `['ted', 'radscorpion_0', 'radscorpion_1']` |
 | Agents             | 2 to 10 (`MAX_COMBATANTS`)                                           |
 | Action Shape       | (1)                                                                  |
-| Action Values      | [0, 180] (`N_ACTIONS` entries of the fixed action table)             |
-| Observation Shape  | {"observation": (239,), "action_mask": (181,)}                       |
+| Action Values      | [0, 191] (`N_ACTIONS` entries of the fixed action table)             |
+| Observation Shape  | {"observation": (259,), "action_mask": (192,)}                       |
 | Observation Values | observation in [-1, 1] (float32), action_mask in {0, 1} (int8)       |
 
 A Fallout tabletop fight on a square grid: every combatant of the scenario is an agent.
-The rules live in the ruleset (`wasteland.rules`, default `"pnp"`); this env only
-translates them, like PettingZoo's classic games translate their board classes.
+The rules live in the ruleset (`wasteland.rules`, default `"pnp"`, or `"f2d20"`, Fallout
+2d20, whose ranges and moves read the map as zones); this env only translates them, like
+PettingZoo's classic games translate their board classes.
 
 ```python
 from wasteland.envs import combat_v0
@@ -45,19 +46,22 @@ max_cycles=None, reward_shaping=0.0, illegal_action="raise", bestiary=None)``
   `end` for it (its turn ends, its reactions are declined) and once every standing agent
   has used its budget all agents are truncated.
 * `reward_shaping`: adds `reward_shaping * (damage dealt - damage taken) / max HP` to each
-  agent on every step.
+  agent on every step (max HP at the start of the battle: 2d20 radiation lowers it).
 * `illegal_action`: `"raise"` (an action outside the mask raises
   `wasteland.rules.errors.IllegalActionError`, whose one-line message names the action and
-  lists the legal ones) or `"end"` (it is replaced by `end` and the agent's info gets
-  `illegal_action: True`). PettingZoo's `max_cycles_test` samples actions without the
+  lists the legal ones) or `"end"` (it is replaced by `end` - or, in a 2d20 window where
+  `end` is not legal, by the cheapest choice, `buy 0` / `boost 0` - and the agent's info
+  gets `illegal_action: True`). PettingZoo's `max_cycles_test` samples actions without the
   mask, so test it through a namespace whose `env` / `parallel_env` pass
   `illegal_action="end"`.
 
 ## Turn order
 
 `agent_selection` is always the ruleset's decider. A combatant's turn is several decisions
-(PnP: a small action, then a large one, then `end`), so the same agent may be selected
-several times in a row; a reaction (an attack of opportunity, a readied attack, a 5-ft
+(PnP: a small action, then a large one, then `end`; 2d20: minor and major actions, extra
+ones bought from the side's AP pool, then `end`, and after declaring an attack how many
+d20s to buy and after a hit how many combat dice to add), so the same agent may be
+selected several times in a row; a reaction (an attack of opportunity, a readied attack, a 5-ft
 step, a free attack on an unguarded enemy) selects the reacting combatant, and the turn
 resumes afterwards. Downed combatants stay in `env.agents` until the battle ends (their
 rewards arrive with their side's) and are never selected.
@@ -68,15 +72,21 @@ A dict with the usual `"observation"` and `"action_mask"`; the spaces are the sa
 every agent, scenario and ruleset, so one policy can drive any combatant.
 
 `observation` is egocentric (`wasteland.envs.encoding`, `feature_names()` names each
-position): a global block (whether I decide now, the slot one-hot small/large/free, the
-reaction kind one-hot, round fraction, my HP fraction, AP, loaded and reserve ammunition,
-weapon melee/ranged, range, RoF and reach, spare weapons, healing items, readied, free
-action used, Speed, cover and height of my square, visibility (my square or the light,
-the worse), unguarded) and then one block per combatant slot in slot order, so block `k`
-is the combatant that action targets `k` name: present, is me, ally, enemy, alive, HP
-fraction, dx and dy (normalized by the map size), distance, in line of sight, cover,
-crippled head/arm/leg, readied, is the subject of the reaction offered, ranged weapon,
-free action used, height difference, unguarded, weapon empty. Empty slots are zeros.
+position): a global block (whether I decide now, the slot one-hot over every ruleset's
+slots - PnP small/large/free, 2d20 act/dice/boost/defend/free, other - the reaction kind
+one-hot, round fraction, my HP fraction, AP, loaded and reserve ammunition, weapon
+melee/ranged, range, RoF and reach, spare weapons, healing items, readied, free action
+used, Speed, cover and height of my square, visibility (my square or the light, the
+worse), unguarded, and the 2d20 AP economy: my side's pool and the fullest enemy pool
+(/ 6), minor and major actions used and moved this turn; zeros under PnP) and then one
+block per combatant slot in slot order, so block `k` is the combatant that action
+targets `k` name: present, is me, ally, enemy, alive, HP fraction, dx and dy (normalized
+by the map size), distance, in line of sight, cover, height difference, range band (2d20
+zones: close 0 .. extreme 1; 0 under PnP), crippled head/arm/leg, readied, is the
+subject of the decision (the reaction's subject, the 2d20 attack's target), ranged
+weapon, free action used, unguarded, weapon empty. Under 2d20, cover is the zone's,
+weapons fire from the ammunition supply (no magazines) and Speed is 0. Empty slots are
+zeros.
 
 `action_mask` is exactly the ruleset's `legal_ids` for the deciding agent and all zeros
 for every other agent (and for everybody once the battle is over).
@@ -105,8 +115,9 @@ ends the battle as a draw, or `max_cycles` is used up, all agents are truncated 
 
 `"ansi"` returns the map (combatants as slot digits, downed ones `x`, walls `#`, cover
 `,` `=` `%`), a status line per combatant and the last events' text; `"human"` prints
-it. With a render mode set the battle keeps its event log (otherwise it does not, for
-speed).
+it. Under 2d20 the zone map (each square as its zone's letter) stands beside the terrain,
+with a line of zone cover and one of each side's AP pool. With a render mode set the
+battle keeps its event log (otherwise it does not, for speed).
 
 ## Version History
 
@@ -133,9 +144,8 @@ from wasteland.rules.errors import IllegalActionError, WastelandError
 from wasteland.rules.protocol import Decision, Ruleset, get_ruleset
 from wasteland.rules.textmap import render_text
 
-from .encoding import END_ID, Encoder, mask_box, mask_of, observation_box
+from .encoding import Encoder, fallback_id, mask_box, mask_of, observation_box
 
-END_ACTION = ACTION_TABLE[END_ID]
 ILLEGAL_MODES = ("raise", "end")
 
 
@@ -248,6 +258,7 @@ class raw_env(AECEnv, EzPickle):
         self._rewarded = False
         self._used: list[int] = []
         self._net: list[int] = []
+        self._hp0: list[int] = []
 
     # --- spaces and randomness -----------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -280,7 +291,7 @@ class raw_env(AECEnv, EzPickle):
                                     max_rounds=self.max_rounds)
         b.quiet = self.render_mode is None  # nobody reads the events
         self.battle = b
-        self._enc = Encoder(b)
+        self._enc = Encoder(b, self.ruleset)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -290,6 +301,8 @@ class raw_env(AECEnv, EzPickle):
         self._rewarded = False
         self._used = [0] * len(self.agents)
         self._net = [c.damage_dealt - c.damage_taken for c in b.combatants]
+        # the starting maximum: 2d20 radiation lowers max_hp during the fight, even to 0
+        self._hp0 = [max(1, c.max_hp) for c in b.combatants]
         self.agent_selection = self.agents[0]
         self._skip_agent_selection = None
         self._advance()
@@ -316,7 +329,7 @@ class raw_env(AECEnv, EzPickle):
         if idx not in self._legal:  # also None and out-of-table indices
             if self.illegal_action == "raise":
                 raise IllegalActionError(illegal_message(b, dec, action, self._legal))
-            idx = END_ID
+            idx = fallback_id(self._legal)
             self.infos[agent] = {"illegal_action": True}
         elif self.infos[agent]:
             self.infos[agent] = {}
@@ -351,7 +364,8 @@ class raw_env(AECEnv, EzPickle):
                 if all(used[c.slot] >= mc for c in b.combatants if c.status == ACTIVE):
                     self._end_episode(truncated=True)
                     return
-                R.apply(b, END_ACTION, check=False)  # type: ignore[call-arg]
+                R.apply(b, ACTION_TABLE[fallback_id(R.legal_ids(b))],  # type: ignore[call-arg]
+                        check=False)
                 continue
             self._decision = dec
             self._legal = R.legal_ids(b)
@@ -381,7 +395,7 @@ class raw_env(AECEnv, EzPickle):
         for c in b.combatants:
             now = c.damage_dealt - c.damage_taken
             if now != net[c.slot]:
-                rewards[self.possible_agents[c.slot]] += k * (now - net[c.slot]) / c.max_hp
+                rewards[self.possible_agents[c.slot]] += k * (now - net[c.slot]) / self._hp0[c.slot]
                 net[c.slot] = now
                 self._rewarded = True
 

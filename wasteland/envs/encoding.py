@@ -3,8 +3,13 @@
 The observation is egocentric and the same length for every combatant, scenario and
 ruleset, so one policy can drive any combatant anywhere. It is a flat float32 vector:
 
-* a global block (``GLOBAL_FEATURES``): the decision (am I deciding, the slot, the kind of
-  reaction offered), the round, and my own condition, weapon, position;
+* a global block (``GLOBAL_FEATURES``): the decision (am I deciding, the slot - every
+  ruleset's slots share one one-hot: PnP's small / large / free, 2d20's act / dice / boost
+  / defend and free, and "other" for a slot not named here - the kind of reaction
+  offered), the round, my own condition, weapon, position,
+  and the action-point economy of rulesets that keep one (2d20: my side's AP pool, the
+  fullest enemy pool, minor and major actions used and whether I moved this turn; zeros
+  under PnP);
 * ``MAX_COMBATANTS`` blocks of ``SLOT_FEATURES``, one per combatant slot in slot order, so
   that block ``k`` describes the combatant that the action table's target ``k`` names.
   Empty slots are all zeros.
@@ -13,8 +18,13 @@ The mask is the ruleset's ``legal_ids`` for the deciding combatant as a 0/1 vect
 fixed action table. Only the ruleset decides legality; this module only copies it.
 
 Everything read here is ruleset-neutral battle state (positions, HP, statuses, weapons,
-ammunition); the one stat-block number used, Speed, is read from the stat block named like
-the ruleset when it has a ``speed`` field.
+ammunition) or read generically: Speed from the stat block named like the ruleset when it
+has a ``speed`` field (2d20 has none: 0); a weapon's range, fire rate and ammunition from
+its profile named like the ruleset when it has one (2d20: the range band and fire rate;
+ammunition comes straight from the supply, there is no magazine to load); the AP economy
+from ``battle.extra`` (``pools``, ``minor``, ``major``, ``moved``) when present; and, for a
+ruleset that measures by zones (it has a ``zones(battle)`` method), the range band to each
+combatant and the zone's cover instead of the square's.
 """
 
 from __future__ import annotations
@@ -25,28 +35,34 @@ from collections.abc import Sequence
 import numpy as np
 from gymnasium import spaces
 
+from wasteland.bestiary.models import Weapon
 from wasteland.rules.actions import ACTION_INDEX, MAX_COMBATANTS, MAX_WEAPONS, N_ACTIONS, Action
 from wasteland.rules.battle import ACTIVE, Battle
-from wasteland.rules.protocol import Decision
+from wasteland.rules.protocol import Decision, Ruleset, get_ruleset
+from wasteland.rules.zones import Zones
 
 END_ID = ACTION_INDEX[Action("end")]
 
-SLOTS = ("small", "large", "free")
+# every ruleset's decision slots: PnP's, then 2d20's; any other slot sets "slot_other"
+SLOTS = ("small", "large", "free", "act", "dice", "boost", "defend")
 REACTIONS = ("opportunity", "unguarded", "readied", "step")  # anything else: "other"
 
 GLOBAL_FEATURES = (
     "deciding", "round_frac",
-    "slot_small", "slot_large", "slot_free",
+    "slot_small", "slot_large", "slot_free", "slot_act", "slot_dice", "slot_boost",
+    "slot_defend", "slot_other",
     "reaction_opportunity", "reaction_unguarded", "reaction_readied", "reaction_step",
     "reaction_other",
     "hp_frac", "ap", "loaded_frac", "reserve", "reloading",
     "weapon_melee", "weapon_ranged", "weapon_range", "weapon_rof", "weapon_reach",
     "spare_weapons", "healing_items",
     "readied", "free_used", "speed", "cover", "height", "visibility", "unguarded",
+    "pool_mine", "pool_enemy", "minor_used", "major_used", "moved",
 )
 SLOT_FEATURES = (  # the four that do not change during a battle come first
     "present", "is_me", "ally", "enemy", "alive", "hp_frac",
-    "dx", "dy", "distance", "in_los", "cover", "height_diff",  # geometry: cached per square pair
+    "dx", "dy", "distance", "in_los", "cover", "height_diff", "range_band",  # geometry:
+    # cached per square pair
     "crippled_head", "crippled_arm", "crippled_leg",
     "readied", "reaction_subject", "ranged", "free_used", "unguarded", "weapon_empty",
 )
@@ -61,6 +77,11 @@ ROF_SCALE = 10.0
 HEIGHT_SCALE = 20.0
 RESERVE_MAGAZINES = 4.0
 HEAL_SCALE = 4.0
+POOL_SCALE = 6.0  # 2d20: a side's pool holds at most 6 AP
+ACTIONS_SCALE = 2.0  # 2d20: at most two minor and two major actions a turn
+RANGE_BANDS = ("close", "medium", "long", "extreme")  # 2d20 weapon ranges, nearest first
+BAND_SCALE = 3.0
+NO_FEED, MAGAZINE, SUPPLY = 0, 1, 2  # how a weapon gets its ammunition (see Encoder)
 
 
 def feature_names() -> list[str]:
@@ -95,14 +116,33 @@ def mask_of(legal: Sequence[int], dtype: type = np.int8) -> np.ndarray:
     return np.frombuffer(m, dtype=dtype)
 
 
-# melee, ranged, range, RoF, reach (normalized), has a magazine, capacity, ammunition id
-WeaponFeatures = tuple[float, float, float, float, float, float, float, str]
-_ZERO3 = (0.0, 0.0, 0.0)
-_ZERO5 = (0.0, 0.0, 0.0, 0.0, 0.0)
-_SLOT_ONEHOT = {s: tuple(1.0 if s == t else 0.0 for t in SLOTS) for s in SLOTS}
+def fallback_id(legal: Sequence[int]) -> int:
+    """What stands in for an action the env cannot take (an illegal one, or one an agent
+    out of decisions never makes): ``end``, or where ``end`` is not legal (2d20's dice and
+    boost windows) the first legal action, the cheapest choice (``buy 0``, ``boost 0``)."""
+    return END_ID if END_ID in legal or not legal else legal[0]
+
+
+# melee, ranged, range, RoF, reach (normalized), feed (NO_FEED / MAGAZINE / SUPPLY),
+# magazine capacity (at least 1), ammunition id
+WeaponFeatures = tuple[float, float, float, float, float, int, float, str]
+_NO_CHOICE = (0.0,) * (len(SLOTS) + 1 + len(REACTIONS) + 1)
+_SLOT_ONEHOT = {s: tuple(1.0 if s == t else 0.0 for t in SLOTS) + (0.0,) for s in SLOTS}
+_OTHER_SLOT = (0.0,) * len(SLOTS) + (1.0,)
 _REACTION_ONEHOT = {r: tuple(1.0 if r == t else 0.0 for t in REACTIONS) + (0.0,)
                     for r in REACTIONS}
-_OTHER_REACTION = (0.0, 0.0, 0.0, 0.0, 1.0)
+_OTHER_REACTION = (0.0,) * len(REACTIONS) + (1.0,)
+_NO_REACTION = (0.0,) * (len(REACTIONS) + 1)
+_NO_ECONOMY = (0.0, 0.0, 0.0, 0.0, 0.0)
+_CHOICE: dict[tuple[str, str | None], tuple[float, ...]] = {}
+
+
+def _choice(key: tuple[str, str | None]) -> tuple[float, ...]:
+    """The slot and reaction one-hots of a decision, kept per (slot, reaction)."""
+    slot, kind = key
+    got = _CHOICE[key] = _SLOT_ONEHOT.get(slot, _OTHER_SLOT) + (
+        _NO_REACTION if kind is None else _REACTION_ONEHOT.get(kind, _OTHER_REACTION))
+    return got
 
 
 _DOWN = (0.0,) * (len(SLOT_FEATURES) - 4)
@@ -112,12 +152,40 @@ def _clip(x: float) -> float:
     return 1.0 if x > 1.0 else x
 
 
-class Encoder:
-    """Encodes one battle; the parts that never change during a fight are computed once."""
+def weapon_features(w: Weapon, ruleset: str, size: int) -> WeaponFeatures:
+    """The static features of a weapon. PnP reads the weapon's own fields (range in feet,
+    RoF, a magazine to load); a ruleset with its own weapon profile (the field named like
+    the ruleset, e.g. ``f2d20``) gives the range band and fire rate, and its ranged weapons
+    draw on the ammunition supply directly. Range: PnP's in squares over the map size,
+    2d20's band (close 0.25, medium 0.5, long 0.75, extreme 1); melee: reach."""
+    ranged = w.kind == "ranged"
+    prof = getattr(w, ruleset, None)
+    capacity = float(max(1, w.capacity))
+    if prof is None:
+        reach_sq = (w.range_ft / 5.0) if ranged else float(w.reach)
+        rng, rof = _clip(reach_sq / size), _clip(w.rof / ROF_SCALE)
+        feed = MAGAZINE if w.magazine != "none" else NO_FEED
+    else:
+        band = getattr(prof, "range", None)
+        rng = ((RANGE_BANDS.index(band) + 1) / len(RANGE_BANDS)
+               if ranged and band in RANGE_BANDS else _clip(w.reach / size))
+        rof = _clip(getattr(prof, "fire_rate", 0) / ROF_SCALE)
+        feed = SUPPLY if (ranged and w.ammo) else NO_FEED
+    return (0.0 if ranged else 1.0, 1.0 if ranged else 0.0, rng, rof, _clip(w.reach / 3.0),
+            feed, capacity, w.ammo or "")
 
-    def __init__(self, battle: Battle) -> None:
+
+class Encoder:
+    """Encodes one battle; the parts that never change during a fight are computed once.
+
+    ``ruleset`` is the battle's ruleset (default: the registered one named
+    ``battle.ruleset``); it is only asked whether it measures by zones."""
+
+    def __init__(self, battle: Battle, ruleset: Ruleset | None = None) -> None:
         self.battle = battle
         g = battle.grid
+        if ruleset is None:
+            ruleset = get_ruleset(battle.ruleset)
         self.n = len(battle.combatants)
         self.width, self.height = g.width, g.height
         self.inv_w = 1.0 / max(1, g.width - 1)
@@ -132,21 +200,26 @@ class Encoder:
         self.speed: list[float] = []
         size = max(g.width, g.height)
         for c in battle.combatants:
-            ws = []
-            for w in c.weapons:
-                ranged = w.kind == "ranged"
-                reach_sq = (w.range_ft / 5.0) if ranged else float(w.reach)
-                has_mag = w.magazine != "none"
-                ws.append((
-                    0.0 if ranged else 1.0, 1.0 if ranged else 0.0,
-                    _clip(reach_sq / size), _clip(w.rof / ROF_SCALE), _clip(w.reach / 3.0),
-                    1.0 if has_mag else 0.0, float(max(1, w.capacity)), w.ammo or "",
-                ))
-            self.weapons.append(ws)
+            self.weapons.append([weapon_features(w, battle.ruleset, size) for w in c.weapons])
             stats = getattr(c.creature, battle.ruleset, None)
             self.speed.append(_clip(getattr(stats, "speed", 0) / SPEED_SCALE))
-        top = max(g.heights) if g.heights else 0
-        self._height = {h: _clip(h / HEIGHT_SCALE) for h in set(g.heights) | {top}}
+        # zones (2d20): the cover of a square is its zone's, and range bands are known
+        zones_of = getattr(ruleset, "zones", None)
+        self.zones: Zones | None = zones_of(battle) if callable(zones_of) else None
+        z = self.zones
+        if z is not None:
+            self.cover: Sequence[int] = [z.cover(k) if k >= 0 else 0 for k in z.zone_of]
+            geo_key = f"_obs_geometry_{battle.ruleset}"
+        else:
+            self.cover = g.cover
+            geo_key = "_obs_geometry"
+        # per square: cover, height, visibility (the square or the light, the worse)
+        cells_key = f"{geo_key}_cells_{self.ambient}"
+        self._cell: list[tuple[float, float, float]] = g.__dict__.get(cells_key) or []
+        if not self._cell:
+            self._cell = [(self.cover[i] / 3.0, _clip(g.heights[i] / HEIGHT_SCALE),
+                           _clip(min(g.vis[i], self.ambient) / -10.0)) for i in range(g.n_cells)]
+            setattr(g, cells_key, self._cell)
         # per observer, per combatant: present, is_me, ally, enemy
         sides = [c.side for c in battle.combatants]
         self._prefix = [[(1.0, 1.0 if i == j else 0.0,
@@ -155,20 +228,26 @@ class Encoder:
                         for i in range(self.n)]
         self._prefix_alive = [[p + (1.0,) for p in row] for row in self._prefix]
         self._cells = g.n_cells
-        self._geo: dict[int, tuple[float, ...]] = g.__dict__.setdefault("_obs_geometry", {})
+        self._geo: dict[int, tuple[float, ...]] = g.__dict__.setdefault(geo_key, {})
         self._pack = struct.Struct(f"={G + self.n * B}f").pack_into
-        self._spare = [_clip((len(c.weapons) - 1) / max(1, MAX_WEAPONS - 1))
-                       for c in battle.combatants]
+        # per combatant, per weapon: melee, ranged, range, RoF, reach, spare weapons
+        self._wglobal = [[wf[:5] + (_clip((len(c.weapons) - 1) / max(1, MAX_WEAPONS - 1)),)
+                          for wf in ws] for c, ws in zip(battle.combatants, self.weapons)]
+        # the AP economy (2d20): each side's enemy sides
+        self.economy = "pools" in battle.extra
+        n_sides = len(battle.side_names)
+        self._enemy_sides = [[s for s in range(n_sides) if s != side] for side in range(n_sides)]
 
     def _geometry(self, a: int, b: int) -> tuple[float, ...]:
-        """dx, dy, distance, line of sight, cover, height difference from square a to b:
-        fixed for a map, so computed once per pair and kept with the map."""
+        """dx, dy, distance, line of sight, cover, height difference and range band from
+        square a to b: fixed for a map, so computed once per pair and kept with the map."""
         g = self.battle.grid
         ox, oy = g.xs[b] - g.xs[a], g.ys[b] - g.ys[a]
         dist = max(abs(ox), abs(oy)) * self.inv_size
         dh = max(-1.0, min(1.0, (g.heights[b] - g.heights[a]) / HEIGHT_SCALE))
+        band = self.zones.band(a, b) / BAND_SCALE if self.zones is not None else 0.0
         got = (ox * self.inv_w, oy * self.inv_h, min(1.0, dist), float(g.sight[a][b]),
-               g.cover[b] / 3.0, dh)
+               self.cover[b] / 3.0, dh, band)
         self._geo[a * self._cells + b] = got
         return got
 
@@ -176,37 +255,39 @@ class Encoder:
         """The observation of combatant slot ``me``; ``dec`` is the current decision if it is
         ``me``'s (else the decision features are zeros)."""
         b = self.battle
-        g = b.grid
         cs = b.combatants
         c = cs[me]
-        cover, heights = g.cover, g.heights
         pos = c.pos
-        mh = heights[pos]
-        wf = self.weapons[me][c.active_weapon]
-        st = c.weapon_states[c.active_weapon]
+        aw = c.active_weapon
+        wf = self.weapons[me][aw]
+        st = c.weapon_states[aw]
         x = b.round / self.max_rounds
         subject = -1
         if dec is not None:
             out = [1.0, x if x < 1.0 else 1.0]
-            out += _SLOT_ONEHOT.get(dec.slot, _ZERO3)
-            kind = dec.reaction
-            if kind is not None:
-                out += _REACTION_ONEHOT.get(kind, _OTHER_REACTION)
-                if dec.subject is not None:
-                    subject = dec.subject
-            else:
-                out += _ZERO5
+            key = (dec.slot, dec.reaction)
+            out += _CHOICE.get(key) or _choice(key)
+            if dec.subject is not None:  # a reaction's subject, or 2d20's attack target
+                subject = dec.subject
         else:
-            out = [0.0, x if x < 1.0 else 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-        if wf[5]:
+            out = [0.0, x if x < 1.0 else 1.0]
+            out += _NO_CHOICE
+        feed = wf[5]
+        if not feed:
+            loaded, reserve = 1.0, 0.0
+        elif feed == MAGAZINE:
             loaded = st.loaded / wf[6]
             if loaded > 1.0:
                 loaded = 1.0
             reserve = c.ammo.get(wf[7], 0) / (wf[6] * RESERVE_MAGAZINES)
             if reserve > 1.0:
                 reserve = 1.0
-        else:
-            loaded, reserve = 1.0, 0.0
+        else:  # SUPPLY, no magazine: the weapon fires while the supply lasts
+            left = c.ammo.get(wf[7], 0)
+            loaded = 1.0 if left > 0 else 0.0
+            reserve = left / (wf[6] * RESERVE_MAGAZINES)
+            if reserve > 1.0:
+                reserve = 1.0
         heal = 0.0
         if c.items:
             healing = self.healing
@@ -218,30 +299,44 @@ class Encoder:
                 heal = 1.0
         hp, mhp = c.hp, c.max_hp
         ap = c.ap / AP_SCALE
-        vis = min(g.vis[pos], self.ambient) / -10.0  # my square or the light, the worse
         out += (
             hp / mhp if (hp > 0 and mhp > 0) else 0.0,
             ap if ap < 1.0 else 1.0, loaded, reserve, 1.0 if st.reload_step else 0.0,
-            wf[0], wf[1], wf[2], wf[3], wf[4], self._spare[me], heal,
-            1.0 if c.readied else 0.0, 1.0 if c.free_used else 0.0,
-            0.0 if c.crippled.get("leg") else self.speed[me],
-            cover[pos] / 3.0, self._height[mh] if mh else 0.0,
-            vis if vis < 1.0 else 1.0, 1.0 if c.unguarded else 0.0,
         )
-        weapons = self.weapons
-        prefix = self._prefix[me]
-        alive = self._prefix_alive[me]
+        out += self._wglobal[me][aw]
+        out += (heal, c.readied, c.free_used,
+                0.0 if c.crippled.get("leg") else self.speed[me])
+        out += self._cell[pos]
+        out.append(c.unguarded)
+        if self.economy:  # my side's pool, the fullest enemy pool; my turn's actions
+            xt = b.extra
+            pools = xt["pools"]
+            es = self._enemy_sides[c.side]
+            pm = pools[c.side] / POOL_SCALE
+            pe = (pools[es[0]] if len(es) == 1 else max([pools[s] for s in es], default=0)
+                  ) / POOL_SCALE
+            order, turn = b.order, b.turn
+            if not b.over and turn < len(order) and order[turn] == me:
+                out += (pm if pm < 1.0 else 1.0, pe if pe < 1.0 else 1.0,
+                        _clip(xt.get("minor", 0) / ACTIONS_SCALE),
+                        _clip(xt.get("major", 0) / ACTIONS_SCALE),
+                        1.0 if xt.get("moved") else 0.0)
+            else:
+                out += (pm if pm < 1.0 else 1.0, pe if pe < 1.0 else 1.0, 0.0, 0.0, 0.0)
+        else:
+            out += _NO_ECONOMY
         geo = self._geo
         row = pos * self._cells
-        for o in cs:
+        subj = cs[subject] if subject >= 0 else None
+        for o, pre, al, ows in zip(cs, self._prefix[me], self._prefix_alive[me], self.weapons):
             if o.status != ACTIVE:  # out of the fight: who it was is all that is left
-                out += prefix[o.slot]
+                out += pre
                 out += _DOWN
                 continue
             p = o.pos
             ohp, omhp = o.hp, o.max_hp
             aw = o.active_weapon
-            ow = weapons[o.slot][aw]
+            ow = ows[aw]
             cr = o.crippled
             if cr:
                 ch = 1.0 if cr.get("head", 0) else 0.0
@@ -253,19 +348,18 @@ class Encoder:
                     cl = 1.0
             else:
                 ch = ca = cl = 0.0
-            if ow[5]:
+            ofeed = ow[5]
+            if not ofeed:
+                empty = 0.0
+            elif ofeed == MAGAZINE:
                 ost = o.weapon_states[aw]
                 empty = 1.0 if (ost.loaded == 0 or ost.reload_step) else 0.0
-            else:
-                empty = 0.0
-            out += alive[o.slot]
+            else:  # SUPPLY
+                empty = 0.0 if o.ammo.get(ow[7], 0) > 0 else 1.0
+            out += al
             out.append(ohp / omhp if omhp > 0 else 0.0)
             out += geo.get(row + p) or self._geometry(pos, p)
-            out += (
-                ch, ca, cl,
-                1.0 if o.readied else 0.0, 1.0 if o.slot == subject else 0.0, ow[1],
-                1.0 if o.free_used else 0.0, 1.0 if o.unguarded else 0.0, empty,
-            )
+            out += (ch, ca, cl, o.readied, o is subj, ow[1], o.free_used, o.unguarded, empty)
         buf = bytearray(_OBS_BYTES)  # zeros: the slots past the last combatant stay empty
         self._pack(buf, 0, *out)
         return np.frombuffer(buf, dtype=np.float32)

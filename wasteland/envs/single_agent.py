@@ -18,9 +18,9 @@ obs, reward, terminated, truncated, info = env.step(action)
 ```
 
 Rewards: +1 when the learner's side wins, -1 when it loses, 0 on a draw, plus optionally
-``reward_shaping * (damage dealt - damage taken) / max HP`` summed over the learner's
-combatants on every step. ``terminated`` when a side wins (or nobody is left), ``truncated``
-when the round limit ends the battle as a draw.
+``reward_shaping * (damage dealt - damage taken) / max HP`` (at the start of the battle)
+summed over the learner's combatants on every step. ``terminated`` when a side wins (or
+nobody is left), ``truncated`` when the round limit ends the battle as a draw.
 
 An action outside the mask raises ``IllegalActionError`` (one line naming the action and
 the legal ones); with ``illegal_action="end"`` it is replaced by ``end`` and the step's
@@ -55,7 +55,7 @@ from .combat_v0 import (
     resolve_ruleset,
     resolve_scenario,
 )
-from .encoding import END_ID, Encoder, mask_of, observation_box
+from .encoding import END_ID, Encoder, fallback_id, mask_of, observation_box
 
 OpponentSpec = str | Agent
 NEW_BATTLE_TRIES = 100
@@ -125,6 +125,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._legal: list[int] = []
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
         self._net = 0.0
+        self._hp0: list[int] = []
 
     def _check_opponents(self, spec: Any) -> list[OpponentSpec]:
         """One agent spec per opponent combatant, in slot order."""
@@ -177,7 +178,7 @@ class SingleAgentEnv(gymnasium.Env):
                                     max_rounds=self.max_rounds)
         b.quiet = self.render_mode is None  # nobody reads the events
         self.battle = b
-        self._enc = Encoder(b)
+        self._enc = Encoder(b, self.ruleset)
         self.opponents = {}
         opp_slots = [c.slot for c in b.combatants if c.side != self.learner]
         for slot, spec in zip(opp_slots, self._opponent_spec):
@@ -191,6 +192,8 @@ class SingleAgentEnv(gymnasium.Env):
                 elif isinstance(getattr(agent, "rng", None), random.Random):
                     agent.rng.seed(s)  # type: ignore[attr-defined]
             self.opponents[slot] = agent
+        # the starting maximum: 2d20 radiation lowers max_hp during the fight, even to 0
+        self._hp0 = [max(1, c.max_hp) for c in b.combatants]
         self._net = self._learner_net()
         self._advance()
 
@@ -203,7 +206,7 @@ class SingleAgentEnv(gymnasium.Env):
         if idx is None or illegal:
             if self.illegal_action == "raise":
                 raise IllegalActionError(illegal_message(b, self._decision, action, self._legal))
-            idx = END_ID
+            idx = fallback_id(self._legal)
         self.ruleset.apply(b, ACTION_TABLE[idx], check=False)  # type: ignore[call-arg]
         self._advance()
         reward = 0.0
@@ -230,8 +233,8 @@ class SingleAgentEnv(gymnasium.Env):
     def _learner_net(self) -> float:
         b = self.battle
         assert b is not None
-        return sum((b.combatants[s].damage_dealt - b.combatants[s].damage_taken)
-                   / b.combatants[s].max_hp for s in self.learner_slots)
+        return sum((b.combatants[s].damage_dealt - b.combatants[s].damage_taken) / self._hp0[s]
+                   for s in self.learner_slots)
 
     def _advance(self) -> None:
         """Let the opponents decide until a learner combatant decides or the battle ends."""

@@ -6,6 +6,11 @@ targets use), downed ones as ``x``, walls ``#``, cover ``,`` light, ``=`` heavy,
 full, high ground ``^`` and obscured squares ``~``. Below it: one status line per
 combatant and the text of the last few events.
 
+Under a ruleset that measures by zones (Fallout 2d20, which has a ``zones(battle)``
+method) the zone map stands beside the terrain: each passable square as its zone's letter,
+with the combatants on it; a legend line gives each zone's cover, a line each side's AP
+pool, and each status line the combatant's zone, injuries and conditions.
+
 ``render_zones`` draws a map's 2d20 zones instead: each passable square as its zone's
 letter, walls ``#``, then one legend line per zone.
 """
@@ -53,7 +58,20 @@ def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS
         if c.status == ACTIVE:
             x, y = g.xy(c.pos)
             rows[y][x] = glyph(c.slot)
-    lines = ["".join(r) for r in rows]
+    zoned = callable(getattr(ruleset, "zones", None))
+    if zoned:
+        zones = zones_for(g)
+        zrows = [[zone_glyph(zones.zone_of[y * g.width + x]) if g.passable[y * g.width + x]
+                  else "#" for x in range(g.width)] for y in range(g.height)]
+        for c in b.combatants:  # the same combatant glyphs as the terrain map
+            x, y = g.xy(c.pos)
+            zrows[y][x] = rows[y][x]
+        lines = ["".join(r) + "   " + "".join(z) for r, z in zip(rows, zrows)]
+        lines.append("Zone cover: " + ", ".join(f"{zone_glyph(z)} ({zones.name(z)}) "
+                                                f"{COVER_NAMES[zones.cover(z)]}"
+                                                for z in range(zones.count)))
+    else:
+        lines = ["".join(r) for r in rows]
     deciding = None if b.over else ruleset.decider(b)
     head = f"Round {b.round}"
     if b.over:
@@ -63,11 +81,18 @@ def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS
             head += ", over: draw" + (" (round limit)" if b.extra.get("reason") == "max_rounds"
                                       else "")
     lines.append(head)
+    pools = b.extra.get("pools")
+    if zoned and pools is not None:
+        lines.append("AP pools: " + ", ".join(f"{name} {pools[si]}"
+                                             for si, name in enumerate(b.side_names)))
     for c in b.combatants:
         w = c.weapon
         st = c.wstate
         ammo = ""
-        if w.magazine != "none":
+        if zoned:  # no magazines: the weapon fires from the supply
+            if w.ammo:
+                ammo = f" ({c.ammo.get(w.ammo, 0)} {w.ammo})"
+        elif w.magazine != "none":
             ammo = f" {st.loaded}/{w.capacity}"
             if w.ammo:
                 ammo += f" (+{c.ammo.get(w.ammo, 0)})"
@@ -80,16 +105,30 @@ def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS
             flags.append("unguarded")
         crip = [f"{k}x{v}" for k, v in c.crippled.items() if v]
         if crip:
-            flags.append("crippled " + " ".join(crip))
+            flags.append(("injured " if zoned else "crippled ") + " ".join(crip))
+        if zoned:
+            flags.extend(k for k in ("dying", "stable", "stunned", "burrowed", "defend")
+                         if c.cond.get(k))
         mark = "  "
         if deciding is not None and deciding.combatant == c.slot:
             mark = "> "
             flags.append(f"deciding: {deciding.slot}"
                          + (f" reaction {deciding.reaction}" if deciding.reaction else ""))
+            if (zoned and deciding.reaction is None and deciding.subject is not None
+                    and deciding.subject != c.slot):  # 2d20's attack windows
+                flags[-1] += f" (attack on {b.ids[deciding.subject]})"
+            if zoned and deciding.slot == "act":
+                econ = b.extra
+                flags.append(f"minor {econ.get('minor', 0)}, major {econ.get('major', 0)}"
+                             + (", moved" if econ.get("moved") else ""))
         x, y = g.xy(c.pos)
+        where = f"({x},{y})"
+        if zoned:
+            zc = zones.zone_of[c.pos]
+            where += f" zone {zones.name(zc)} ({zone_glyph(zc)})"
         lines.append(
             f"{mark}{glyph(c.slot)} {c.id:<16} {b.side_names[c.side]:<14} "
-            f"HP {c.hp:>3}/{c.max_hp:<3} {w.name}{ammo} at ({x},{y})"
+            f"HP {c.hp:>3}/{c.max_hp:<3} {w.name}{ammo} at {where}"
             + (f" [{', '.join(flags)}]" if flags else "")
         )
     if last_events and b.log:

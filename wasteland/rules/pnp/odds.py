@@ -3,7 +3,7 @@ outcomes, so every probability here is a fraction over 216)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import product
 
 from wasteland.rules.battle import Battle, Combatant
@@ -11,7 +11,7 @@ from wasteland.rules.battle import Battle, Combatant
 from .combat import attack_mods
 
 
-@lru_cache(maxsize=None)
+@cache
 def p_3d6_at_least(n: int) -> float:
     """P(3d6 >= n), triple six counted as a hit whatever n is (seed 000, Critical Hits)."""
     hits = sum(1 for f in product(range(1, 7), repeat=3) if sum(f) >= n or f == (6, 6, 6))
