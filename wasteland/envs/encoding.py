@@ -228,7 +228,8 @@ class Encoder:
                         for i in range(self.n)]
         self._prefix_alive = [[p + (1.0,) for p in row] for row in self._prefix]
         self._cells = g.n_cells
-        self._geo: dict[int, tuple[float, ...]] = g.__dict__.setdefault(geo_key, {})
+        # per observer square, the geometry to every square (filled as squares are seen)
+        self._geo: dict[int, list[tuple[float, ...] | None]] = g.__dict__.setdefault(geo_key, {})
         self._pack = struct.Struct(f"={G + self.n * B}f").pack_into
         # per combatant, per weapon: melee, ranged, range, RoF, reach, spare weapons
         self._wglobal = [[wf[:5] + (_clip((len(c.weapons) - 1) / max(1, MAX_WEAPONS - 1)),)
@@ -248,7 +249,7 @@ class Encoder:
         band = self.zones.band(a, b) / BAND_SCALE if self.zones is not None else 0.0
         got = (ox * self.inv_w, oy * self.inv_h, min(1.0, dist), float(g.sight[a][b]),
                self.cover[b] / 3.0, dh, band)
-        self._geo[a * self._cells + b] = got
+        self._geo[a][b] = got
         return got
 
     def observe(self, me: int, dec: Decision | None = None) -> np.ndarray:
@@ -325,8 +326,9 @@ class Encoder:
                 out += (pm if pm < 1.0 else 1.0, pe if pe < 1.0 else 1.0, 0.0, 0.0, 0.0)
         else:
             out += _NO_ECONOMY
-        geo = self._geo
-        row = pos * self._cells
+        row = self._geo.get(pos)
+        if row is None:
+            row = self._geo[pos] = [None] * self._cells
         subj = cs[subject] if subject >= 0 else None
         for o, pre, al, ows in zip(cs, self._prefix[me], self._prefix_alive[me], self.weapons):
             if o.status != ACTIVE:  # out of the fight: who it was is all that is left
@@ -358,7 +360,7 @@ class Encoder:
                 empty = 0.0 if o.ammo.get(ow[7], 0) > 0 else 1.0
             out += al
             out.append(ohp / omhp if omhp > 0 else 0.0)
-            out += geo.get(row + p) or self._geometry(pos, p)
+            out += row[p] or self._geometry(pos, p)
             out += (ch, ca, cl, o.readied, o is subj, ow[1], o.free_used, o.unguarded, empty)
         buf = bytearray(_OBS_BYTES)  # zeros: the slots past the last combatant stay empty
         self._pack(buf, 0, *out)
