@@ -58,6 +58,11 @@ ENTRY_CASES = [
     ("creatures", "unknown_armor", "'unknown_armor'", "pnp.armor:", "'power_armor'"),
     ("creatures", "unknown_item", "'unknown_item'", "pnp.items.jet:", "unknown item"),
     ("creatures", "unknown_ammo", "'unknown_ammo'", "pnp.ammo.12.7mm:", "no weapon uses"),
+    ("creatures", "f2d20_no_body", "'f2d20_no_body'", "f2d20:",
+     "needs body and mind (creatures) or special (characters)"),
+    ("creatures", "f2d20_unknown_attack", "'f2d20_unknown_attack'", "f2d20.attacks[1].id:",
+     "unknown weapon 'gauss_rifle'"),
+    ("creatures", "f2d20_bad_tag", "'f2d20_bad_tag'", "f2d20:", "tag 'bartering' is not a skill"),
     ("weapons", "bad_dice", "'bad_dice'", "damage:", "'2x6+1' is not NdX+M"),
     ("weapons", "bad_hands", "'bad_hands'", "hands:", "0, 1 or 2"),
     ("weapons", "bad_quality", "'bad_quality'", "qualities.holy:", "unknown field"),
@@ -191,3 +196,14 @@ def test_scenario_model_accepts_a_feature_list() -> None:
                   {"name": "b", "combatants": [{"creature": "raider", "at": [1, 1]}]}],
     })
     assert s.rows() == ["..", ".."]
+
+
+def test_fighting_under_a_ruleset_the_creature_has_no_stat_block_for() -> None:
+    from wasteland.rules.protocol import get_ruleset
+
+    fixtures = BROKEN.parent
+    bestiary = load_bestiary(fixtures / "bestiary")  # PnP-only fixture creatures
+    scenario = load_scenario(fixtures / "scenarios" / "skirmish.yaml", bestiary)
+    with pytest.raises(BestiaryError) as info:
+        get_ruleset("f2d20").new_battle(scenario, 1, bestiary)
+    assert "has no f2d20 stat block; it cannot fight under f2d20" in one_line(str(info.value))
