@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -138,6 +139,9 @@ class Battle:
     # quiet: no event objects at all (apply returns []); for simulations nobody reads
     quiet: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    # who rolls which dice: None lets the battle's RNG roll everything; a GM at the table
+    # can answer (who, sides, count, why) with the faces of real dice (None: RNG rolls)
+    dice_hook: Callable[[int, int, int, str], list[int] | None] | None = None
 
     def __post_init__(self) -> None:
         self.ids = [c.id for c in self.combatants]
@@ -180,6 +184,16 @@ class Battle:
             if c.id == cid:
                 return c
         raise KeyError(cid)
+
+    def roll(self, who: int, sides: int, n: int = 1, why: str = "") -> list[int]:
+        """``n`` dice of ``sides`` faces rolled for combatant slot ``who`` (-1: nobody's)."""
+        hook = self.dice_hook
+        if hook is not None:
+            got = hook(who, sides, n, why)
+            if got is not None:
+                return got
+        r = self.rng.random
+        return [int(r() * sides) + 1 for _ in range(n)]
 
     def emit(self, events: list[Event], ev: Event) -> None:
         events.append(ev)

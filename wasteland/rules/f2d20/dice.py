@@ -33,5 +33,9 @@ def count(faces: list[int], target: int, tag: int, complication_from: int = 20
 def combat_dice(rng: random.Random, n: int) -> tuple[list[int], int, int]:
     """(faces, damage, effects) of ``n`` combat dice."""
     r = rng.random
-    faces = [int(r() * 6) + 1 for _ in range(n)]
+    return score_cd([int(r() * 6) + 1 for _ in range(n)])
+
+
+def score_cd(faces: list[int]) -> tuple[list[int], int, int]:
+    """(faces, damage, effects) of rolled combat dice."""
     return faces, sum(CD_DAMAGE[f] for f in faces), sum(CD_EFFECT[f] for f in faces)

@@ -38,7 +38,7 @@ from wasteland.rules.protocol import Decision
 from wasteland.rules.zones import Zones, zones_for
 
 from . import stats as S
-from .dice import EXTRA_DICE_COST, MAX_POOL, combat_dice, count, roll_d20s
+from .dice import EXTRA_DICE_COST, MAX_POOL, count, score_cd
 
 END = ACTION_INDEX[Action("end")]
 AIM = ACTION_INDEX[Action("aim")]
@@ -207,11 +207,10 @@ class F2d20:
         """Highest Initiative first; ties broken by a d20 (reading: the seed lets the GM
         decide). The initiator - the quickest combatant of the first side that is not
         ambushed - takes a turn at once, before round 1 (seed 002, Initiative)."""
-        r = b.rng.random
         keys = {}
         for c in b.combatants:
             c.initiative = S.stats(c).initiative
-            keys[c.slot] = (c.initiative, int(r() * 20) + 1)
+            keys[c.slot] = (c.initiative, b.roll(c.slot, 20, 1, "initiative tie")[0])
         order = sorted(keys, key=lambda s: keys[s], reverse=True)
         b.extra["base_order"] = order
         for s in order:
@@ -515,12 +514,12 @@ class F2d20:
             if not b.quiet:
                 b.emit(events, TestRolled(c.id, what, [], tn, tag, 0, parts, 0, 0, True, 0))
             return True, 0, 0
-        faces = roll_d20s(b.rng, 2 + extra)
+        faces = b.roll(c.slot, 20, 2 + extra, what)
         note = ""
         if reroll:  # Aim: reroll one d20 - the highest die that failed
             worst = max(range(len(faces)), key=lambda i: faces[i])
             if faces[worst] > tn:
-                new = roll_d20s(b.rng, 1)[0]
+                new = b.roll(c.slot, 20, 1, "aim reroll")[0]
                 note = f" (aim: {faces[worst]} rerolled to {new})"
                 faces[worst] = new
         succ, comp = count(faces, tn, tag, complication_from)
@@ -550,7 +549,7 @@ class F2d20:
     def _rally(self, b: Battle, c: Combatant, events: list[Event]) -> None:
         """END + Survival at difficulty 0, rolled anyway to bank AP (seed 002, Rally)."""
         tn, tag = S.target_number(c, "survival")
-        faces = roll_d20s(b.rng, 2)
+        faces = b.roll(c.slot, 20, 2, "rally")
         succ, comp = count(faces, tn, tag)
         parts = _test_penalties(b, c)
         pen = sum(v for _, v in parts)
@@ -707,7 +706,7 @@ class F2d20:
         if w["location"]:
             loc = S.location_of_kind(t, w["location"])
         else:
-            roll = int(b.rng.random() * 20) + 1
+            roll = b.roll(c.slot, 20, 1, "hit location")[0]
             loc = next(name for hi, name, _ in S.location_table(t) if roll <= hi)
         w = {**w, "kind": "boost", "loc": loc, "sneak": sneak}
         if self._max_boost(b, c, w) > 0:
@@ -732,7 +731,7 @@ class F2d20:
                 n += 2
                 bonus.append(("sneak attack CD", 0))
             vicious = True
-        faces, dmg, fx = combat_dice(b.rng, n)
+        faces, dmg, fx = score_cd(b.roll(c.slot, 6, n, "combat dice"))
         loc = w["loc"]
         if vicious and fx:
             bonus.append(("Vicious", fx))
@@ -771,7 +770,7 @@ class F2d20:
             for _ in range(fx):
                 if t.status != ACTIVE:
                     break
-                roll = int(b.rng.random() * 20) + 1
+                roll = b.roll(c.slot, 20, 1, "hit location")[0]
                 spot = next(name for hi, name, _ in table if roll <= hi)
                 self._damage(b, c, t, {**w, "loc": spot, "sneak": False}, 0, events, half=True,
                              secondary=True)
@@ -784,7 +783,7 @@ class F2d20:
                     if c.ammo.get(wpn.ammo, 0) <= 0:
                         break
                     c.ammo[wpn.ammo] -= 1
-                roll = int(b.rng.random() * 20) + 1
+                roll = b.roll(c.slot, 20, 1, "hit location")[0]
                 spot = next(name for hi, name, _ in S.location_table(o) if roll <= hi)
                 b.emit(events, Note(c.id, f"bursts into {o.id}."))
                 self._damage(b, c, o, {**w, "loc": spot, "sneak": False, "target": o.slot},

@@ -107,8 +107,7 @@ def resolve_attack(b: Battle, c: Combatant, t: Combatant, ws: int, location: str
         mods.extend(extra)
     if vats and location:
         c.ap -= VATS_COST[location]
-    r = b.rng.random
-    faces = [int(r() * 6) + 1, int(r() * 6) + 1, int(r() * 6) + 1]
+    faces = b.roll(c.slot, 6, 3, "attack")
     total = faces[0] + faces[1] + faces[2]
     for _, v in mods:
         total += v
@@ -169,8 +168,7 @@ def _spread(b: Battle, c: Combatant, t: Combatant, ws: int, mods: Mods,
               and not (q.stunted_range and g.dist(pos, o.pos) * 5 > w.range_ft)]
     for o in others[: w.qualities.spread]:
         omods, odef, odmods, _ = attack_mods(b, c, o, ws, None, False, False)
-        r = b.rng.random
-        faces = [int(r() * 6) + 1 for _ in range(3)]
+        faces = b.roll(c.slot, 6, 3, "spread attack")
         total = sum(faces) + sum(v for _, v in omods)
         hit = total >= odef
         b.emit(events, AttackRolled(c.id, o.id, f"{w.name} (spread)", faces, omods, total,
@@ -227,8 +225,7 @@ def deal_damage(b: Battle, c: Combatant, t: Combatant, ws: int, events: list[Eve
         bonus: Mods = []
     else:
         dice = WHIP_DICE[2 if w.hands == 2 else 1] if whip else weapon_dice(w.damage)
-        r = b.rng.random
-        faces = tuple(int(r() * dice.sides) + 1 for _ in range(dice.count))
+        faces = tuple(b.roll(c.slot, dice.sides, dice.count, "damage"))
         bonus = [("drop", drop)] if drop else []
         raw = sum(faces) + dice.bonus + drop
     mult = 1.0
@@ -275,8 +272,7 @@ def deal_damage(b: Battle, c: Combatant, t: Combatant, ws: int, events: list[Eve
 def _ignite(b: Battle, t: Combatant, w: Weapon, events: list[Event]) -> None:
     """Burning: a second damage roll, less EDT, dealt at most Burning per turn."""
     dice = weapon_dice(w.damage)
-    r = b.rng.random
-    faces = [int(r() * dice.sides) + 1 for _ in range(dice.count)]
+    faces = b.roll(-1, dice.sides, dice.count, "burning")
     edt = t.creature.pnp.edt + (t.armor.edt if t.armor else 0)
     pool = max(0, sum(faces) + dice.bonus - edt)
     if pool <= 0:

@@ -136,11 +136,10 @@ class PnP:
 
     def _roll_initiative(self, b: Battle, events: list[Event]) -> None:
         """3d6 + Initiative modifier; ties are rerolled among the tied (seed 000, Initiative)."""
-        r = b.rng.random
         keys: dict[int, list[int]] = {}
         faces_of: dict[int, list[int]] = {}
         for c in b.combatants:
-            faces = [int(r() * 6) + 1 for _ in range(3)]
+            faces = b.roll(c.slot, 6, 3, "initiative")
             faces_of[c.slot] = faces
             c.initiative = sum(faces) + c.creature.pnp.initiative
             keys[c.slot] = [c.initiative]
@@ -154,7 +153,7 @@ class PnP:
                 break
             for g in tied:
                 for s in g:
-                    roll = sum(int(r() * 6) + 1 for _ in range(3))
+                    roll = sum(b.roll(s, 6, 3, "initiative tie"))
                     keys[s].append(roll)
                     tiebreaks[s].append(roll)
         b.order = sorted(keys, key=lambda s: keys[s], reverse=True)
@@ -367,10 +366,9 @@ class PnP:
     def _opposed_initiative(self, b: Battle, c: Combatant, t: Combatant,
                             events: list[Event]) -> bool:
         """Both roll 3d6 + Initiative modifier, ties rerolled; the reactor attacks if it wins."""
-        r = b.rng.random
         while True:
-            fc = [int(r() * 6) + 1 for _ in range(3)]
-            ft = [int(r() * 6) + 1 for _ in range(3)]
+            fc = b.roll(c.slot, 6, 3, "opposed initiative")
+            ft = b.roll(t.slot, 6, 3, "opposed initiative")
             tc = sum(fc) + c.creature.pnp.initiative
             tt = sum(ft) + t.creature.pnp.initiative
             if tc != tt:
@@ -467,8 +465,7 @@ class PnP:
         item = b.items[item_id]
         c.items[item_id] -= 1
         dice = weapon_dice(item.heal)
-        r = b.rng.random
-        faces = [int(r() * dice.sides) + 1 for _ in range(dice.count)]
+        faces = b.roll(c.slot, dice.sides, dice.count, "healing")
         amount = sum(faces) + dice.bonus
         before = t.hp
         t.hp = min(t.max_hp, t.hp + amount)
