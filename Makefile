@@ -2,7 +2,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck pytest bench clean
+.PHONY: play fight test bench clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -11,6 +11,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 play: $(STAMP)
+	$(VENV)/bin/wasteland play --ruleset pnp --scenario vault_corridor --seed 7
+
+fight: $(STAMP)
 	$(VENV)/bin/wasteland fight --ruleset pnp --scenario vault_corridor --seed 7
 
 test: $(STAMP)

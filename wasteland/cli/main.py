@@ -6,6 +6,7 @@ Heavy libraries are never imported here: the command starts fast.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -61,6 +62,61 @@ def fight(
     typer.echo(f"Result: {s['winner'] + ' win' if s['winner'] else 'draw'} after {s['rounds']} rounds")
     if "ap_pools" in s:
         typer.echo("AP pools: " + ", ".join(f"{side} {n}" for side, n in s["ap_pools"].items()))
+
+
+def _lines() -> Iterator[str]:
+    """Lines typed at the terminal, or piped in; a prompt only when someone is there."""
+    interactive = sys.stdin.isatty()
+    while True:
+        try:
+            line = input("> ") if interactive else sys.stdin.readline()
+        except EOFError:
+            return
+        if not interactive and not line:
+            return
+        yield line
+
+
+@app.command()
+def play(
+    scenario: Annotated[str, typer.Option(help="Built-in scenario name or a scenario file.")] = (
+        "vault_corridor"),
+    ruleset: Annotated[str, typer.Option(help=f"Rules: {', '.join(RULESETS)}.")] = "pnp",
+    side: Annotated[str, typer.Option(help="The side you play (name or number).")] = "0",
+    seed: Annotated[int, typer.Option(help="Seed of the battle's dice.")] = 1,
+    resume: Annotated[Path | None, typer.Option(help="Continue a saved game.")] = None,
+    save_to: Annotated[Path, typer.Option(help="Where save and quit write the game.")] = Path(
+        "wasteland-save.json"),
+) -> None:
+    """Fight the AI alone: you play one side, the NPCs play by their AI packets."""
+    from rich.console import Console
+
+    from wasteland.cli.play import start
+
+    start(ruleset, scenario, side, seed, resume, save_to, Console(highlight=False), _lines())
+
+
+@app.command()
+def gm(
+    scenario: Annotated[str, typer.Option(help="Built-in scenario name or a scenario file.")] = (
+        "vault_corridor"),
+    ruleset: Annotated[str, typer.Option(help=f"Rules: {', '.join(RULESETS)}.")] = "pnp",
+    party: Annotated[str, typer.Option(help="The players' side (name or number).")] = "0",
+    seed: Annotated[int, typer.Option(help="Seed of the NPCs' dice.")] = 1,
+    physical_dice: Annotated[bool, typer.Option(
+        "--physical-dice", help="Ask for every roll a party member makes.")] = False,
+    resume: Annotated[Path | None, typer.Option(help="Continue a saved session.")] = None,
+    save_to: Annotated[Path, typer.Option(help="Where save and quit write the session.")] = Path(
+        "wasteland-gm.json"),
+) -> None:
+    """Run an encounter at the table: type the party's actions, accept or override the
+    NPCs' choices, undo, add newcomers, optionally roll real dice."""
+    from rich.console import Console
+
+    from wasteland.cli.gm import start_gm
+
+    start_gm(ruleset, scenario, party, seed, resume, save_to, Console(highlight=False),
+             _lines(), physical_dice)
 
 
 @app.command()
