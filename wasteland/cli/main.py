@@ -6,8 +6,8 @@ Heavy libraries are never imported here: the command starts fast.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 

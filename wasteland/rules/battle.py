@@ -215,6 +215,14 @@ class Battle:
     def history(self, lines: list[str]) -> None:
         self.moves = list(lines)
 
+    def add(self, c: Combatant) -> None:
+        """A combatant joins: it takes the next slot."""
+        assert c.slot == len(self.combatants)
+        self.combatants.append(c)
+        self.ids.append(c.id)
+        self.occupied[c.pos] = c.slot
+        self.count_standing()
+
     def set_pos(self, c: Combatant, pos: int) -> None:
         if self.occupied.get(c.pos) == c.slot:
             del self.occupied[c.pos]

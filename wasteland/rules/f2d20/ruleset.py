@@ -163,26 +163,11 @@ class F2d20:
         counts: dict[str, int] = {}
         for si, side in enumerate(scenario.sides):
             for p in side.combatants:
-                cr = bestiary.creature(p.creature)
-                if cr.f2d20 is None:
-                    from wasteland.bestiary.loader import BestiaryError
-
-                    raise BestiaryError(f"creature {cr.id!r} has no f2d20 stat block; it "
-                                        f"cannot fight under f2d20")
                 n = counts.get(p.creature, 0)
                 counts[p.creature] = n + 1
-                st = cr.f2d20
-                weapons = [bestiary.weapons[a.id] for a in st.attacks]
-                c = Combatant(
-                    slot=len(combatants), id=p.id or f"{p.creature}_{n}", side=si, creature=cr,
-                    weapons=weapons, weapon_bonus=[0] * len(weapons),
-                    armor=bestiary.armor[st.armor] if st.armor else None,
-                    pos=grid.index(*p.at), hp=st.hp, max_hp=st.hp,
-                    weapon_states=[WeaponState() for _ in weapons],
-                    ammo=dict(st.ammo), items=dict(st.items), ap=0,
-                    unguarded=not side.alert,
-                )
-                combatants.append(c)
+                combatants.append(self.make_combatant(
+                    bestiary, p.creature, len(combatants), p.id or f"{p.creature}_{n}", si,
+                    grid.index(*p.at), side.alert))
         b = Battle("f2d20", scenario, grid, combatants, [s.name for s in scenario.sides], seed,
                    random.Random(seed), dict(bestiary.items), keep_log=keep_log)
         b.extra["ambient"] = VISIBILITY[scenario.lighting]
@@ -199,6 +184,37 @@ class F2d20:
         self._order(b, events)
         self._start_turn(b, events)
         return b
+
+    def make_combatant(self, bestiary: Bestiary, creature: str, slot: int, cid: str,
+                       side: int, pos: int, alert: bool = True) -> Combatant:
+        cr = bestiary.creature(creature)
+        if cr.f2d20 is None:
+            from wasteland.bestiary.loader import BestiaryError
+
+            raise BestiaryError(f"creature {cr.id!r} has no f2d20 stat block; it "
+                                f"cannot fight under f2d20")
+        st = cr.f2d20
+        weapons = [bestiary.weapons[a.id] for a in st.attacks]
+        return Combatant(
+            slot=slot, id=cid, side=side, creature=cr,
+            weapons=weapons, weapon_bonus=[0] * len(weapons),
+            armor=bestiary.armor[st.armor] if st.armor else None,
+            pos=pos, hp=st.hp, max_hp=st.hp,
+            weapon_states=[WeaponState() for _ in weapons],
+            ammo=dict(st.ammo), items=dict(st.items), ap=0,
+            unguarded=not alert,
+        )
+
+    def join(self, b: Battle, c: Combatant) -> list[Event]:
+        """A newcomer takes its turns after everyone already in the fight (reading)."""
+        events: list[Event] = []
+        c.initiative = S.stats(c).initiative
+        b.extra["base_order"].append(c.slot)
+        if b.round > 0:
+            b.order.append(c.slot)
+        b.emit(events, Note(c.id, f"joins the fight (Initiative {c.initiative}) and acts "
+                                  f"last in the round."))
+        return events
 
     def zones(self, b: Battle) -> Zones:
         return zones_for(b.grid)

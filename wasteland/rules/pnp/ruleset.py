@@ -101,20 +101,11 @@ class PnP:
         counts: dict[str, int] = {}
         for si, side in enumerate(scenario.sides):
             for p in side.combatants:
-                cr = bestiary.creature(p.creature)
                 n = counts.get(p.creature, 0)
                 counts[p.creature] = n + 1
-                weapons = [bestiary.weapons[r.id] for r in cr.pnp.weapons]
-                c = Combatant(
-                    slot=len(combatants), id=p.id or f"{p.creature}_{n}", side=si, creature=cr,
-                    weapons=weapons, weapon_bonus=[r.bonus for r in cr.pnp.weapons],
-                    armor=bestiary.armor[cr.pnp.armor] if cr.pnp.armor else None,
-                    pos=grid.index(*p.at), hp=cr.pnp.hp, max_hp=cr.pnp.hp,
-                    weapon_states=[WeaponState(loaded=w.capacity) for w in weapons],
-                    ammo=dict(cr.pnp.ammo), items=dict(cr.pnp.items), ap=cr.pnp.ap,
-                    unguarded=not side.alert,
-                )
-                combatants.append(c)
+                combatants.append(self.make_combatant(
+                    bestiary, p.creature, len(combatants), p.id or f"{p.creature}_{n}", si,
+                    grid.index(*p.at), side.alert))
         b = Battle("pnp", scenario, grid, combatants, [s.name for s in scenario.sides], seed,
                    random.Random(seed), dict(bestiary.items), keep_log=keep_log)
         b.extra["ambient"] = VISIBILITY[scenario.lighting]
@@ -133,6 +124,30 @@ class PnP:
         else:
             self._start_turn(b, events)
         return b
+
+    def make_combatant(self, bestiary: Bestiary, creature: str, slot: int, cid: str,
+                       side: int, pos: int, alert: bool = True) -> Combatant:
+        cr = bestiary.creature(creature)
+        weapons = [bestiary.weapons[r.id] for r in cr.pnp.weapons]
+        return Combatant(
+            slot=slot, id=cid, side=side, creature=cr,
+            weapons=weapons, weapon_bonus=[r.bonus for r in cr.pnp.weapons],
+            armor=bestiary.armor[cr.pnp.armor] if cr.pnp.armor else None,
+            pos=pos, hp=cr.pnp.hp, max_hp=cr.pnp.hp,
+            weapon_states=[WeaponState(loaded=w.capacity) for w in weapons],
+            ammo=dict(cr.pnp.ammo), items=dict(cr.pnp.items), ap=cr.pnp.ap,
+            unguarded=not alert,
+        )
+
+    def join(self, b: Battle, c: Combatant) -> list[Event]:
+        """A newcomer rolls initiative and acts after everyone already in the fight
+        (reading: the seed has no rule for late arrivals; Simple's is used)."""
+        events: list[Event] = []
+        faces = b.roll(c.slot, 6, 3, "initiative")
+        c.initiative = sum(faces) + c.creature.pnp.initiative
+        b.order.append(c.slot)
+        b.emit(events, InitiativeRolled(c.id, faces, c.creature.pnp.initiative, c.initiative))
+        return events
 
     def _roll_initiative(self, b: Battle, events: list[Event]) -> None:
         """3d6 + Initiative modifier; ties are rerolled among the tied (seed 000, Initiative)."""
