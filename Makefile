@@ -18,7 +18,7 @@ fight: $(STAMP)
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check wasteland tests benchmarks
-	$(VENV)/bin/mypy wasteland/rules wasteland/bestiary
+	$(VENV)/bin/mypy wasteland
 	$(VENV)/bin/pytest -q
 
 bench: $(STAMP)

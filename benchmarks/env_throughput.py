@@ -99,7 +99,7 @@ def engine_decisions(ruleset_name: str, scenarios: list[str], seconds: float,
                 k = (k + 1) % len(loaded)
                 b = R.new_battle(loaded[k], seed + battles, keep_log=False)
             ids = legal_ids(b)
-            apply(b, table[ids[int(rng.random() * len(ids))]], check=False)  # type: ignore[call-arg]
+            apply(b, table[ids[int(rng.random() * len(ids))]], check=False)
             n += 1
         if time.perf_counter() > deadline:
             break

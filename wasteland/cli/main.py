@@ -9,7 +9,7 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -124,7 +124,7 @@ def scenarios(as_json: JsonOpt = False) -> None:
     """List the built-in scenarios."""
     from wasteland.bestiary.loader import load_scenario, scenario_names
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in scenario_names():
         s = load_scenario(name)
         rows.append({"id": s.id, "name": s.name, "size": f"{len(s.rows()[0])}x{len(s.rows())}",
@@ -142,19 +142,28 @@ def scenarios(as_json: JsonOpt = False) -> None:
 
 @bestiary_app.command("list")
 def bestiary_list(as_json: JsonOpt = False) -> None:
-    """List every creature with its PnP essentials."""
+    """List every creature with its essentials under each ruleset."""
     from wasteland.bestiary.loader import default_bestiary
 
     b = default_bestiary()
-    rows = [{"id": c.id, "name": c.name, "kind": c.kind, "hp": c.pnp.hp,
-             "defense": c.pnp.defense, "weapons": [w.id for w in c.pnp.weapons]}
-            for c in sorted(b.creatures.values(), key=lambda c: c.id)]
+    rows: list[dict[str, Any]] = []
+    for c in sorted(b.creatures.values(), key=lambda c: c.id):
+        row: dict[str, Any] = {"id": c.id, "name": c.name, "kind": c.kind, "hp": c.pnp.hp,
+                               "defense": c.pnp.defense,
+                               "weapons": [w.id for w in c.pnp.weapons]}
+        if c.f2d20 is not None:
+            row["f2d20"] = {"hp": c.f2d20.hp, "defense": c.f2d20.defense,
+                            "initiative": c.f2d20.initiative}
+        rows.append(row)
     if as_json:
         _emit_json(rows)
         return
+    typer.echo(f"{'id':<20} {'kind':<10} {'pnp HP/Def':>10} {'2d20 HP/Def':>11}  weapons")
     for r in rows:
-        typer.echo(f"{r['id']:<20} {r['kind']:<10} HP {r['hp']:>3}  Def {r['defense']:>2}  "
-                   f"{', '.join(r['weapons'])}")
+        f = r.get("f2d20")
+        f2 = f"{f['hp']}/{f['defense']}" if f else "-"
+        typer.echo(f"{r['id']:<20} {r['kind']:<10} {str(r['hp']) + '/' + str(r['defense']):>10} "
+                   f"{f2:>11}  {', '.join(r['weapons'])}")
 
 
 @bestiary_app.command("show")

@@ -341,7 +341,7 @@ class raw_env(AECEnv, EzPickle):
             self._rewarded = False
         if self.max_cycles is not None:
             self._used[dec.combatant] += 1
-        self.ruleset.apply(b, ACTION_TABLE[idx], check=False)  # type: ignore[call-arg]
+        self.ruleset.apply(b, ACTION_TABLE[idx], check=False)
         self._advance()
         if self.reward_shaping:
             self._shape()
@@ -364,7 +364,7 @@ class raw_env(AECEnv, EzPickle):
                 if all(used[c.slot] >= mc for c in b.combatants if c.status == ACTIVE):
                     self._end_episode(truncated=True)
                     return
-                R.apply(b, ACTION_TABLE[fallback_id(R.legal_ids(b))],  # type: ignore[call-arg]
+                R.apply(b, ACTION_TABLE[fallback_id(R.legal_ids(b))],
                         check=False)
                 continue
             self._decision = dec

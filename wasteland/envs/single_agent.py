@@ -207,7 +207,7 @@ class SingleAgentEnv(gymnasium.Env):
             if self.illegal_action == "raise":
                 raise IllegalActionError(illegal_message(b, self._decision, action, self._legal))
             idx = fallback_id(self._legal)
-        self.ruleset.apply(b, ACTION_TABLE[idx], check=False)  # type: ignore[call-arg]
+        self.ruleset.apply(b, ACTION_TABLE[idx], check=False)
         self._advance()
         reward = 0.0
         if self.reward_shaping:
@@ -257,7 +257,7 @@ class SingleAgentEnv(gymnasium.Env):
                 raise IllegalActionError(
                     f"opponent agent {getattr(agent, 'name', agent)!r} for {b.ids[dec.combatant]}: "
                     + illegal_message(b, dec, idx if idx is not None else action, legal))
-            R.apply(b, action, check=False)  # type: ignore[call-arg]
+            R.apply(b, action, check=False)
         self._decision = None
         self._legal = []
         self._mask = np.zeros(N_ACTIONS, dtype=bool)

@@ -48,8 +48,8 @@ def join(b: Battle, creature: str, at: tuple[int, int], side: int | str,
     elif cid in b.ids:
         raise WastelandError(f"combatant id {cid!r} is already in the fight")
     rs = get_ruleset(b.ruleset)
-    c = rs.make_combatant(bestiary, creature, len(b.combatants), cid, side, pos)  # type: ignore[attr-defined]
+    c = rs.make_combatant(bestiary, creature, len(b.combatants), cid, side, pos)
     b.add(c)
     b.extra.setdefault("joined", []).append(
         {"creature": creature, "at": [x, y], "side": side, "id": cid})
-    return rs.join(b, c)  # type: ignore[attr-defined,no-any-return]
+    return rs.join(b, c)

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from wasteland.bestiary.loader import Bestiary
     from wasteland.bestiary.models import Scenario
 
-    from .battle import Battle
+    from .battle import Battle, Combatant
     from .events import Event
 
 
@@ -34,9 +34,16 @@ class Ruleset(Protocol):
 
     def legal_ids(self, battle: Battle) -> list[int]: ...
 
-    def apply(self, battle: Battle, action: Action) -> list[Event]: ...
+    def apply(self, battle: Battle, action: Action, check: bool = True) -> list[Event]: ...
 
     def outcome(self, battle: Battle) -> int | None: ...
+
+    def legal_actions(self, battle: Battle) -> list[Action]: ...
+
+    def make_combatant(self, bestiary: Bestiary, creature: str, slot: int, cid: str,
+                       side: int, pos: int, alert: bool = True) -> Combatant: ...
+
+    def join(self, battle: Battle, c: Combatant) -> list[Event]: ...
 
 
 def legal_actions(ruleset: Ruleset, battle: Battle) -> list[Action]:

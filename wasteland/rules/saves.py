@@ -82,8 +82,8 @@ def from_dict(d: dict[str, Any], where: str = "save") -> Battle:
         rs = get_ruleset(d["ruleset"])
         b = rs.new_battle(scenario, int(d["seed"]), bestiary, max_rounds=d.get("max_rounds"))
         for j in d["state"]["extra"].get("joined", []):  # newcomers, before their state
-            c = rs.make_combatant(bestiary, j["creature"], len(b.combatants),  # type: ignore[attr-defined]
-                                  j["id"], j["side"], b.grid.index(*j["at"]))
+            c = rs.make_combatant(bestiary, j["creature"], len(b.combatants), j["id"],
+                                  j["side"], b.grid.index(*j["at"]))
             b.add(c)
         b.restore(d["state"])
         b.history = list(d["history"])

@@ -33,8 +33,9 @@ from wasteland.rules.events import (
     TestRolled,
     TurnStarted,
 )
-from wasteland.rules.grid import COVER_FULL, VISIBILITY, grid_for
+from wasteland.rules.grid import COVER_FULL
 from wasteland.rules.protocol import Decision
+from wasteland.rules.setup import lay_out
 from wasteland.rules.zones import Zones, zones_for
 
 from . import stats as S
@@ -155,26 +156,11 @@ class F2d20:
     # --- setting up ----------------------------------------------------------------------
     def new_battle(self, scenario: Scenario, seed: int, bestiary: Bestiary | None = None,
                    keep_log: bool = True, max_rounds: int | None = None) -> Battle:
-        bestiary = bestiary or default_bestiary()
-        legend: dict[str, list[str]] = {
-            k: ([v] if isinstance(v, str) else list(v)) for k, v in scenario.legend.items()}
-        grid = grid_for(scenario.rows(), legend)
-        combatants: list[Combatant] = []
-        counts: dict[str, int] = {}
-        for si, side in enumerate(scenario.sides):
-            for p in side.combatants:
-                n = counts.get(p.creature, 0)
-                counts[p.creature] = n + 1
-                combatants.append(self.make_combatant(
-                    bestiary, p.creature, len(combatants), p.id or f"{p.creature}_{n}", si,
-                    grid.index(*p.at), side.alert))
-        b = Battle("f2d20", scenario, grid, combatants, [s.name for s in scenario.sides], seed,
-                   random.Random(seed), dict(bestiary.items), keep_log=keep_log)
-        b.extra["ambient"] = VISIBILITY[scenario.lighting]
-        b.extra["max_rounds"] = max_rounds or scenario.max_rounds
+        b = lay_out(self, scenario, seed, random.Random(seed), bestiary or default_bestiary(),
+                    keep_log, max_rounds)
         # reading: player sides start with an empty pool; a side without player characters
         # (the GM's) starts with one AP per enemy player character
-        pcs = [sum(1 for c in combatants if c.side == si and S.is_character(c))
+        pcs = [sum(1 for c in b.combatants if c.side == si and S.is_character(c))
                for si in range(len(scenario.sides))]
         b.extra["pools"] = [0 if pcs[si] else min(MAX_POOL, sum(pcs) - pcs[si])
                             for si in range(len(scenario.sides))]
@@ -381,6 +367,13 @@ class F2d20:
         if t.status == ACTIVE:
             return t.hp < t.max_hp or S.injuries(t) > 0
         return t.status == UNCONSCIOUS and bool(t.cond.get("dying")) and not t.cond.get("stable")
+
+    def hit_chance(self, b: Battle, c: Combatant, t: Combatant,
+                   location: str | None = None) -> float:
+        """Exact chance that ``c``'s next attack on ``t`` passes (2d20, no dice bought)."""
+        from .odds import hit_chance
+
+        return hit_chance(b, c, t, location)
 
     def can_attack(self, b: Battle, c: Combatant, t: Combatant, ws: int) -> bool:
         """Melee: the target within the weapon's reach and in sight; ranged: in sight, with

@@ -28,8 +28,9 @@ from wasteland.rules.events import (
     RoundStarted,
     TurnStarted,
 )
-from wasteland.rules.grid import COVER_FULL, VISIBILITY, grid_for
+from wasteland.rules.grid import COVER_FULL
 from wasteland.rules.protocol import Decision
+from wasteland.rules.setup import lay_out
 
 from . import movement
 from .combat import can_attack, deal_damage, down, resolve_attack, weapon_dice
@@ -93,23 +94,8 @@ class PnP:
     # --- setting up ----------------------------------------------------------------------
     def new_battle(self, scenario: Scenario, seed: int, bestiary: Bestiary | None = None,
                    keep_log: bool = True, max_rounds: int | None = None) -> Battle:
-        bestiary = bestiary or default_bestiary()
-        legend: dict[str, list[str]] = {
-            k: ([v] if isinstance(v, str) else list(v)) for k, v in scenario.legend.items()}
-        grid = grid_for(scenario.rows(), legend)
-        combatants: list[Combatant] = []
-        counts: dict[str, int] = {}
-        for si, side in enumerate(scenario.sides):
-            for p in side.combatants:
-                n = counts.get(p.creature, 0)
-                counts[p.creature] = n + 1
-                combatants.append(self.make_combatant(
-                    bestiary, p.creature, len(combatants), p.id or f"{p.creature}_{n}", si,
-                    grid.index(*p.at), side.alert))
-        b = Battle("pnp", scenario, grid, combatants, [s.name for s in scenario.sides], seed,
-                   random.Random(seed), dict(bestiary.items), keep_log=keep_log)
-        b.extra["ambient"] = VISIBILITY[scenario.lighting]
-        b.extra["max_rounds"] = max_rounds or scenario.max_rounds
+        b = lay_out(self, scenario, seed, random.Random(seed), bestiary or default_bestiary(),
+                    keep_log, max_rounds)
         events: list[Event] = []
         b.emit(events, BattleStarted(scenario.id, "pnp", seed, b.side_names))
         self._roll_initiative(b, events)

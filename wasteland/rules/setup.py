@@ -1,0 +1,43 @@
+"""Laying out a battle from a scenario: the map and every placed combatant. Shared by the
+rulesets, which each make their own combatants from their own stat blocks."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from wasteland.bestiary.loader import Bestiary
+from wasteland.bestiary.models import Scenario
+
+from .battle import Battle, Combatant
+from .grid import VISIBILITY, grid_for
+
+
+class MakesCombatants(Protocol):
+    name: str
+
+    def make_combatant(self, bestiary: Bestiary, creature: str, slot: int, cid: str,
+                       side: int, pos: int, alert: bool = True) -> Combatant: ...
+
+
+def lay_out(ruleset: MakesCombatants, scenario: Scenario, seed: int, rng: random.Random,
+            bestiary: Bestiary, keep_log: bool, max_rounds: int | None) -> Battle:
+    """The battle before its first roll: the map, the combatants in placement order (ids
+    ``creature_N`` unless the scenario names them), the light and the round limit."""
+    legend: dict[str, list[str]] = {
+        k: ([v] if isinstance(v, str) else list(v)) for k, v in scenario.legend.items()}
+    grid = grid_for(scenario.rows(), legend)
+    combatants: list[Combatant] = []
+    counts: dict[str, int] = {}
+    for si, side in enumerate(scenario.sides):
+        for p in side.combatants:
+            n = counts.get(p.creature, 0)
+            counts[p.creature] = n + 1
+            combatants.append(ruleset.make_combatant(
+                bestiary, p.creature, len(combatants), p.id or f"{p.creature}_{n}", si,
+                grid.index(*p.at), side.alert))
+    b = Battle(ruleset.name, scenario, grid, combatants, [s.name for s in scenario.sides], seed,
+               rng, dict(bestiary.items), keep_log=keep_log)
+    b.extra["ambient"] = VISIBILITY[scenario.lighting]
+    b.extra["max_rounds"] = max_rounds or scenario.max_rounds
+    return b
