@@ -65,3 +65,27 @@ def test_quit_saves_and_resume_continues_the_same_battle(tmp_path):
 def test_input_ending_saves_the_game(tmp_path):
     out = _play(["look"], tmp_path)
     assert "input ended." in out and (tmp_path / "auto.json").exists()
+
+
+def test_choose_your_character_and_the_enemies(tmp_path):
+    from wasteland.cli.encounter import encounter
+
+    sc, me = encounter("duel", "Vault", "brawler,wastelander", "super_mutant,raider,raider")
+    assert me == 0
+    assert [p.creature for p in sc.sides[0].combatants] == ["brawler", "wastelander"]
+    assert [p.creature for p in sc.sides[1].combatants] == ["super_mutant", "raider", "raider"]
+    spots = [tuple(p.at) for s in sc.sides for p in s.combatants]
+    assert len(set(spots)) == len(spots)
+    con = Console(file=io.StringIO(), width=120)
+    start("f2d20", "duel", "0", 3, None, tmp_path / "a.json", con, iter(["1"] * 400),
+          "brawler", "raider,raider")
+    out = con.file.getvalue()
+    assert "brawler_0" in out and "raider_1" in out and out.rstrip().endswith(("win.", "Draw."))
+
+
+def test_unknown_creature_for_the_encounter_is_one_line():
+    from wasteland.bestiary.loader import BestiaryError
+    from wasteland.cli.encounter import encounter
+
+    with pytest.raises(BestiaryError, match="unknown creature 'deathclaw'; known: brawler"):
+        encounter("duel", "0", "deathclaw", None)

@@ -15,7 +15,6 @@ from typing import Any
 
 from rich.console import Console
 
-from wasteland.rules import saves
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import WastelandError
@@ -186,22 +185,9 @@ class GmSession(Game):
 
 def start_gm(ruleset: str, scenario: str, party: str, seed: int, resume: Path | None,
              save_path: Path, console: Console, lines: Iterator[str],
-             physical_dice: bool = False) -> int:
-    from wasteland.bestiary.loader import load_scenario
-    from wasteland.rules.protocol import get_ruleset
+             physical_dice: bool = False, character: str | None = None,
+             enemies: str | None = None) -> int:
+    from .play import begin
 
-    if resume is not None:
-        b = saves.load(resume)
-        humans = set(b.extra.get("human_sides", [0]))
-    else:
-        sc = load_scenario(scenario)
-        names = [s.name.lower() for s in sc.sides]
-        if party.isdigit() and int(party) < len(names):
-            humans = {int(party)}
-        elif party.lower() in names:
-            humans = {names.index(party.lower())}
-        else:
-            raise WastelandError(f"unknown side {party!r}; sides: "
-                                 + ", ".join(f"{i} {s.name}" for i, s in enumerate(sc.sides)))
-        b = get_ruleset(ruleset).new_battle(sc, seed)
+    b, humans = begin(ruleset, scenario, party, seed, resume, character, enemies)
     return GmSession(b, humans, console, lines, save_path, physical_dice).run()

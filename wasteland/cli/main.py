@@ -87,13 +87,18 @@ def play(
     resume: Annotated[Path | None, typer.Option(help="Continue a saved game.")] = None,
     save_to: Annotated[Path, typer.Option(help="Where save and quit write the game.")] = Path(
         "wasteland-save.json"),
+    character: Annotated[str | None, typer.Option(
+        help="Your character or squad: creature ids, comma-separated (default: the map's).")] = None,
+    enemies: Annotated[str | None, typer.Option(
+        help="The enemies: creature ids, comma-separated (default: the map's).")] = None,
 ) -> None:
     """Fight the AI alone: you play one side, the NPCs play by their AI packets."""
     from rich.console import Console
 
     from wasteland.cli.play import start
 
-    start(ruleset, scenario, side, seed, resume, save_to, Console(highlight=False), _lines())
+    start(ruleset, scenario, side, seed, resume, save_to, Console(highlight=False), _lines(),
+          character, enemies)
 
 
 @app.command()
@@ -108,6 +113,10 @@ def gm(
     resume: Annotated[Path | None, typer.Option(help="Continue a saved session.")] = None,
     save_to: Annotated[Path, typer.Option(help="Where save and quit write the session.")] = Path(
         "wasteland-gm.json"),
+    character: Annotated[str | None, typer.Option(
+        help="The party: creature ids, comma-separated (default: the map's).")] = None,
+    enemies: Annotated[str | None, typer.Option(
+        help="The enemies: creature ids, comma-separated (default: the map's).")] = None,
 ) -> None:
     """Run an encounter at the table: type the party's actions, accept or override the
     NPCs' choices, undo, add newcomers, optionally roll real dice."""
@@ -116,7 +125,7 @@ def gm(
     from wasteland.cli.gm import start_gm
 
     start_gm(ruleset, scenario, party, seed, resume, save_to, Console(highlight=False),
-             _lines(), physical_dice)
+             _lines(), physical_dice, character, enemies)
 
 
 @app.command()

@@ -19,7 +19,6 @@ from rich.panel import Panel
 from wasteland.agents.packets import PacketAgent
 from wasteland.rules import saves
 from wasteland.rules.battle import Battle
-from wasteland.rules.errors import WastelandError
 from wasteland.rules.protocol import Ruleset, get_ruleset
 from wasteland.rules.textmap import render_text
 
@@ -136,23 +135,20 @@ def stdin_lines(read: Callable[[], str]) -> Iterator[str]:
         yield line
 
 
-def start(ruleset: str, scenario: str, side: str, seed: int, resume: Path | None,
-          save_path: Path, console: Console, lines: Iterator[str]) -> int:
-    from wasteland.bestiary.loader import load_scenario
-
+def begin(ruleset: str, scenario: str, side: str, seed: int, resume: Path | None,
+          character: str | None = None, enemies: str | None = None) -> tuple[Battle, set[int]]:
+    """A new battle for the chosen encounter, or the saved one, and the humans' sides."""
     if resume is not None:
         b = saves.load(resume)
-        humans = set(b.extra.get("human_sides", [0]))
-    else:
-        rs = get_ruleset(ruleset)
-        sc = load_scenario(scenario)
-        names = [s.name.lower() for s in sc.sides]
-        if side.isdigit() and int(side) < len(names):
-            humans = {int(side)}
-        elif side.lower() in names:
-            humans = {names.index(side.lower())}
-        else:
-            raise WastelandError(f"unknown side {side!r}; sides: "
-                                 + ", ".join(f"{i} {s.name}" for i, s in enumerate(sc.sides)))
-        b = rs.new_battle(sc, seed)
+        return b, set(b.extra.get("human_sides", [0]))
+    from .encounter import encounter
+
+    sc, me = encounter(scenario, side, character, enemies)
+    return get_ruleset(ruleset).new_battle(sc, seed), {me}
+
+
+def start(ruleset: str, scenario: str, side: str, seed: int, resume: Path | None,
+          save_path: Path, console: Console, lines: Iterator[str],
+          character: str | None = None, enemies: str | None = None) -> int:
+    b, humans = begin(ruleset, scenario, side, seed, resume, character, enemies)
     return Game(b, humans, console, lines, save_path).run()

@@ -99,6 +99,11 @@ def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS
         flags = []
         if c.status != ACTIVE:
             flags.append(c.status)
+        stats = getattr(c.creature, b.ruleset, None)
+        if getattr(stats, "ap", 0) and c.status == ACTIVE:  # V.A.T.S. points (PnP)
+            flags.append(f"AP {c.ap}")
+        if c.burn_left:
+            flags.append(f"burning {c.burn_rate}/turn")
         if c.readied:
             flags.append("readied")
         if c.unguarded:

@@ -1,0 +1,63 @@
+"""Choosing the encounter for play and gm: which side the people at the table play, and
+optionally who fights (your character or squad, and the enemies) on a scenario's map."""
+
+from __future__ import annotations
+
+from wasteland.bestiary.loader import check_scenario, default_bestiary, load_scenario
+from wasteland.bestiary.models import Scenario
+from wasteland.rules.errors import WastelandError
+from wasteland.rules.grid import grid_for
+
+
+def resolve_side(scenario: Scenario, text: str) -> int:
+    names = [s.name.lower() for s in scenario.sides]
+    if text.isdigit() and int(text) < len(names):
+        return int(text)
+    if text.lower() in names:
+        return names.index(text.lower())
+    raise WastelandError(f"unknown side {text!r}; sides: "
+                         + ", ".join(f"{i} {s.name}" for i, s in enumerate(scenario.sides)))
+
+
+def encounter(name: str, side: str, character: str | None = None,
+              enemies: str | None = None) -> tuple[Scenario, int]:
+    """The scenario, with your side's and the other sides' creatures replaced when given
+    (comma-separated creature ids); extra creatures stand on the free squares nearest to
+    where their side starts."""
+    sc = load_scenario(name)
+    me = resolve_side(sc, side)
+    if not character and not enemies:
+        return sc, me
+    bestiary = default_bestiary()
+    for ids in (character, enemies):
+        for cid in (ids or "").split(","):
+            if cid:
+                bestiary.creature(cid.strip())  # one-line error for an unknown creature
+    legend: dict[str, list[str]] = {
+        k: ([v] if isinstance(v, str) else list(v)) for k, v in sc.legend.items()}
+    grid = grid_for(sc.rows(), legend)
+    data = sc.model_dump()
+    taken: set[tuple[int, int]] = set()
+    wanted: dict[int, list[str]] = {}
+    for si in range(len(sc.sides)):
+        ids = character if si == me else (enemies if si == (1 if me == 0 else 0) else None)
+        if ids:
+            wanted[si] = [c.strip() for c in ids.split(",") if c.strip()]
+        else:
+            taken.update((p.at[0], p.at[1]) for p in sc.sides[si].combatants)
+    for si, creatures in wanted.items():
+        start = grid.index(*sc.sides[si].combatants[0].at)
+        walk = grid.walk_distances(start)
+        squares = sorted((c for c in range(grid.n_cells) if walk[c] < 1 << 20),
+                         key=lambda c: (walk[c], c))
+        placed = []
+        for creature in creatures:
+            cell = next((c for c in squares if grid.xy(c) not in taken), None)
+            if cell is None:
+                raise WastelandError(f"no free square left for {creature} on {sc.id}")
+            taken.add(grid.xy(cell))
+            placed.append({"creature": creature, "at": list(grid.xy(cell))})
+        data["sides"][si]["combatants"] = placed
+    custom = Scenario.model_validate(data)
+    check_scenario(custom, bestiary, f"{sc.id} (custom encounter)")
+    return custom, me
