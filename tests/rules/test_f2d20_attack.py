@@ -248,10 +248,12 @@ def test_cover_does_not_hinder_melee():
     assert _difficulty(a) == (1, [("Defense", 1)])
 
 
-def test_a_full_cover_zone_cannot_be_shot_into():
-    """Reading: a zone of full cover cannot be shot into."""
+def test_a_full_cover_zone_is_hard_to_shoot_into():
+    """Reading: a zone whose cover is full adds +3 to ranged attacks into it (a zone is
+    never all cover, so it does not forbid them)."""
     a = _cover_arena("O")
-    assert not any(x.startswith("attack dum") for x in a.legal())
+    assert any(x.startswith("attack dum") for x in a.legal())
+    assert ("cover", 3) in _difficulty(a)[1]
 
 
 @pytest.mark.parametrize("lighting, extra", [("obscured", 1), ("heavily_obscured", 2),

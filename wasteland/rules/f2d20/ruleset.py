@@ -33,7 +33,6 @@ from wasteland.rules.events import (
     TestRolled,
     TurnStarted,
 )
-from wasteland.rules.grid import COVER_FULL
 from wasteland.rules.protocol import Decision
 from wasteland.rules.setup import lay_out
 from wasteland.rules.zones import Zones, zones_for
@@ -66,7 +65,9 @@ MAJOR = {"attack", "defend", "first_aid", "rally", "ready", "sprint"}
 EXTRA_MINOR_AP, EXTRA_MAJOR_AP = 1, 2  # reading: the seeds leave the price open
 DEFEND_AP = 2  # seed 002, Defend: +1 more Defense for 2 AP
 VIS_DIFFICULTY = {0: 0, -2: 1, -4: 2, -10: 3}  # reading: obscured +1, heavily +2, unseen +3
-COVER_DIFFICULTY = (0, 1, 2, 0)
+# reading: a zone's cover makes ranged attacks into it harder; a zone is never all cover,
+# so even one of full cover only adds +3 (a single square of full cover would forbid)
+COVER_DIFFICULTY = (0, 1, 2, 3)
 
 
 def _pool(b: Battle, side: int) -> int:
@@ -369,11 +370,12 @@ class F2d20:
         return t.status == UNCONSCIOUS and bool(t.cond.get("dying")) and not t.cond.get("stable")
 
     def hit_chance(self, b: Battle, c: Combatant, t: Combatant,
-                   location: str | None = None) -> float:
-        """Exact chance that ``c``'s next attack on ``t`` passes (2d20, no dice bought)."""
+                   location: str | None = None, extra_dice: int = 0) -> float:
+        """Exact chance that ``c``'s next attack on ``t`` passes, with ``extra_dice``
+        d20s bought (none by default)."""
         from .odds import hit_chance
 
-        return hit_chance(b, c, t, location)
+        return hit_chance(b, c, t, location, extra_dice)
 
     def can_attack(self, b: Battle, c: Combatant, t: Combatant, ws: int) -> bool:
         """Melee: the target within the weapon's reach and in sight; ranged: in sight, with
@@ -387,10 +389,7 @@ class F2d20:
             return False
         if p.skill in S.MELEE_SKILLS:
             return g.dist(c.pos, t.pos) <= wpn.reach
-        if wpn.ammo is not None and c.ammo.get(wpn.ammo, 0) <= 0:
-            return False
-        z = zones_for(g)
-        return z.cover(z.zone_of[t.pos]) != COVER_FULL
+        return wpn.ammo is None or c.ammo.get(wpn.ammo, 0) > 0
 
     # --- movement ------------------------------------------------------------------------
     def _destination(self, b: Battle, z: Zones, c: Combatant, t: Combatant, mode: str,
