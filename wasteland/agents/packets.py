@@ -2,39 +2,98 @@
 AI.TXT fields), the same under every ruleset. It only ever picks among the legal actions,
 and every decision carries a one-line reason a GM can read ("charges ted: closest enemy,
 aggression 90").
+
+How each field acts (the fields: wasteland/bestiary/models.py AIPacket):
+
+- ``aggression``: how readily it spends to hurt - 2d20 AP for another attack, for d20s
+  and combat dice, and AP kept back for Defense; above 50 it buys Defense less.
+- ``min_to_hit``: it does not attack, nor take a free attack, at lower odds (2d20: the
+  odds with the d20s it would buy). Under 2d20 it also skips attacks under 10%: a rally
+  banks AP that buy better odds later.
+- ``min_hp`` / ``run_away_mode``: at or under that share of its HP it runs from the
+  enemies that could reach it next turn (a gunman only when close); when none is near it
+  fights on, so a coward keeps its distance rather than leave the fight. Cornered, it
+  fights.
+- ``hurt_too_much``: a crippled (PnP) or injured (2d20) location of these kinds makes it
+  run too ("blind": the head).
+- ``distance``: charge (closes in; a charger draws its melee weapon to do it), snipe
+  (backs away from anyone close, then shoots), stay (never moves: shoots, readies, holds
+  its post), stay_close (keeps within STAY_CLOSE squares of its leader, the first-placed
+  ally still standing).
+- ``attack_who``: closest, weakest (least HP), strongest (most HP), or whoever last
+  attacked it (else the closest); a foe left with no weapon it can use comes last.
+- ``chem_use``: the HP share under which it uses a healing item on itself.
+- ``best_weapon``: draws a weapon of that kind when it has one it can use, unless another
+  would do more than twice the damage; with "any", the best expected damage.
+- ``called_freq``: percent of attacks aimed at a body part, with V.A.T.S. when it can:
+  an arm that would leave the target nothing to hold, the head, a brawler's leg; a called
+  shot that costs odds (PnP without V.A.T.S., 2d20) only when the spot makes up for it.
+- ``area_attack_mode``: area weapons (PnP splash and spread, 2d20 burst): always, never,
+  or be_careful (not when one of its allies stands within AREA_RADIUS of the target);
+  never a splash weapon at its own feet.
+
+Tactics that are not packet fields but rules: PnP spends the small action before an
+attack (a round loaded by hand, a step into cover from guns); 2d20 aims with a free
+minor action, moves where a shot has better odds (asking the ruleset where a move
+ends), burrows after striking when it can, rallies for AP when no attack is worth it,
+and readies when an enemy may walk into reach.
+
+The scenario's per-placement ``ai`` overrides apply on top of the creature's packet, and
+the constructor's ``overrides`` (by combatant id) on top of both.
 """
 
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import Any
 
-from wasteland.bestiary.models import AIPacket
-from wasteland.rules.actions import ACTION_INDEX, Action
+from wasteland.bestiary.models import AIPacket, Weapon
+from wasteland.rules.actions import ACTION_INDEX, LOCATIONS, Action
 from wasteland.rules.battle import ACTIVE, Battle, Combatant
+from wasteland.rules.dice import Dice
 
 from .base import View
 
-AREA = ("splash", "spread", "burst")  # qualities / effects that hit around the target
 CHEM_BELOW = {"never": 0, "stims_when_hurt": 50, "sometimes": 35, "always": 75}
+AREA_RADIUS = 2  # squares around the target an area weapon endangers
+SNIPE_CLOSE = 3  # squares: a sniper backs away from an enemy this close
+STAY_CLOSE = 4  # squares: stay_close keeps within this of its leader
+EXTRA_DICE_COST = (0, 1, 3, 6)  # 2d20: total AP for 0..3 extra d20s
+FLOOR_2D20 = 0.1  # 2d20: the least chance it attacks at (else it rallies or defends)
+END = Action("end")
 
 
-def hit_chance(view: View, me: Combatant, t: Combatant, location: str | None) -> float:
-    """The ruleset's exact chance to hit, or 0.5 for a ruleset that cannot say."""
+def hit_chance(view: View, me: Combatant, t: Combatant, location: str | None,
+               ws: int | None = None, extra_dice: int = 0) -> float:
+    """The ruleset's exact chance to hit with weapon slot ``ws`` (default: the one in
+    hand) and ``extra_dice`` d20s bought (2d20), or 0.5 for a ruleset that cannot say."""
     fn = getattr(view.ruleset, "hit_chance", None)
-    return fn(view.battle, me, t, location) if fn else 0.5
+    if fn is None:
+        return 0.5
+    b = view.battle
+    held = me.active_weapon
+    if ws is not None:
+        me.active_weapon = ws  # the odds read the weapon in hand; put back at once
+    try:
+        if extra_dice:
+            return float(fn(b, me, t, location, extra_dice=extra_dice))
+        return float(fn(b, me, t, location))
+    finally:
+        me.active_weapon = held
 
 
-def _area_weapon(c: Combatant, i: int) -> bool:
+def _area_weapon(c: Combatant, i: int, ruleset: str = "pnp") -> bool:
+    """Whether weapon slot ``i`` hits around its target: splash or spread (PnP), burst
+    (2d20; a 2d20 Spread lands its extra hits on the target itself)."""
     w = c.weapons[i]
-    if w.qualities.splash or w.qualities.spread:
-        return True
-    p = w.f2d20
-    return bool(p and (p.effects.burst or p.effects.spread))
+    if ruleset == "f2d20":
+        return bool(w.f2d20 and w.f2d20.effects.burst)
+    return bool(w.qualities.splash or w.qualities.spread)
 
 
-def is_area(c: Combatant) -> bool:
-    return _area_weapon(c, c.active_weapon)
+def is_area(c: Combatant, ruleset: str = "pnp") -> bool:
+    return _area_weapon(c, c.active_weapon, ruleset)
 
 
 def weapon_kind(c: Combatant, i: int) -> str:
@@ -42,9 +101,96 @@ def weapon_kind(c: Combatant, i: int) -> str:
     return "ranged" if w.kind == "ranged" else ("unarmed" if w.kind == "unarmed" else "melee")
 
 
+@cache
+def _dice_mean(text: str) -> float:
+    d = Dice.parse(text)
+    return d.count * (d.sides + 1) / 2 + d.bonus
+
+
+@cache
+def _cd_expected(n: int, vicious: bool, piercing: int, resist: int) -> float:
+    """2d20: expected damage of ``n`` combat dice after ``resist`` DR (faces 1, 2, 0, 0,
+    1+effect, 1+effect; Vicious adds 1 per effect, Piercing ignores DR per effect)."""
+    dist: dict[tuple[int, int], float] = {(0, 0): 1.0}
+    for _ in range(n):
+        nxt: dict[tuple[int, int], float] = {}
+        for (d, e), q in dist.items():
+            for dd, ee, w in ((1, 0, 1), (2, 0, 1), (0, 0, 2), (1, 1, 2)):
+                k = (d + dd, e + ee)
+                nxt[k] = nxt.get(k, 0.0) + q * w / 6
+        dist = nxt
+    total = 0.0
+    for (d, e), q in dist.items():
+        dmg = d + (e if vicious else 0)
+        total += q * max(0, dmg - max(0, resist - piercing * e))
+    return total
+
+
+def _f2d20_resist(t: Combatant, dtype: str) -> int:
+    """2d20: the target's DR against ``dtype``, averaged over its hit-location table."""
+    from wasteland.rules.f2d20 import stats as S
+
+    rows = S.location_table(t)
+    lo, total = 0, 0.0
+    for hi, name, _kind in rows:
+        total += (hi - lo) * S.dr(t, name, dtype)
+        lo = hi
+    return round(total / 20)
+
+
+def damage_per_hit(b: Battle, me: Combatant, i: int, t: Combatant) -> float:
+    """A rough expected damage of one hit with weapon slot ``i`` on ``t``, after armor."""
+    w: Weapon = me.weapons[i]
+    if b.ruleset == "f2d20" and w.f2d20 is not None:
+        p = w.f2d20
+        n = p.cd
+        if w.kind == "ranged" and w.ammo is not None:  # combat dice bought with ammunition
+            n += max(0, min(p.fire_rate, me.ammo.get(w.ammo, 0) - 1))
+        return _cd_expected(min(n, 14), p.effects.vicious, p.effects.piercing,
+                            _f2d20_resist(t, p.damage_type))
+    raw = _dice_mean(w.damage)
+    if b.ruleset == "pnp":
+        from wasteland.rules.pnp.combat import threshold
+
+        _, res = threshold(t, w)
+        if w.damage_type in ("physical", "energy"):
+            return max(1.0, raw - res)
+        return 0.0 if res >= 100 else max(1.0, raw * (100 - res) / 100)
+    return raw
+
+
+def _spot_worth(b: Battle, me: Combatant, t: Combatant, loc: str) -> tuple[float, str]:
+    """How much a called shot at ``loc`` is worth over its odds, and what for: an arm
+    whose loss leaves ``t`` no weapon it can hold, the head (aim and tests suffer), a leg
+    of a foe that must close in to fight; scaled by how likely a hit is to cripple (PnP:
+    a quarter of its HP dealt to the limb; 2d20: 5 damage in one hit)."""
+    if loc == "arm":
+        arms = t.loc_counts.get("arm", 0)
+        need = min(w.hands for w in t.weapons)
+        bonus, what = ((0.6, "to disarm it")
+                       if need and arms and arms - t.crippled.get("arm", 0) - 1 < need
+                       else (0.0, ""))
+    elif loc == "head":
+        bonus, what = (0.3, "to spoil its aim") if not t.crippled.get("head") else (0.0, "")
+    elif t.weapon.kind != "ranged" and not t.crippled.get("leg"):
+        bonus, what = 0.15, "to slow it"
+    else:
+        bonus, what = 0.0, ""
+    if not bonus:
+        return 1.0, ""
+    dmg = damage_per_hit(b, me, me.active_weapon, t)
+    if b.ruleset == "f2d20":
+        likely = min(1.0, dmg / 5)
+    else:
+        left = max(1, -(-t.max_hp // 4) - t.limb_damage.get(loc, 0))
+        likely = min(1.0, dmg / left)
+    return 1.0 + bonus * likely, what
+
+
 class PacketAgent:
-    """Plays one combatant by its packet; ``overrides`` replace packet fields (a GM's
-    per-fight changes). ``seed`` drives its few coin flips (called shots, aggression)."""
+    """Plays one combatant by its packet; ``overrides`` (combatant id -> packet fields)
+    replace packet fields on top of the scenario's own ``ai`` overrides (a GM's per-fight
+    changes). ``seed`` drives its few coin flips (called shots)."""
 
     name = "packet"
 
@@ -53,15 +199,30 @@ class PacketAgent:
         self.rng = random.Random(seed)
         self.overrides = overrides or {}
         self.last_reason = ""
-        self._packets: dict[str, AIPacket] = {}
+        self._packets: dict[tuple[int, str], AIPacket] = {}
+        self._scenario: object = None
+        self._note = ""  # appended to this decision's reason (why it is not running)
 
-    def packet(self, c: Combatant) -> AIPacket:
-        got = self._packets.get(c.id)
+    # --- the packet ----------------------------------------------------------------------
+    def packet(self, c: Combatant, b: Battle | None = None) -> AIPacket:
+        """``c``'s packet: its creature's, then the scenario placement's ``ai`` (the k-th
+        placement over all sides is combatant slot k), then this agent's overrides."""
+        if b is not None and b.scenario is not self._scenario:
+            self._scenario = b.scenario
+            self._packets.clear()
+        key = (c.slot, c.id)
+        got = self._packets.get(key)
         if got is None:
-            over = self.overrides.get(c.id)
-            got = (AIPacket.model_validate({**c.creature.ai.model_dump(), **over}) if over
-                   else c.creature.ai)
-            self._packets[c.id] = got
+            fields: dict[str, Any] = {}
+            if b is not None:
+                placements = [p for side in b.scenario.sides for p in side.combatants]
+                if c.slot < len(placements) and placements[c.slot].creature == c.creature.id:
+                    fields.update(placements[c.slot].ai or {})
+            fields.update(self.overrides.get(c.id) or {})
+            got = (AIPacket.model_validate({**c.creature.ai.model_dump(), **fields})
+                   if fields else c.creature.ai)
+            if b is not None:
+                self._packets[key] = got
         return got
 
     # --- helpers -------------------------------------------------------------------------
@@ -70,12 +231,61 @@ class PacketAgent:
         return idx is not None and idx in view.legal_ids
 
     def _say(self, action: Action, reason: str) -> Action:
-        self.last_reason = reason
+        self.last_reason = " ".join((reason + self._note).split())
         return action
+
+    def _end(self, view: View, reason: str) -> Action:
+        if self._legal(view, END):
+            return self._say(END, reason)
+        return self._say(view.legal[0], reason)
+
+    @staticmethod
+    def _costs(b: Battle, me: Combatant) -> tuple[int, int, int]:
+        """(AP the next minor action costs, AP the next major costs, the side's pool);
+        nothing costs AP outside 2d20."""
+        x = b.extra
+        if "pools" not in x:
+            return 0, 0, 0
+        return (0 if x.get("minor", 0) == 0 else 1, 0 if x.get("major", 0) == 0 else 2,
+                int(x["pools"][me.side]))
+
+    def _threats(self, b: Battle, me: Combatant, enemies: list[Combatant],
+                 running: bool = False) -> list[Combatant]:
+        """Enemies that could close in and strike on their next turn (2d20: in the same or
+        the next zone; PnP: within their speed plus reach), nearest first. ``running``:
+        those it is worth running from - a gunman only when it is close (running in the
+        open from a gun does not help, so a coward shoots back at a distant one)."""
+        g = b.grid
+        zones = self._zones(b)
+        out = []
+        for e in enemies:
+            gun = e.weapon.kind == "ranged"
+            if zones is not None:
+                near = zones.band(e.pos, me.pos) <= (0 if running and gun else 1)
+            elif running and gun:
+                near = g.dist(e.pos, me.pos) <= SNIPE_CLOSE
+            else:
+                reach = e.weapon.reach if not gun else 1
+                near = g.dist(e.pos, me.pos) <= e.creature.pnp.speed + reach
+            if near:
+                out.append(e)
+        return sorted(out, key=lambda e: (g.dist(me.pos, e.pos), e.slot))
+
+    @staticmethod
+    def _zones(b: Battle) -> Any:
+        if b.ruleset != "f2d20":
+            return None
+        from wasteland.rules.zones import zones_for
+
+        return zones_for(b.grid)
 
     def _target(self, b: Battle, me: Combatant, p: AIPacket,
                 enemies: list[Combatant]) -> tuple[Combatant, str]:
+        """The enemy its packet picks; a foe left with no weapon it can use is picked only
+        when every foe is."""
         g = b.grid
+        armed = [e for e in enemies if self._armed(b, e)]
+        enemies = armed or enemies
         if p.attack_who == "weakest":
             t = min(enemies, key=lambda e: (e.hp, g.dist(me.pos, e.pos), e.slot))
             return t, f"weakest enemy (HP {t.hp})"
@@ -84,14 +294,13 @@ class PacketAgent:
             return t, f"strongest enemy (HP {t.hp})"
         if p.attack_who == "whomever_attacking_me" and me.last_attacker >= 0:
             t = b.combatants[me.last_attacker]
-            if t.status == ACTIVE and t.side != me.side:
+            if t.status == ACTIVE and t.side != me.side and t in enemies:
                 return t, "it attacked me"
         t = min(enemies, key=lambda e: (g.dist(me.pos, e.pos), e.slot))
         return t, "closest enemy"
 
     def _flee_reason(self, me: Combatant, p: AIPacket) -> str | None:
-        pct = 100 * me.hp / me.max_hp if me.max_hp else 0
-        if p.flee_below and pct <= p.flee_below:
+        if p.flee_below and me.hp * 100 <= p.flee_below * me.max_hp:
             mode = f"min_hp {p.min_hp}" if p.min_hp else f"run_away_mode {p.run_away_mode}"
             return f"HP {me.hp}/{me.max_hp} at or under {p.flee_below}% ({mode})"
         for part in p.hurt_too_much:
@@ -100,134 +309,584 @@ class PacketAgent:
                 return f"{part} hurt too much"
         return None
 
+    # --- odds ----------------------------------------------------------------------------
+    def _odds(self, view: View, me: Combatant, t: Combatant, location: str | None,
+              p: AIPacket, ws: int | None = None) -> tuple[float, int]:
+        """(chance to hit, d20s it would buy for it): 2d20 buys dice with the side's AP
+        while a die adds more to the odds than the AP are worth to it (less, the more
+        aggressive it is); other rulesets buy nothing."""
+        base = hit_chance(view, me, t, location, ws)
+        b = view.battle
+        if b.ruleset != "f2d20" or base >= 1.0:
+            return base, 0
+        _minor, major, pool = self._costs(b, me)
+        if view.decision.slot == "act":
+            pool -= major  # the attack itself may cost AP first
+        worth = 0.2 - 0.12 * p.aggression / 100
+        best, best_v, best_p = 0, base, base
+        for n in (1, 2, 3):
+            if EXTRA_DICE_COST[n] > pool:
+                break
+            pn = hit_chance(view, me, t, location, ws, n)
+            v = pn - worth * EXTRA_DICE_COST[n]
+            if v > best_v + 1e-9:
+                best, best_v, best_p = n, v, pn
+        return best_p, best
+
+    def _floor(self, b: Battle, p: AIPacket) -> float:
+        """The least chance it attacks at: min_to_hit, and under 2d20 at least 10% (a
+        wasted major action there costs what a rally would have banked)."""
+        return max(p.min_to_hit / 100, FLOOR_2D20 if b.ruleset == "f2d20" else 0.0)
+
+    # --- weapons -------------------------------------------------------------------------
+    @staticmethod
+    def _can_hold(b: Battle, me: Combatant, w: Weapon) -> bool:
+        """Crippled (PnP) or injured (2d20) arms: a weapon needs hands it has left."""
+        if w.hands == 0:
+            return True
+        hurt = me.crippled.get("arm", 0)
+        if b.ruleset == "f2d20":
+            return hurt == 0 or (hurt == 1 and w.hands == 1)
+        return me.loc_counts.get("arm", 0) - hurt >= w.hands
+
+    def _armed(self, b: Battle, me: Combatant) -> bool:
+        """Whether it has a weapon it can hold and fire (or reload)."""
+        for i, w in enumerate(me.weapons):
+            if not self._can_hold(b, me, w):
+                continue
+            if (w.kind != "ranged" or self._rounds(b, me, i) > 0
+                    or (b.ruleset == "pnp" and me.ammo.get(w.ammo or "", 0) > 0)):
+                return True
+        return False
+
+    def _can_reach(self, b: Battle, me: Combatant, i: int, t: Combatant) -> bool:
+        """Whether weapon slot ``i`` could attack ``t`` from here (for the weapon in hand
+        the legal actions say so exactly; for the others this is an estimate)."""
+        w = me.weapons[i]
+        g = b.grid
+        if not g.sight[me.pos][t.pos]:
+            return False
+        d = g.dist(me.pos, t.pos)
+        if w.kind != "ranged":
+            return d <= w.reach
+        if w.qualities.stunted_range and d * 5 > w.range_ft:
+            return False
+        return self._rounds(b, me, i) > 0
+
+    @staticmethod
+    def _rounds(b: Battle, me: Combatant, i: int) -> int:
+        """Shots it can fire with weapon slot ``i`` without reloading first (a large number
+        for weapons that use no ammunition)."""
+        w = me.weapons[i]
+        if b.ruleset == "f2d20":
+            return 99 if w.ammo is None else me.ammo.get(w.ammo, 0)
+        if w.magazine == "none":
+            return 99
+        st = me.weapon_states[i]
+        return st.loaded if st.reload_step == 0 else 0
+
+    def _area_blocked(self, b: Battle, me: Combatant, i: int, t: Combatant,
+                      p: AIPacket) -> str | None:
+        """Why the packet forbids an area weapon on ``t`` (None: it may fire)."""
+        if not _area_weapon(me, i, b.ruleset):
+            return None
+        g = b.grid
+        if p.area_attack_mode == "never":
+            return "area_attack_mode never"
+        if me.weapons[i].qualities.splash and g.dist(me.pos, t.pos) <= AREA_RADIUS:
+            return f"{t.id} too close to its own blast"
+        if p.area_attack_mode == "be_careful":
+            friends = [a for a in b.allies_of(me) if g.dist(a.pos, t.pos) <= AREA_RADIUS]
+            if friends:
+                return f"{friends[0].id} stands near {t.id} (area_attack_mode be_careful)"
+        return None
+
+    def _score(self, view: View, me: Combatant, i: int, t: Combatant,
+               p: AIPacket) -> tuple[float, bool]:
+        """(expected damage of an attack with weapon slot ``i`` on ``t``, halved when it
+        cannot strike from here; whether it can strike from here at 5% or better). 0 when
+        it cannot fire at all or the packet forbids it."""
+        b = view.battle
+        w = me.weapons[i]
+        if self._area_blocked(b, me, i, t, p) or not self._can_hold(b, me, w):
+            return 0.0, False
+        rounds = self._rounds(b, me, i)
+        if w.kind == "ranged" and rounds <= 0:
+            if b.ruleset == "f2d20" or me.ammo.get(w.ammo or "", 0) <= 0:
+                return 0.0, False
+        chance = hit_chance(view, me, t, None, i)
+        shots = 1.0
+        if b.ruleset == "pnp" and w.rof > 1:
+            shots += max(0.0, min(w.rof, rounds) - 1) * 0.35
+        score = chance * damage_per_hit(b, me, i, t) * shots
+        now = self._can_reach(b, me, i, t) and chance >= 0.05
+        if not now:
+            score *= 0.5
+        if w.kind == "ranged" and rounds <= 0:
+            score *= 0.5  # needs a reload first
+        return score, now
+
+    def _weapon(self, view: View, me: Combatant, t: Combatant, p: AIPacket) -> Action | None:
+        """Draw a better weapon for ``t``: the packet's best_weapon kind when it has one it
+        can use, else the best expected damage."""
+        b = view.battle
+        n = len(me.weapons)
+        if n < 2:
+            return None
+        draws = [i for i in range(n) if i != me.active_weapon
+                 and self._legal(view, Action("draw", None, str(i)))]
+        if not draws:
+            return None
+        cur = me.active_weapon
+        scored = {i: self._score(view, me, i, t, p) for i in [cur, *draws]}
+        scores = {i: v for i, (v, _) in scored.items()}
+        want = p.best_weapon
+        if want != "any":
+            kind = [i for i in scores if weapon_kind(me, i) == want and scores[i] > 0]
+            top = max(scores.values())
+            # the preferred kind, unless another weapon would do more than twice as much
+            if kind and max(scores[i] for i in kind) * 2 >= top:
+                if weapon_kind(me, cur) != want:
+                    best = max(kind, key=lambda i: (scores[i], -i))
+                    return self._say(Action("draw", None, str(best)),
+                                     f"draws {me.weapons[best].name} (best_weapon {want})")
+                scores = {i: s for i, s in scores.items() if i in kind}
+        if scores.get(cur, 0.0) > 0 and not any(scored[i][1] for i in scores):
+            # nothing reaches t from here: keep the weapon in hand on the way, but a
+            # charger closes in with its melee weapon out
+            melee = [i for i in scores if weapon_kind(me, i) != "ranged" and scores[i] > 0]
+            if p.distance != "charge" or weapon_kind(me, cur) != "ranged" or not melee:
+                return None
+            best = max(melee, key=lambda i: (scores[i], -i))
+            return self._say(Action("draw", None, str(best)),
+                             f"draws {me.weapons[best].name} to charge {t.id} (distance charge)")
+        best = max(scores, key=lambda i: (scores[i], i == cur, -i))
+        if best == cur or scores[best] <= scores.get(cur, 0.0) * 1.25 + 0.05:
+            return None
+        if cur in scored and scored[cur][1] and not scored[best][1]:
+            return None  # never trade a weapon that can strike now for one that cannot
+        minor, _major, pool = self._costs(b, me)
+        if minor > pool:
+            return None
+        blocked = self._area_blocked(b, me, cur, t, p)
+        why = (blocked if blocked else
+               f"expects {scores[best]:.1f} damage a swing against {t.id}, "
+               f"not {scores.get(cur, 0.0):.1f}")
+        return self._say(Action("draw", None, str(best)),
+                         f"draws {me.weapons[best].name}: {why}")
+
     # --- deciding ------------------------------------------------------------------------
     def act(self, view: View) -> Action:
         b, me, dec = view.battle, view.me, view.decision
-        p = self.packet(me)
-        if dec.slot == "dice":
-            opts = sorted(int(a.option or 0) for a in view.legal)
-            n = 1 if (p.aggression >= 50 and 1 in opts) else 0
-            return self._say(Action("buy", None, str(n)),
-                             f"buys {n} extra d20 (aggression {p.aggression})")
-        if dec.slot == "defend":  # 2d20: 2 AP for one more point of Defense
-            n = 1 if (p.aggression < 50 and self._legal(view, Action("boost", None, "1"))) else 0
-            return self._say(Action("boost", None, str(n)),
-                             f"{'buys' if n else 'saves the AP instead of'} extra Defense "
-                             f"(aggression {p.aggression})")
-        if dec.slot == "boost":
-            opts = sorted(int(a.option or 0) for a in view.legal)
-            n = opts[-1] if p.aggression >= 50 else opts[len(opts) // 2]
-            return self._say(Action("boost", None, str(n)),
-                             f"adds {n} combat dice (aggression {p.aggression})")
-        enemies = b.enemies_of(me)
+        p = self.packet(me, b)
+        self._note = ""
+        if dec.slot in ("dice", "boost", "defend"):
+            return self._window(view, me, p)
         if dec.reaction is not None:
             return self._react(view, me, p)
-        flee = self._flee_reason(me, p)
-        g = b.grid
+        return self._turn(view, me, p)
+
+    def _window(self, view: View, me: Combatant, p: AIPacket) -> Action:
+        """2d20's windows: d20s to buy for a test, combat dice to add after a hit, AP for
+        more Defense."""
+        b, dec = view.battle, view.decision
+        opts = sorted(int(a.option or 0) for a in view.legal)
+        kind = view.legal[0].kind
+        if dec.slot == "defend":
+            n = 1 if (p.aggression < 50 and 1 in opts) else 0
+            return self._say(Action(kind, None, str(n)),
+                             f"{'buys' if n else 'saves the AP instead of'} extra Defense "
+                             f"(aggression {p.aggression})")
+        t = b.combatants[dec.subject] if dec.subject is not None else None
+        if dec.slot == "dice":
+            if t is None or len(opts) == 1:
+                return self._say(Action(kind, None, str(opts[0])), "no extra d20 to buy")
+            w = b.extra.get("window") or {}
+            loc = w.get("location")
+            base = hit_chance(view, me, t, loc)
+            chance, n = self._odds(view, me, t, loc, p)
+            n = max(m for m in opts if m <= n)
+            return self._say(Action(kind, None, str(n)),
+                             f"buys {n} extra d20 ({base:.0%} -> {chance:.0%} to hit, "
+                             f"aggression {p.aggression})")
+        # boost: combat dice from AP (melee) or ammunition (guns)
+        top = opts[-1]
+        w = me.weapon
+        if w.kind == "ranged" and w.ammo is not None:
+            n = max(0, min(top, me.ammo.get(w.ammo, 0) - 2))
+            what = "rounds of ammunition"
+        else:
+            _, _, pool = self._costs(b, me)
+            keep = 0 if p.aggression >= 80 else (1 if p.aggression >= 50 else 2)
+            n = max(0, min(top, pool - keep))
+            what = "AP"
+        if t is not None and t.hp <= 2:
+            n = min(n, 1)
+        return self._say(Action(kind, None, str(n)),
+                         f"adds {n} combat dice for {n} {what} (aggression {p.aggression})")
+
+    def _turn(self, view: View, me: Combatant, p: AIPacket) -> Action:
+        b = view.battle
+        enemies = b.enemies_of(me)
+        if not enemies:
+            return self._end(view, "no enemy left standing")
+        minor, major, pool = self._costs(b, me)
         # chems first when hurt
         below = CHEM_BELOW[p.chem_use]
-        if below and me.hp * 100 <= me.max_hp * below:
+        if below and me.hp * 100 <= me.max_hp * below and minor <= pool:
             a = Action("stimpak", me.slot)
             if self._legal(view, a):
-                return self._say(a, f"HP {me.hp}/{me.max_hp} under {below}%: stimpak "
+                return self._say(a, f"HP {me.hp}/{me.max_hp} under {below}%: heals itself "
                                     f"(chem_use {p.chem_use})")
-        if flee and enemies:
-            near = min(enemies, key=lambda e: (g.dist(me.pos, e.pos), e.slot))
-            for kind in ("sprint", "move"):
-                a = Action(kind, near.slot, "away")
-                if self._legal(view, a):
-                    return self._say(a, f"flees from {near.id}: {flee}")
-        if not enemies:
-            return self._end(view, "no enemy left")
-        # weapon preference
-        want = p.best_weapon
-        if want != "any" and weapon_kind(me, me.active_weapon) != want:
-            for i in range(len(me.weapons)):
-                a = Action("draw", None, str(i))
-                if weapon_kind(me, i) == want and self._legal(view, a):
-                    return self._say(a, f"draws {me.weapons[i].name} (best_weapon {want})")
-        empty = me.weapon.magazine != "none" and me.wstate.loaded == 0 and b.ruleset == "pnp"
-        if empty and self._legal(view, Action("reload")):
-            return self._say(Action("reload"), f"{me.weapon.name} is empty: reloads")
+        flee = self._flee_reason(me, p)
+        if not self._armed(b, me):
+            return self._disarmed(view, me, p, enemies)
+        note = ""
+        if flee:
+            threats = self._threats(b, me, enemies, running=True)
+            if p.distance == "stay":
+                note = f" ({flee}, but it holds its post: distance stay)"
+            elif threats:
+                near = threats[0]
+                for kind in ("sprint", "move"):
+                    a = Action(kind, near.slot, "away")
+                    if self._legal(view, a):
+                        return self._say(a, f"flees from {near.id}: {flee}")
+                note = f" (cornered: {flee})"
+            else:
+                note = f" ({flee}, but no enemy is near)"
+        self._note = note
         t, why = self._target(b, me, p, enemies)
-        if is_area(me) and g.dist(me.pos, t.pos) <= 2:  # too close to its own blast
-            for i in range(len(me.weapons)):
-                a = Action("draw", None, str(i))
-                if i != me.active_weapon and self._legal(view, a) and not _area_weapon(me, i):
-                    return self._say(a, f"draws {me.weapons[i].name}: {t.id} too close for "
-                                        f"{me.weapon.name}")
-        attack = self._attack(view, me, t, p, why)
-        if attack is not None:
-            return attack
-        # someone else in reach when the chosen one is not
-        for e in sorted(enemies, key=lambda e: (g.dist(me.pos, e.pos), e.slot)):
-            if e is not t:
-                attack = self._attack(view, me, e, p, "in reach while the target is not")
-                if attack is not None:
-                    return attack
+        draw = self._weapon(view, me, t, p)
+        if draw is not None:
+            return draw
+        w = me.weapon
+        if (b.ruleset == "pnp" and w.magazine != "none"
+                and (me.wstate.loaded == 0 or me.wstate.reload_step)
+                and self._legal(view, Action("reload"))):
+            return self._say(Action("reload"), f"{w.name} is empty: reloads")
+        step = self._keep_distance(view, me, p, enemies) or self._reposition(view, me, p, enemies)
+        if step is not None:
+            return step
+        strike = self._strike(view, me, t, p, why, enemies)
+        if strike is not None:
+            return strike
         return self._manoeuvre(view, me, t, p, why)
 
-    def _attack(self, view: View, me: Combatant, t: Combatant, p: AIPacket,
-                why: str) -> Action | None:
-        if not self._legal(view, Action("attack", t.slot)):
+    def _disarmed(self, view: View, me: Combatant, p: AIPacket,
+                  enemies: list[Combatant]) -> Action:
+        """No weapon it can hold and fire: keep away from the enemies (unless it stays)."""
+        g = view.battle.grid
+        if p.distance != "stay":
+            for e in sorted(enemies, key=lambda e: (g.dist(me.pos, e.pos), e.slot)):
+                for kind in ("move", "sprint"):
+                    a = Action(kind, e.slot, "away")
+                    if self._legal(view, a):
+                        return self._say(a, f"keeps away from {e.id}: no weapon it can use")
+        if self._legal(view, Action("defend")):
+            return self._say(Action("defend"), "defends itself: no weapon it can use")
+        return self._end(view, "no weapon it can use")
+
+    def _keep_distance(self, view: View, me: Combatant, p: AIPacket,
+                       enemies: list[Combatant]) -> Action | None:
+        """A sniper with a gun in hand backs away from an enemy that is too close before it
+        shoots: PnP, one within SNIPE_CLOSE squares, in the small action so the large one
+        is left for the shot; 2d20, one in reach or a brawler in its zone, with the free
+        minor action, when it can still shoot from where the move ends."""
+        b = view.battle
+        if p.distance != "snipe" or me.weapon.kind != "ranged":
             return None
-        if is_area(me):
-            g = view.battle.grid
-            if g.dist(me.pos, t.pos) <= 2 or p.area_attack_mode == "never":
+        g = b.grid
+        zones = self._zones(b)
+        if zones is None:
+            if b.slot != "small":
                 return None
-            friends = [a for a in view.battle.allies_of(me) if g.dist(a.pos, t.pos) <= 2]
-            if friends and p.area_attack_mode == "be_careful":
+            close = [e for e in enemies if g.dist(me.pos, e.pos) <= SNIPE_CLOSE]
+        else:
+            minor, major, _pool = self._costs(b, me)
+            if minor or major:
                 return None
-        chance = hit_chance(view, me, t, None)
+            close = [e for e in enemies if g.dist(me.pos, e.pos) <= 1
+                     or (e.weapon.kind != "ranged" and zones.band(e.pos, me.pos) == 0)]
+        if not close:
+            return None
+        near = min(close, key=lambda e: (g.dist(me.pos, e.pos), e.slot))
+        a = Action("move", near.slot, "away")
+        if not self._legal(view, a):
+            return None
+        if zones is not None and self._value_after(view, me, near, "away", p) < max(
+                1e-9, self._shot_value(view, me, enemies, p)[0]):
+            return None  # 2d20: only to where the shot is no worse than here
+        return self._say(a, f"backs away from {near.id} to shoot from range (distance snipe)")
+
+    def _shot_value(self, view: View, me: Combatant, enemies: list[Combatant],
+                    p: AIPacket) -> tuple[float, Combatant | None]:
+        """The best expected damage of a shot from where it stands now, and at whom."""
+        b = view.battle
+        g = b.grid
+        zones = self._zones(b)
+        sight = g.sight[me.pos]
+        best, who = 0.0, None
+        for e in enemies:
+            if not sight[e.pos]:
+                continue
+            if self._area_blocked(b, me, me.active_weapon, e, p):
+                continue
+            v = hit_chance(view, me, e, None) * damage_per_hit(b, me, me.active_weapon, e)
+            if v > best:
+                best, who = v, e
+        if p.distance == "snipe" and any(
+                g.dist(me.pos, e.pos) <= 1 or (zones is not None and e.weapon.kind != "ranged"
+                                               and zones.band(me.pos, e.pos) == 0)
+                for e in enemies):
+            best *= 0.5  # a sniper wants no one in reach of it, nor a brawler in its zone
+        return best, who
+
+    def _value_after(self, view: View, me: Combatant, t: Combatant, mode: str,
+                     p: AIPacket) -> float:
+        """2d20: the best shot's expected damage after a move (one zone) toward or away
+        from ``t``, asking the ruleset where the move ends; 0 when it cannot say."""
+        b = view.battle
+        dest = getattr(view.ruleset, "_destination", None)
+        if dest is None or not self._legal(view, Action("move", t.slot, mode)):
+            return 0.0
+        cell = dest(b, self._zones(b), me, t, mode, 1)
+        if cell is None:
+            return 0.0
+        start = me.pos
+        me.pos = cell  # what-if: the odds from there; put back at once
+        try:
+            return self._shot_value(view, me, b.enemies_of(me), p)[0]
+        finally:
+            me.pos = start
+
+    @staticmethod
+    def _leader_far(b: Battle, me: Combatant) -> Combatant | None:
+        """stay_close: its leader (the first-placed ally still standing) when it has
+        strayed more than STAY_CLOSE squares from it; None when it is the leader."""
+        allies = b.allies_of(me)
+        if not allies:
+            return None
+        lead = min(allies, key=lambda a: a.slot)
+        if lead.slot < me.slot and b.grid.dist(me.pos, lead.pos) > STAY_CLOSE:
+            return lead
+        return None
+
+    def _reposition(self, view: View, me: Combatant, p: AIPacket,
+                    enemies: list[Combatant]) -> Action | None:
+        """2d20, gun in hand, free minor and major actions: a move (the minor) to where the
+        shot (the major) has better odds - out of reach, into the weapon's range band, out
+        of a zone whose cover shields the target. It asks the ruleset where a move ends."""
+        b = view.battle
+        if b.ruleset != "f2d20" or me.weapon.kind != "ranged" or p.distance == "stay":
+            return None
+        if p.distance == "stay_close" and self._leader_far(b, me) is not None:
+            return None  # its place is by its leader first
+        minor, major, _pool = self._costs(b, me)
+        dest = getattr(view.ruleset, "_destination", None)
+        if minor or major or dest is None or self._rounds(b, me, me.active_weapon) <= 0:
+            return None
+        here, _ = self._shot_value(view, me, enemies, p)
+        best_v, best_a, best_t = here * 1.15 + 0.1, None, None
+        for e in enemies:
+            for mode in ("toward", "away"):
+                v = self._value_after(view, me, e, mode, p)
+                if v > best_v:
+                    best_v, best_a, best_t = v, Action("move", e.slot, mode), e
+        if best_a is None or best_t is None:
+            return None
+        return self._say(best_a, f"moves {best_a.option} {best_t.id} for a better shot "
+                                 f"({here:.1f} -> {best_v:.1f} expected damage)")
+
+    def _strike(self, view: View, me: Combatant, t: Combatant, p: AIPacket, why: str,
+                enemies: list[Combatant]) -> Action | None:
+        """Attack ``t`` or, when it is out of reach, whoever is in reach, at odds the packet
+        accepts; 2d20: aim first with a free minor action, and pay AP for another attack
+        only at fair odds."""
+        b = view.battle
+        g = b.grid
+        minor, major, pool = self._costs(b, me)
+        if major > pool:
+            return None
+        floor = self._floor(b, p)
+        order = [t] + sorted((e for e in enemies if e is not t),
+                             key=lambda e: (g.dist(me.pos, e.pos), e.slot))
+        for i, e in enumerate(order):
+            if not self._legal(view, Action("attack", e.slot)):
+                continue
+            blocked = self._area_blocked(b, me, me.active_weapon, e, p)
+            if blocked:
+                if e is t:
+                    self._note += f" (holds its {me.weapon.name}: {blocked})"
+                continue
+            chance, _ = self._odds(view, me, e, None, p)
+            if chance < floor:
+                continue
+            if major and chance < 0.5 - 0.3 * p.aggression / 100:
+                continue  # another attack costs AP: only at fair odds
+            reason = why if i == 0 else f"in reach while {t.id} is not"
+            first = self._small_first(view, me, e, enemies, p)
+            if first is not None:
+                return first
+            if (b.ruleset == "f2d20" and minor == 0 and self._legal(view, Action("aim"))
+                    and me.cond.get("attacked") != b.round and not self._burrower(me)):
+                return self._say(Action("aim"), f"takes aim at {e.id} before attacking "
+                                                f"({chance:.0%} to hit)")
+            return self._attack(view, me, e, p, reason, chance, extra_ap=major)
+        return None
+
+    def _small_first(self, view: View, me: Combatant, t: Combatant,
+                     enemies: list[Combatant], p: AIPacket) -> Action | None:
+        """PnP: an attack taken first forgoes the small action, so before attacking ``t``
+        it tops up a gun loaded round by round, or steps into cover from enemy guns when
+        it can still shoot ``t`` from there."""
+        b = view.battle
+        if b.ruleset != "pnp" or b.slot != "small":
+            return None
+        w = me.weapon
+        st = me.wstate
+        if (w.magazine == "internal" and st.loaded < w.capacity
+                and self._legal(view, Action("reload"))):
+            return self._say(Action("reload"), f"tops up {w.name} ({st.loaded}/{w.capacity}) "
+                                               f"before attacking {t.id}")
+        g = b.grid
+        guns = [e for e in enemies if e.weapon.kind == "ranged"]
+        if (not guns or w.kind != "ranged" or g.cover[me.pos] or p.distance == "stay"
+                or any(g.dist(me.pos, e.pos) <= 1 for e in enemies)
+                or not self._legal(view, Action("cover"))):
+            return None
+        from wasteland.rules.pnp.movement import nearest_cover
+
+        cell = nearest_cover(b, me)
+        if cell is None:
+            return None
+        start = me.pos
+        me.pos = cell  # what-if: can it still shoot from there; put back at once
+        try:
+            ok = self._can_reach(b, me, me.active_weapon, t) and g.cover[t.pos] < 3
+        finally:
+            me.pos = start
+        if not ok:
+            return None
+        return self._say(Action("cover"), f"takes cover from {guns[0].id}'s "
+                                          f"{guns[0].weapon.name}, then shoots {t.id}")
+
+    @staticmethod
+    def _burrower(me: Combatant) -> bool:
+        s = me.creature.f2d20
+        return s is not None and "burrow" in s.abilities
+
+    def _attack(self, view: View, me: Combatant, t: Combatant, p: AIPacket, why: str,
+                chance: float, extra_ap: int = 0) -> Action:
+        b = view.battle
         location = None
+        kind = "attack"
+        aim = ""
+        plain = chance
         if p.called_freq and self.rng.random() * 100 < p.called_freq:
-            for loc in ("head", "leg", "arm"):
-                if self._legal(view, Action("attack", t.slot, loc)):
-                    c2 = hit_chance(view, me, t, loc)
-                    if c2 * 100 >= p.min_to_hit:
-                        location, chance = loc, c2
-                        break
-        if chance * 100 < p.min_to_hit:
-            return None
-        verb = "charges" if p.distance == "charge" and view.battle.grid.dist(
-            me.pos, t.pos) <= 1 else "attacks"
-        spot = f" in the {location}" if location else ""
-        return self._say(Action("attack", t.slot, location),
+            best = -1.0
+            floor = self._floor(b, p)
+            for loc in LOCATIONS:
+                worth, purpose = _spot_worth(b, me, t, loc)
+                for k in ("vats", "attack"):  # V.A.T.S. first: no penalty, paid with AP
+                    if not self._legal(view, Action(k, t.slot, loc)):
+                        continue
+                    c2, _ = self._odds(view, me, t, None if k == "vats" else loc, p)
+                    value = c2 * worth
+                    # a penalty for aiming is paid only when the spot is worth it
+                    fair = k == "vats" or value >= 0.8 * plain
+                    if c2 >= floor and fair and value > best + 1e-9:
+                        best, location, kind, chance, aim = value, loc, k, c2, purpose
+                    break
+        verb = "charges" if (p.distance == "charge" and b.grid.dist(me.pos, t.pos) <= 1
+                             ) else "attacks"
+        spot = (f" in the {location}" + (" with V.A.T.S." if kind == "vats" else "")
+                + (f" {aim}" if aim else "") + f" (called_freq {p.called_freq})"
+                if location else "")
+        ap = f", {extra_ap} AP for another attack" if extra_ap else ""
+        return self._say(Action(kind, t.slot, location),
                          f"{verb} {t.id}{spot}: {why}, {chance:.0%} to hit, "
-                         f"aggression {p.aggression}")
+                         f"aggression {p.aggression}{ap}")
 
     def _manoeuvre(self, view: View, me: Combatant, t: Combatant, p: AIPacket,
                    why: str) -> Action:
         b = view.battle
-        g = b.grid
-        d = g.dist(me.pos, t.pos)
-        if p.distance == "stay":
-            if self._legal(view, Action("ready")):
-                return self._say(Action("ready"), "holds position and readies (distance stay)")
-            return self._end(view, "holds position (distance stay)")
-        if p.distance == "snipe" and d <= 2:
-            for kind in ("move", "sprint"):
-                a = Action(kind, t.slot, "away")
-                if self._legal(view, a):
-                    return self._say(a, f"backs away from {t.id} to snipe (distance snipe)")
-        if p.distance == "stay_close":
-            allies = b.allies_of(me)
-            if allies:
-                far = max(allies, key=lambda a: (g.dist(me.pos, a.pos), a.slot))
-                if g.dist(me.pos, far.pos) > 4 and self._legal(view, Action("move", far.slot,
-                                                                            "toward")):
-                    return self._say(Action("move", far.slot, "toward"),
-                                     f"keeps close to {far.id} (distance stay_close)")
-        if self._legal(view, Action("aim")) and me.weapon.kind == "ranged":
-            return self._say(Action("aim"), f"aims at {t.id}: odds too low to fire")
-        for kind in ("move", "sprint"):
-            a = Action(kind, t.slot, "toward")
+        minor, major, pool = self._costs(b, me)
+        lead = self._leader_far(b, me) if p.distance == "stay_close" else None
+        if lead is not None and minor <= pool:
+            a = Action("move", lead.slot, "toward")
             if self._legal(view, a):
-                verb = "charges" if p.distance == "charge" else "approaches"
-                return self._say(a, f"{verb} {t.id}: {why}, aggression {p.aggression}")
-        if self._legal(view, Action("ready")):
-            return self._say(Action("ready"), f"readies an attack: {t.id} out of reach")
-        return self._end(view, f"{t.id} out of reach and no way closer")
+                return self._say(a, f"keeps close to {lead.id} (distance stay_close)")
+        if self._legal(view, Action("attack", t.slot)) and (
+                major or (b.ruleset == "f2d20" and me.weapon.kind == "ranged")):
+            # it has struck and another is not worth AP, or a gun that can already fire
+            # at it gains nothing by walking closer (a better square was weighed above)
+            return self._spare(view, me, t, p, why)
+        zones = self._zones(b)
+        if p.distance != "stay" and zones is not None and me.weapon.kind == "ranged":
+            here = self._shot_value(view, me, b.enemies_of(me), p)[0]
+            if here > 0 and self._value_after(view, me, t, "toward", p) <= here:
+                return self._spare(view, me, t, p, why)  # closer is no better a shot
+        if p.distance != "stay":
+            kinds = ["move", "sprint"]
+            if zones is not None and zones.band(me.pos, t.pos) >= 2:
+                kinds = ["sprint", "move"]  # two zones at once when it is far
+                if (me.weapon.kind == "ranged" and major == 0
+                        and self._value_after(view, me, t, "toward", p) > 0):
+                    kinds = ["move", "sprint"]  # one zone, and the major left for a shot
+            for kind in kinds:
+                cost = minor if kind == "move" else major
+                # AP for a move only while the major action is left to strike with
+                spare = pool >= cost + (0 if kind == "move" and major == 0 else 2)
+                a = Action(kind, t.slot, "toward")
+                if cost <= pool and (cost == 0 or spare) and self._legal(view, a):
+                    verb = {"charge": "charges", "snipe": "closes to shooting range of"}.get(
+                        p.distance, "approaches")
+                    return self._say(a, f"{verb} {t.id}: {why}, aggression {p.aggression}")
+        return self._spare(view, me, t, p, why)
+
+    def _spare(self, view: View, me: Combatant, t: Combatant, p: AIPacket,
+               why: str) -> Action:
+        """Nothing to attack at odds it accepts and nowhere to go: use what is left of the
+        turn (2d20: burrow, ready, defend or rally; PnP: top up the gun, ready)."""
+        b = view.battle
+        g = b.grid
+        minor, major, pool = self._costs(b, me)
+        hold = " (distance stay)" if p.distance == "stay" else ""
+        if b.ruleset == "f2d20":
+            if minor == 0 and self._legal(view, Action("cover")):
+                return self._say(Action("cover"), "burrows out of reach until it strikes again")
+            if major == 0:
+                enemies = b.enemies_of(me)
+                close = [e for e in enemies if g.dist(me.pos, e.pos) <= 1]
+                if close and self._legal(view, Action("defend")):
+                    return self._say(Action("defend"), f"defends against {close[0].id}: no "
+                                                       f"attack at odds it accepts{hold}")
+                floor = self._floor(b, p)
+                ready = [e for e in self._threats(b, me, enemies)
+                         if self._odds(view, me, e, None, p)[0] >= floor]
+                if ready and self._legal(view, Action("ready")):
+                    return self._say(Action("ready"), f"readies an attack for {ready[0].id} "
+                                                      f"or whoever comes close{hold}")
+                if self._legal(view, Action("rally")):
+                    return self._say(Action("rally"), f"rallies to gain AP: no attack on "
+                                                      f"{t.id} at odds it accepts{hold}")
+        else:
+            w = me.weapon
+            st = me.wstate
+            if (b.slot == "small" and w.magazine == "internal" and st.loaded < w.capacity
+                    and self._legal(view, Action("reload"))):
+                return self._say(Action("reload"), f"tops up {w.name} ({st.loaded}/"
+                                                   f"{w.capacity}) while {t.id} is out of reach")
+            if self._legal(view, Action("ready")):
+                return self._say(Action("ready"), f"readies an attack: {t.id} out of reach"
+                                                  f"{hold}")
+        if self._legal(view, Action("attack", t.slot)):
+            return self._end(view, f"ends its turn: no more attacks on {t.id} worth taking"
+                                   f"{hold}")
+        if p.distance == "stay":
+            return self._end(view, f"holds position (distance stay): {t.id} out of reach")
+        return self._end(view, f"{t.id} out of reach and no way closer this turn")
 
     def _react(self, view: View, me: Combatant, p: AIPacket) -> Action:
         b, dec = view.battle, view.decision
@@ -235,15 +894,10 @@ class PacketAgent:
             return self._end(view, "holds its square")
         t = b.combatants[dec.subject] if dec.subject is not None else None
         if t is not None and self._legal(view, Action("attack", t.slot)):
-            chance = hit_chance(view, me, t, None)
-            if chance * 100 >= p.min_to_hit:
+            chance, _ = self._odds(view, me, t, None, p)
+            if chance > 0 and chance * 100 >= p.min_to_hit:
                 return self._say(Action("attack", t.slot),
                                  f"free attack on {t.id}: {chance:.0%} to hit")
-            return self._end(view, f"lets {t.id} go: {chance:.0%} is under min_to_hit "
+            return self._end(view, f"lets {t.id} go: {chance:.0%} to hit, min_to_hit "
                                    f"{p.min_to_hit}")
         return self._end(view, "nothing to react with")
-
-    def _end(self, view: View, reason: str) -> Action:
-        if self._legal(view, Action("end")):
-            return self._say(Action("end"), reason)
-        return self._say(view.legal[0], reason)
