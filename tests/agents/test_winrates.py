@@ -19,10 +19,10 @@ Excluded, because no agent could win them (the fight is a draw or a loss by cons
   difficulty, so attacks land 4-14% of the time and 30 rounds end undecided whoever
   plays (scripted against scripted and random against random: 100 draws in 100);
 - under 2d20, the party side of desert_wash, duel, vault_corridor and robot_depot: the
-  player characters' 2d20 stat blocks are outclassed there (scripted party against
-  scripted creatures wins 0-4%; the packet party against random creatures 0-27%: a
-  little target in cover at difficulty 4 on 2d20 is hit 2% of the time, robots' DR
-  turns the party's hits). A question for the bestiary's 2d20 balance, not the agent.
+  player characters' 2d20 stat blocks are outclassed there (the packet party against
+  random creatures, 200 fights: duel 70%, desert_wash 47%, vault_corridor 38%,
+  robot_depot 0% - DR turns the party's combat dice). A question for the bestiary's
+  2d20 balance, not the agent.
 
 By default each matchup is fought 100 times and the packet side must win at least 80%;
 the full sweep (``-m slow``) fights 1,000 per matchup and needs the Wilson 95% lower

@@ -496,12 +496,27 @@ def test_burrow_hides_a_creature_until_it_attacks():
 
 
 def test_moving_ends_a_burrow():
-    """Reading: a burrowed creature that moves comes out."""
-    a = arena([F("beast", (2, 2), "bst", abilities=["burrow"]),
+    """Reading: a burrowed creature that moves comes out; burrowing is the turn's
+    movement action, so the move comes on a later turn."""
+    a = arena([F("beast", (2, 2), "bst", abilities=["burrow"], initiative=20),
                F("hero", (27, 2), "ann", side=1)])
     a.act("cover")
+    assert not any(x.startswith(("move", "sprint")) for x in a.legal())
+    a.act("end")
+    a.pass_to("bst")
     a.act("sprint toward ann")
     assert not a.c("bst").cond.get("burrowed")
+
+
+def test_no_burrowing_after_an_attack_in_the_same_turn():
+    """Reading: a burrower that attacked this turn cannot burrow again until its next turn
+    (otherwise it would never be in sight on anyone else's turn)."""
+    a = arena([F("beast", (2, 2), "bst", abilities=["burrow"], initiative=20),
+               F("hero", (3, 2), "ann", side=1)])
+    a.rig.d20(5, 5, 10)
+    a.rig.d6(3, 3, 3)
+    a.act("attack ann")
+    assert "cover" not in a.legal()
 
 
 def test_only_burrowers_burrow():

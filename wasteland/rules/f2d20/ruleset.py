@@ -165,7 +165,8 @@ class F2d20:
                for si in range(len(scenario.sides))]
         b.extra["pools"] = [0 if pcs[si] else min(MAX_POOL, sum(pcs) - pcs[si])
                             for si in range(len(scenario.sides))]
-        b.extra.update(minor=0, major=0, moved=False, window=None, stunned=False)
+        b.extra.update(minor=0, major=0, moved=False, window=None, stunned=False,
+                       attacked=False)
         events: list[Event] = []
         b.emit(events, BattleStarted(scenario.id, "f2d20", seed, b.side_names))
         self._order(b, events)
@@ -324,7 +325,8 @@ class F2d20:
                 for i, wpn in enumerate(c.weapons):
                     if i != c.active_weapon and S.usable(c, wpn):
                         ids.append(DRAW[i])
-            if not c.cond.get("burrowed") and "burrow" in S.stats(c).abilities:
+            if (not c.cond.get("burrowed") and not x["moved"] and not x.get("attacked")
+                    and "burrow" in S.stats(c).abilities):
                 ids.append(COVER)
             if heal and c.hp < c.max_hp:
                 ids.append(STIM[c.slot])
@@ -485,8 +487,9 @@ class F2d20:
         elif k == "draw":
             c.active_weapon = int(a.option or 0)
             b.emit(events, Note(c.id, f"draws {c.weapon.name}."))
-        elif k == "cover":
+        elif k == "cover":  # reading: burrowing is the turn's movement, not after attacking
             c.cond["burrowed"] = True
+            x["moved"] = True
             b.emit(events, Note(c.id, "burrows out of sight."))
         elif k in ("move", "sprint"):
             assert t is not None
@@ -610,6 +613,8 @@ class F2d20:
                         events: list[Event]) -> None:
         window = {"kind": "dice", "attacker": c.slot, "target": t.slot, "ws": c.active_weapon,
                   "location": location}
+        if not b.reactions and b.order[b.turn] == c.slot:
+            b.extra["attacked"] = True
         if (_pool(b, c.side) >= EXTRA_DICE_COST[1]
                 and self.attack_difficulty(b, c, t, c.active_weapon, location)[0] > 0):
             b.extra["window"] = window
@@ -927,7 +932,7 @@ class F2d20:
         c = b.combatants[b.order[b.turn]]
         stunned = bool(c.cond.pop("stunned", False))  # the free major action is lost
         x.update(minor=0, major=1 if stunned else 0, moved=False, turn_done=False,
-                 stunned=stunned)
+                 stunned=stunned, attacked=False)
         if b.keep_log:
             b.emit(events, TurnStarted(c.id))
         c.readied = False
