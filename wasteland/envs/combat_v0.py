@@ -149,6 +149,19 @@ from .encoding import Encoder, fallback_id, mask_box, mask_of, observation_box
 ILLEGAL_MODES = ("raise", "end")
 
 
+def render_battle(mode: str | None, battle: Battle | None, ruleset: Ruleset) -> str | None:
+    """The envs' render(): "ansi" returns the text picture, "human" prints it."""
+    if mode is None:
+        gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+        return None
+    assert battle is not None
+    text = render_text(battle, ruleset)
+    if mode == "human":
+        print(text)
+        return None
+    return text
+
+
 def env(**kwargs: Any) -> AECEnv:
     """The AEC env with PettingZoo's usual wrappers (out-of-bounds check, call order)."""
     e: AECEnv = raw_env(**kwargs)
@@ -412,17 +425,7 @@ class raw_env(AECEnv, EzPickle):
         return ACTION_TABLE[action].text(self.battle.ids, actor)
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                "You are calling render method without specifying any render mode."
-            )
-            return None
-        assert self.battle is not None
-        text = render_text(self.battle, self.ruleset)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_battle(self.render_mode, self.battle, self.ruleset)
 
     def close(self) -> None:
         pass

@@ -46,12 +46,12 @@ from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, N_ACTIONS
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import IllegalActionError, WastelandError
 from wasteland.rules.protocol import Decision, Ruleset
-from wasteland.rules.textmap import render_text
 
 from .combat_v0 import (
     ILLEGAL_MODES,
     action_index,
     illegal_message,
+    render_battle,
     resolve_ruleset,
     resolve_scenario,
 )
@@ -292,17 +292,7 @@ class SingleAgentEnv(gymnasium.Env):
         return list(self._legal)
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                "You are calling render method without specifying any render mode."
-            )
-            return None
-        assert self.battle is not None
-        text = render_text(self.battle, self.ruleset)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_battle(self.render_mode, self.battle, self.ruleset)
 
     def close(self) -> None:
         pass
