@@ -69,27 +69,17 @@ class GmSession(Game):
                      f"e.g. {' '.join(['4'] * n)}", "red")
 
     # --- commands ------------------------------------------------------------------------
+    help_text = HELP
+
     def command(self, line: str) -> str | None:
-        """Run a command; returns "quit", "done" (handled), or None (not a command)."""
+        """The play commands, plus undo and add."""
         word = line.split()[0].lower() if line else ""
-        if word in ("help", "?"):
-            self.say(HELP)
-        elif word == "look":
-            self.look()
-        elif word == "save":
-            parts = line.split(maxsplit=1)
-            try:
-                self.save(Path(parts[1]) if len(parts) > 1 else self.save_path)
-            except OSError as e:
-                self.say(f"cannot save: {e.strerror}", "red")
-        elif word in ("quit", "exit"):
-            return "quit"
-        elif word == "undo":
+        if word == "undo":
             self.undo()
         elif word == "add":
             self.add(line.split()[1:])
         else:
-            return None
+            return super().command(line)
         return "done"
 
     def undo(self) -> None:

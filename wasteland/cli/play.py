@@ -10,7 +10,7 @@ whole game can be scripted; when the input ends the game is saved, as on quit.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 from rich.console import Console
@@ -58,6 +58,28 @@ class Game:
         saves.save(self.b, path)
         self.say(f"saved to {path}", "bold")
 
+    help_text = HELP
+
+    def command(self, line: str) -> str | None:
+        """Run help / look / save [FILE]; "quit" for quit, "done" when handled, None when
+        the line is not a command."""
+        word = line.split()[0].lower() if line else ""
+        if word in ("help", "?"):
+            self.say(self.help_text)
+        elif word == "look":
+            self.look()
+        elif word == "save":
+            parts = line.split(maxsplit=1)
+            try:
+                self.save(Path(parts[1]) if len(parts) > 1 else self.save_path)
+            except OSError as e:
+                self.say(f"cannot save: {e.strerror}", "red")
+        elif word in ("quit", "exit"):
+            return "quit"
+        else:
+            return None
+        return "done"
+
     def run(self) -> int:
         self.look()
         self.events()
@@ -101,23 +123,12 @@ class Game:
                 return False
             cmd = line.strip()
             self.say(f"> {cmd}", "dim")
-            word = cmd.split()[0].lower() if cmd else ""
-            if word in ("help", "?"):
-                self.say(HELP)
-                continue
-            if word == "look":
-                self.look()
-                continue
-            if word == "save":
-                parts = cmd.split(maxsplit=1)
-                try:
-                    self.save(Path(parts[1]) if len(parts) > 1 else self.save_path)
-                except OSError as e:
-                    self.say(f"cannot save: {e.strerror}", "red")
-                continue
-            if word in ("quit", "exit"):
+            done = self.command(cmd)
+            if done == "quit":
                 self.save(self.save_path)
                 return False
+            if done == "done":
+                continue
             try:
                 action = match(cmd, legal, labels)
             except ChoiceError as e:
@@ -125,14 +136,6 @@ class Game:
                 continue
             self.rs.apply(b, action)
             return True
-
-
-def stdin_lines(read: Callable[[], str]) -> Iterator[str]:
-    while True:
-        line = read()
-        if not line:
-            return
-        yield line
 
 
 def begin(ruleset: str, scenario: str, side: str, seed: int, resume: Path | None,
