@@ -34,7 +34,8 @@ def fight(
         "vault_corridor"),
     ruleset: Annotated[str, typer.Option(help=f"Rules: {', '.join(RULESETS)}.")] = "pnp",
     seed: Annotated[int, typer.Option(help="Seed of the battle's dice.")] = 1,
-    agents: Annotated[str, typer.Option(help="Agent per side, comma-separated: scripted, packet, random.")] = (
+    agents: Annotated[str, typer.Option(
+        help="Agent per side, comma-separated: scripted, packet, random.")] = (
         "scripted"),
     max_rounds: Annotated[int | None, typer.Option(help="Round limit (default: the scenario's).")] = None,
     save: Annotated[Path | None, typer.Option(help="Write the finished battle to this JSON file.")] = None,
