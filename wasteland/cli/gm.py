@@ -167,10 +167,7 @@ class GmSession(Game):
                     return 0
                 self.events()
                 break
-        self.look()
-        w = self.b.winner
-        self.say("Draw." if w is None else f"{self.b.side_names[w]} win.", "bold")
-        return 0
+        return self.finish()
 
 
 def start_gm(ruleset: str, scenario: str, party: str, seed: int, resume: Path | None,

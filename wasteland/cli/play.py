@@ -96,6 +96,9 @@ class Game:
                          f"({self.npc.last_reason})", "cyan")
                 self.rs.apply(self.b, action)
             self.events()
+        return self.finish()
+
+    def finish(self) -> int:
         self.look()
         w = self.b.winner
         self.say("Draw." if w is None else f"{self.b.side_names[w]} win.", "bold")

@@ -149,6 +149,16 @@ from .encoding import Encoder, fallback_id, mask_box, mask_of, observation_box
 ILLEGAL_MODES = ("raise", "end")
 
 
+def check_options(modes: list[str], render_mode: str | None, illegal_action: str) -> None:
+    """One-line errors for a mistyped render_mode or illegal_action (both envs)."""
+    if render_mode is not None and render_mode not in modes:
+        raise WastelandError(f"unknown render_mode {render_mode!r}; available: "
+                             f"{', '.join(modes)}")
+    if illegal_action not in ILLEGAL_MODES:
+        raise WastelandError(f"unknown illegal_action {illegal_action!r}; available: "
+                             f"{', '.join(ILLEGAL_MODES)}")
+
+
 def render_battle(mode: str | None, battle: Battle | None, ruleset: Ruleset) -> str | None:
     """The envs' render(): "ansi" returns the text picture, "human" prints it."""
     if mode is None:
@@ -233,12 +243,7 @@ class raw_env(AECEnv, EzPickle):
         EzPickle.__init__(self, ruleset, scenario, render_mode, max_rounds, max_cycles,
                           reward_shaping, illegal_action, bestiary)
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise WastelandError(f"unknown render_mode {render_mode!r}; available: "
-                                 f"{', '.join(self.metadata['render_modes'])}")
-        if illegal_action not in ILLEGAL_MODES:
-            raise WastelandError(f"unknown illegal_action {illegal_action!r}; available: "
-                                 f"{', '.join(ILLEGAL_MODES)}")
+        check_options(self.metadata["render_modes"], render_mode, illegal_action)
         if max_cycles is not None and max_cycles < 1:
             raise WastelandError(f"max_cycles must be at least 1, got {max_cycles}")
         self.ruleset = resolve_ruleset(ruleset)

@@ -48,8 +48,8 @@ from wasteland.rules.errors import IllegalActionError, WastelandError
 from wasteland.rules.protocol import Decision, Ruleset
 
 from .combat_v0 import (
-    ILLEGAL_MODES,
     action_index,
+    check_options,
     illegal_message,
     render_battle,
     resolve_ruleset,
@@ -86,12 +86,7 @@ class SingleAgentEnv(gymnasium.Env):
         render_mode: str | None = None,
         bestiary: Bestiary | None = None,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise WastelandError(f"unknown render_mode {render_mode!r}; available: "
-                                 f"{', '.join(self.metadata['render_modes'])}")
-        if illegal_action not in ILLEGAL_MODES:
-            raise WastelandError(f"unknown illegal_action {illegal_action!r}; available: "
-                                 f"{', '.join(ILLEGAL_MODES)}")
+        check_options(self.metadata["render_modes"], render_mode, illegal_action)
         self.ruleset = resolve_ruleset(ruleset)
         self.bestiary = bestiary
         self.scenario = resolve_scenario(scenario, bestiary)
