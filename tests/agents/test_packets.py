@@ -173,6 +173,22 @@ def test_a_sniper_backs_away_from_a_close_enemy(rules: str) -> None:
     assert action.kind in ("attack", "vats"), reason
 
 
+def test_a_2d20_gunman_in_reach_steps_out_of_it_instead_of_drawing_a_knife() -> None:
+    """2d20: a gun within an enemy's reach pays +2 difficulty, and a one-zone room has no
+    farther zone; the dweller keeps its pistol, steps out of the scorpion's reach with the
+    free minor action and then shoots (not the knife at TN 6)."""
+    room = "\n".join(["." * 8] * 4)
+    sides = [[("vault_dweller", (0, 1))], [("young_radscorpion", (0, 0))]]
+    rs, b = start("f2d20", scenario(sides, rows=room))
+    me = b.combatants[0]
+    action, reason = decide(rs, b, distance="snipe", best_weapon="ranged")
+    assert action == Action("move", 1, "away") and "distance snipe" in reason, reason
+    rs.apply(b, action)
+    assert b.grid.dist(me.pos, b.combatants[1].pos) > 1 and me.weapon.kind == "ranged"
+    action, reason = first_attack(rs, b, distance="snipe", best_weapon="ranged")
+    assert action.kind == "attack" and me.weapon.kind == "ranged", reason
+
+
 @BOTH
 def test_charge_closes_in(rules: str) -> None:
     far = "\n".join(["." * 30] * 3)
@@ -332,11 +348,13 @@ def test_a_called_shot_that_costs_too_much_is_not_taken(rules: str) -> None:
 @BOTH
 def test_be_careful_holds_an_area_weapon_near_an_ally(rules: str) -> None:
     """The brute's grenade launcher: not at a raider with the brute's own raider next to
-    it (be_careful), but yes when nobody of its side is near (or with always)."""
+    it (be_careful), but yes when nobody of its side is near (or with always). Under 2d20
+    a burst carries on only into enemies, so be_careful fires there too."""
     rows = "\n".join(["." * 14] * 7)
     near = [[("super_mutant_brute", (1, 3)), ("raider", (8, 4))], [("raider", (8, 3))]]
     alone = [[("super_mutant_brute", (1, 3)), ("raider", (1, 6))], [("raider", (8, 3))]]
-    for sides, mode, fires in ((near, "be_careful", False), (near, "always", True),
+    careful_near = rules == "f2d20"
+    for sides, mode, fires in ((near, "be_careful", careful_near), (near, "always", True),
                                (alone, "be_careful", True), (alone, "never", False)):
         rs, b = start(rules, scenario(sides, rows=rows))
         action, reason = decide(rs, b, area_attack_mode=mode, best_weapon="ranged",

@@ -29,8 +29,9 @@ How each field acts (the fields: wasteland/bestiary/models.py AIPacket):
   an arm that would leave the target nothing to hold, the head, a brawler's leg; a called
   shot that costs odds (PnP without V.A.T.S., 2d20) only when the spot makes up for it.
 - ``area_attack_mode``: area weapons (PnP splash and spread, 2d20 burst): always, never,
-  or be_careful (not when one of its allies stands within AREA_RADIUS of the target);
-  never a splash weapon at its own feet.
+  or be_careful (PnP: not when one of its allies stands within AREA_RADIUS of the target;
+  2d20: as always, since a burst never carries on into allies); never a splash weapon at
+  its own feet.
 
 Tactics that are not packet fields but rules: PnP spends the small action before an
 attack (a round loaded by hand, a step into cover from guns); 2d20 aims with a free
@@ -395,7 +396,9 @@ class PacketAgent:
             return "area_attack_mode never"
         if me.weapons[i].qualities.splash and g.dist(me.pos, t.pos) <= AREA_RADIUS:
             return f"{t.id} too close to its own blast"
-        if p.area_attack_mode == "be_careful":
+        # a 2d20 burst only carries on into enemies (docs/rules/f2d20.md), so there is no
+        # ally to be careful of
+        if p.area_attack_mode == "be_careful" and b.ruleset != "f2d20":
             friends = [a for a in b.allies_of(me) if g.dist(a.pos, t.pos) <= AREA_RADIUS]
             if friends:
                 return f"{friends[0].id} stands near {t.id} (area_attack_mode be_careful)"
@@ -422,9 +425,36 @@ class PacketAgent:
         now = self._can_reach(b, me, i, t) and chance >= 0.05
         if not now:
             score *= 0.5
+        if w.kind == "ranged" and b.ruleset == "f2d20" and p.distance != "stay":
+            step = self._step_back_value(view, me, i, t)
+            if step > score:  # a step out of reach first, and the shot this turn
+                score, now = step, step > 0.0
         if w.kind == "ranged" and rounds <= 0:
             score *= 0.5  # needs a reload first
         return score, now
+
+    def _step_back_value(self, view: View, me: Combatant, i: int, t: Combatant) -> float:
+        """2d20: the expected damage of a shot at ``t`` with weapon slot ``i`` after
+        stepping out of an enemy's reach with the free minor action (a gun in reach pays +2
+        difficulty); 0 when no enemy is in reach or the step is not to be had."""
+        b = view.battle
+        g = b.grid
+        dest = getattr(view.ruleset, "_destination", None)
+        close = [e for e in b.enemies_of(me) if g.dist(me.pos, e.pos) <= 1]
+        if not close or dest is None or self._costs(b, me)[0]:
+            return 0.0
+        near = min(close, key=lambda e: e.slot)
+        if not self._legal(view, Action("move", near.slot, "away")):
+            return 0.0
+        cell = dest(b, self._zones(b), me, near, "away", 1)
+        if cell is None or not g.sight[cell][t.pos]:
+            return 0.0
+        held, start = me.active_weapon, me.pos
+        me.active_weapon, me.pos = i, cell  # what-if; put back at once
+        try:
+            return hit_chance(view, me, t, None, i) * damage_per_hit(b, me, i, t)
+        finally:
+            me.active_weapon, me.pos = held, start
 
     def _weapon(self, view: View, me: Combatant, t: Combatant, p: AIPacket) -> Action | None:
         """Draw a better weapon for ``t``: the packet's best_weapon kind when it has one it
