@@ -132,6 +132,24 @@ def test_move_and_sprint_away():
     assert "move away dum" not in a.legal()
 
 
+def test_moving_away_within_the_last_zone():
+    """Seed 002_265a8a3b5c20fde4.txt, Move: "up to one zone, to any position within Medium
+    range". Reading: with no zone farther from the foe (here a one-zone room), a move away
+    goes to the free square of this zone farthest from it, out of its reach; none is
+    offered once no square is farther."""
+    room = "\n".join(["." * 6] * 4)
+    a = arena([F("hero", (0, 1), "ann"), F("dummy", (0, 0), "dum", side=1)], rows=room)
+    assert zones_for(a.b.grid).count == 1
+    walk = a.b.grid.walk_distances(a.c("dum").pos)
+    a.act("move away dum")
+    ann = a.c("ann").pos
+    assert walk[ann] == max(walk[s] for s in zones_for(a.b.grid).cells(0) if s != a.c("dum").pos)
+    assert a.b.grid.dist(ann, a.c("dum").pos) > 1
+    a.act("end")
+    a.pass_to("ann")
+    assert "move away dum" not in a.legal() and "sprint away dum" not in a.legal()
+
+
 def test_moving_toward_a_foe_in_the_next_zone_ends_within_its_reach():
     """Seed 002_265a8a3b5c20fde4.txt, Move: "to any position within Medium range"; reading:
     moving toward a foe in the zone reached stops on the free square nearest it."""

@@ -248,6 +248,21 @@ def test_cover_does_not_hinder_melee():
     assert _difficulty(a) == (1, [("Defense", 1)])
 
 
+def test_inside_one_zone_the_targets_own_square_decides_cover():
+    """Reading: a zone's cover shields whoever is in it from shots from other zones; a
+    shot from inside the same zone counts only the target's own square (light cover +1)."""
+    rows = "\n".join(["." * 24 + "," * 6] * 3 + ["." * 30] * 3)
+    for target_at, same_zone, other_zone in (((27, 4), 0, 1), ((27, 1), 1, 1)):
+        for at, extra in (((25, 4), same_zone), ((14, 4), other_zone)):
+            a = arena([F("hero", at, "ann"), F("dummy", target_at, "dum", side=1)], rows=rows)
+            z = zones_for(a.b.grid)
+            _with_range(a, "ann", RANGES_2D20[z.band(a.c("ann").pos, a.c("dum").pos)])
+            assert (z.zone_of[a.c("ann").pos] == z.zone_of[a.c("dum").pos]) is (at[0] > 20)
+            assert z.cover(z.zone_of[a.c("dum").pos]) == 1
+            assert _difficulty(a) == (1 + extra, [("Defense", 1)] + [("cover", 1)] * extra), \
+                (target_at, at)
+
+
 def test_a_full_cover_zone_is_hard_to_shoot_into():
     """Reading: a zone whose cover is full adds +3 to ranged attacks into it (a zone is
     never all cover, so it does not forbid them)."""
@@ -256,12 +271,17 @@ def test_a_full_cover_zone_is_hard_to_shoot_into():
     assert ("cover", 3) in _difficulty(a)[1]
 
 
-@pytest.mark.parametrize("lighting, extra", [("obscured", 1), ("heavily_obscured", 2),
-                                             ("unseen", 3)])
-def test_poor_visibility_makes_attacks_harder(lighting, extra):
-    """Reading: poor visibility adds +1 (obscured), +2 (heavily obscured) or +3 (unseen)."""
+@pytest.mark.parametrize("lighting, extra, melee", [("obscured", 1, 1),
+                                                    ("heavily_obscured", 2, 1),
+                                                    ("unseen", 3, 3)])
+def test_poor_visibility_makes_attacks_harder(lighting, extra, melee):
+    """Reading: poor visibility adds +1 (obscured), +2 (heavily obscured) or +3 (unseen);
+    a melee attack in heavy darkness only +1 (what is within arm's reach still shows)."""
     a = arena([F("hero", (2, 2), "ann"), F("dummy", (4, 2), "dum", side=1)], lighting=lighting)
     assert _difficulty(a) == (1 + extra, [("Defense", 1), ("visibility", extra)])
+    a = arena([F("hero", (3, 2), "ann", attacks=["knife"]), F("dummy", (4, 2), "dum", side=1)],
+              lighting=lighting)
+    assert _difficulty(a) == (1 + melee, [("Defense", 1), ("visibility", melee)])
 
 
 def test_smoke_on_the_targets_square_obscures_it():

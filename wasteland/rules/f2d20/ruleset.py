@@ -64,7 +64,9 @@ MINOR = {"aim", "draw", "move", "stimpak", "cover"}
 MAJOR = {"attack", "defend", "first_aid", "rally", "ready", "sprint"}
 EXTRA_MINOR_AP, EXTRA_MAJOR_AP = 1, 2  # reading: the seeds leave the price open
 DEFEND_AP = 2  # seed 002, Defend: +1 more Defense for 2 AP
-VIS_DIFFICULTY = {0: 0, -2: 1, -4: 2, -10: 3}  # reading: obscured +1, heavily +2, unseen +3
+# reading: obscured +1, heavily obscured +2 (+1 for a melee attack: what is within arm's
+# reach still shows against a moonless sky), unseen +3; (ranged, melee) by PnP penalty
+VIS_DIFFICULTY = {0: (0, 0), -2: (1, 1), -4: (2, 1), -10: (3, 3)}
 # reading: a zone's cover makes ranged attacks into it harder; a zone is never all cover,
 # so even one of full cover only adds +3 (a single square of full cover would forbid)
 COVER_DIFFICULTY = (0, 1, 2, 3)
@@ -298,15 +300,15 @@ class F2d20:
                         if ok:
                             ids.append(table[ts])
                 if enemy:  # away: the free square farthest from it, in a farther zone
-                    last = -1
+                    last = -1  # or, from the last zone, farther off within this one
                     ok = False
                     for n, table in ((1, MOVE_AWAY), (2, SPRINT_AWAY)):
                         if (n == 1 and not move_ok) or (n == 2 and not can_sprint):
                             continue
                         zone = _zone_reached(z, here, there, False, n)
                         if zone != last:
-                            ok = zone != here and _first_free(
-                                _by_distance(z, zone, tp, True), occ) is not None
+                            cell = _first_free(_by_distance(z, zone, tp, True), occ)
+                            ok = cell is not None and (zone != here or walk[cell] > walk[c.pos])
                             last = zone
                         if ok:
                             ids.append(table[ts])
@@ -398,18 +400,17 @@ class F2d20:
                      zones_n: int) -> int | None:
         """Where a move (1 zone) or sprint (2 zones) toward or away from ``t`` ends: the free
         square of the zone reached that is nearest to ``t`` (into reach when ``t`` is in the
-        zone) or, moving away, farthest from it."""
+        zone) or, moving away, farthest from it - within its own zone when no zone lies
+        farther off (a move is "up to one zone")."""
         here, there = z.zone_of[c.pos], z.zone_of[t.pos]
         toward = mode == "toward"
         if toward and b.grid.dist(c.pos, t.pos) <= 1:
             return None
         zone = _zone_reached(z, here, there, toward, zones_n)
-        if zone == here and not toward:
-            return None
         cell = _first_free(_by_distance(z, zone, t.pos, not toward), b.occupied)
-        if cell is not None and zone == here:
+        if cell is not None and zone == here:  # within the zone: only if it gets nearer / farther
             walk = b.grid.walk_distances(t.pos)
-            if walk[cell] >= walk[c.pos]:
+            if (walk[cell] >= walk[c.pos]) if toward else (walk[cell] <= walk[c.pos]):
                 return None
         return cell
 
@@ -670,14 +671,18 @@ class F2d20:
             off = abs(band - RANGES_2D20.index(p.range))
             if off:
                 parts.append((f"range {RANGES_2D20[band]} vs {p.range}", off))
-            cov = COVER_DIFFICULTY[z.cover(z.zone_of[t.pos])]
+            there = z.zone_of[t.pos]
+            # reading: the zone's cover shields it from shots from other zones; inside one
+            # zone, the target's own square decides
+            cov = COVER_DIFFICULTY[g.cover[t.pos] if z.zone_of[c.pos] == there
+                                   else z.cover(there)]
             if cov:
                 parts.append(("cover", cov))
             if _within_reach(b, c):
                 parts.append(("within an enemy's reach", 2))
         if location:
             parts.append(("chosen location", 1))
-        vis = VIS_DIFFICULTY.get(min(g.vis[t.pos], b.extra.get("ambient", 0)), 0)
+        vis = VIS_DIFFICULTY.get(min(g.vis[t.pos], b.extra.get("ambient", 0)), (0, 0))[melee]
         if vis:
             parts.append(("visibility", vis))
         if S.test_penalty(c):
