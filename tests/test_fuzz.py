@@ -14,9 +14,10 @@ from wasteland.bestiary.loader import (
     scenario_names,
 )
 from wasteland.bestiary.models import Scenario
-from wasteland.rules.actions import ACTION_TABLE
+from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, Action
 from wasteland.rules.battle import ACTIVE, Battle
 from wasteland.rules.protocol import RULESETS, Ruleset, get_ruleset
+from wasteland.rules.zones import zones_for
 
 TOTAL_STEPS = 200_000
 ARENA = """
@@ -103,3 +104,39 @@ def test_random_masked_play_keeps_invariants(ruleset: str) -> None:
         assert b.over and (b.winner is not None or b.round == b.extra["max_rounds"]
                            or not b.sides_standing())
     assert fights > len(scenarios)
+
+
+def test_f2d20_move_legality_agrees_with_where_the_move_ends() -> None:
+    """legal_ids decides moves from cached tables without asking ``_destination``; at the
+    start of every turn over 300 random fights, a move or sprint toward / away from each
+    standing combatant is offered exactly when ``_destination`` finds a square for it."""
+    rs = get_ruleset("f2d20")
+    scenarios = [load_scenario(n) for n in scenario_names()] + arenas()
+    rng = random.Random(7)
+    checked = 0
+    for fight in range(300):
+        b = rs.new_battle(scenarios[fight % len(scenarios)], fight, keep_log=False)
+        while not b.over:
+            legal = rs.legal_ids(b)
+            x = b.extra
+            dec = rs.decider(b)
+            c = b.combatants[dec.combatant]
+            fresh = (dec.slot == "act" and x["window"] is None and not x["moved"]
+                     and x["minor"] == 0 and x["major"] == 0 and not c.crippled.get("leg")
+                     and not c.crippled.get("torso"))
+            if fresh:
+                z = zones_for(b.grid)
+                for t in b.combatants:
+                    if t is c or t.status != ACTIVE:
+                        continue
+                    modes = ("toward", "away") if t.side != c.side else ("toward",)
+                    for mode in modes:
+                        for kind, n in (("move", 1), ("sprint", 2)):
+                            if kind == "sprint" and t.side == c.side:
+                                continue
+                            ends = rs._destination(b, z, c, t, mode, n) is not None
+                            offered = ACTION_INDEX[Action(kind, t.slot, mode)] in legal
+                            assert offered == ends, (fight, c.id, kind, mode, t.id)
+                            checked += 1
+            rs.apply(b, ACTION_TABLE[legal[int(rng.random() * len(legal))]], check=False)
+    assert checked > 10_000

@@ -153,9 +153,27 @@ def test_moving_away_within_the_last_zone():
 def test_moving_toward_a_foe_in_the_next_zone_ends_within_its_reach():
     """Seed 002_265a8a3b5c20fde4.txt, Move: "to any position within Medium range"; reading:
     moving toward a foe in the zone reached stops on the free square nearest it."""
-    a = arena([F("hero", (2, 2), "ann"), F("dummy", (8, 2), "dum", side=1)])
+    a = arena([F("hero", (2, 2), "ann", attacks=["knife"]), F("dummy", (8, 2), "dum", side=1)])
     a.act("move toward dum")
     assert a.b.grid.dist(a.c("ann").pos, a.c("dum").pos) == 1
+    assert "move toward dum" not in a.legal()
+
+
+def test_a_gunman_moving_toward_a_foe_stops_out_of_reach():
+    """Seed 003_938882289c4f9016.txt, Ranged Attacks Within Reach (+2 to a gun in an
+    enemy's reach); reading: one holding a gun who moves toward a foe stops on the nearest
+    free square of the zone reached that no enemy can reach; a move toward it within that
+    zone gets no nearer without stepping into reach, so none is offered."""
+    a = arena([F("hero", (2, 2), "ann"), F("dummy", (8, 2), "dum", side=1),
+               F("dummy", (8, 4), "dee", side=1)])
+    assert a.c("ann").weapon.f2d20.skill == "small_guns"
+    a.act("move toward dum")
+    ann = a.c("ann").pos
+    z = zones_for(a.b.grid)
+    assert z.zone_of[ann] == z.zone_of[a.c("dum").pos]
+    assert min(a.b.grid.dist(ann, a.c(x).pos) for x in ("dum", "dee")) == 2
+    a.act("end")
+    a.pass_to("ann")
     assert "move toward dum" not in a.legal()
 
 
@@ -433,7 +451,7 @@ def test_readied_melee_attack_needs_the_enemy_within_reach():
     """Seed 002_265a8a3b5c20fde4.txt, Ready and Making an Attack: a melee attack needs the
     target within reach, so a move that stops short triggers nothing."""
     a = arena([F("hero", (2, 2), "ann", attacks=["knife"]),
-               F("raider", (20, 2), "rad", side=1)])
+               F("raider", (20, 2), "rad", side=1, attacks=["knife"])])
     a.act("end")
     a.act("ready")
     a.act("end")

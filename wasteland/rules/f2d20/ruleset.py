@@ -97,6 +97,37 @@ def _by_distance(z: Zones, zone: int, cell: int, far: bool) -> tuple[int, ...]:
     return got
 
 
+def _holds_gun(c: Combatant) -> bool:
+    p = c.weapon.f2d20
+    return p is not None and p.skill not in S.MELEE_SKILLS
+
+
+def _enemy_reach(b: Battle, c: Combatant) -> set[int]:
+    """The squares within reach of ``c``'s standing enemies (their own included)."""
+    near = b.grid.neighbors
+    reach: set[int] = set()
+    for e in b.combatants:
+        if e.side != c.side and e.status == ACTIVE:
+            reach.add(e.pos)
+            reach.update(near[e.pos])
+    return reach
+
+
+def _toward_cell(b: Battle, z: Zones, c: Combatant, t: Combatant, zone: int,
+                 reach: set[int] | None = None) -> int | None:
+    """Where a move toward ``t`` ends in ``zone``: the free square nearest it; for one
+    holding a gun, the nearest that is out of every enemy's reach (a gun in reach pays +2),
+    when there is one. ``reach``: ``_enemy_reach``, when the caller has it already."""
+    order = _by_distance(z, zone, t.pos, False)
+    occ = b.occupied
+    if _holds_gun(c):
+        reach = _enemy_reach(b, c) if reach is None else reach
+        for s in order:
+            if s not in occ and s not in reach:
+                return s
+    return _first_free(order, occ)
+
+
 def _zone_reached(z: Zones, here: int, there: int, toward: bool, zones_n: int) -> int:
     """The zone a move of ``zones_n`` zones toward (or away from) zone ``there`` ends in;
     cached with the zones, since it depends on the map only."""
@@ -118,6 +149,43 @@ def _zone_reached(z: Zones, here: int, there: int, toward: bool, zones_n: int) -
                 zone = away[0]
         got = cache[key] = zone
     return got
+
+
+def _move_zones(z: Zones, here: int, there: int) -> tuple[int, int, int, int]:
+    """The zones a move and a sprint toward, and a move and a sprint away from, zone
+    ``there`` end in; cached with the zones (legal_ids reads the cache directly)."""
+    got = (_zone_reached(z, here, there, True, 1), _zone_reached(z, here, there, True, 2),
+           _zone_reached(z, here, there, False, 1), _zone_reached(z, here, there, False, 2))
+    z.__dict__.setdefault("_moves", {})[(here, there)] = got
+    return got
+
+
+def _ends(z: Zones, orders: dict[tuple[int, int, bool], tuple[int, ...]], zone: int,
+          here: int, tp: int, occ: dict[int, int], walk: list[int], mine: int, far: bool,
+          reach: set[int] | None) -> bool:
+    """Whether a move toward (or, ``far``, away from) the square ``tp`` into ``zone`` ends
+    anywhere: a free square there (``reach``: one out of it first, as ``_toward_cell``),
+    which within the mover's own zone must be nearer to (farther from) ``tp``. The same
+    squares as ``F2d20._destination``, for legal_ids."""
+    order = orders.get((zone, tp, far))
+    if order is None:
+        order = _by_distance(z, zone, tp, far)
+    cell = None
+    if reach is not None:
+        for s in order:
+            if s not in occ and s not in reach:
+                cell = s
+                break
+    if cell is None:
+        for s in order:
+            if s not in occ:
+                cell = s
+                break
+    if cell is None:
+        return False
+    if zone != here:
+        return True
+    return walk[cell] > walk[mine] if far else walk[cell] < walk[mine]
 
 
 def _first_free(cells: tuple[int, ...], occupied: dict[int, int]) -> int | None:
@@ -275,6 +343,13 @@ class F2d20:
         side = c.side
         heal = _heal_item(b, c) if (minor_ok and c.items) else None
         attack_ok = major_ok and S.usable(c, c.weapon)
+        gun = _holds_gun(c)
+        reach: set[int] | None = None
+        mine = c.pos
+        moves: dict[tuple[int, int], tuple[int, int, int, int]] = z.__dict__.setdefault(
+            "_moves", {})
+        orders: dict[tuple[int, int, bool], tuple[int, ...]] = z.__dict__.setdefault(
+            "_orders", {})
         for t in b.combatants:
             if t is c or t.status != ACTIVE:
                 if (major_ok and t is not c and t.side == side and t.status == UNCONSCIOUS
@@ -284,34 +359,37 @@ class F2d20:
             ts, tp = t.slot, t.pos
             enemy = t.side != side
             if move_ok or (can_sprint and enemy):
-                there = z.zone_of[tp]
+                key = (here, z.zone_of[tp])
+                to1, to2, away1, away2 = moves.get(key) or _move_zones(z, *key)
                 walk = g.walk_distances(tp)
-                if g.dist(c.pos, tp) > 1:  # toward: the free square nearest the target
-                    last = -1
+                if g.dist(mine, tp) > 1:  # toward: the free square nearest the target
                     ok = False
-                    for n, table in ((1, MOVE_TO), (2, SPRINT_TO)):
-                        if (n == 1 and not move_ok) or (n == 2 and not (can_sprint and enemy)):
-                            continue
-                        zone = _zone_reached(z, here, there, True, n)
-                        if zone != last:
-                            cell = _first_free(_by_distance(z, zone, tp, False), occ)
-                            ok = cell is not None and (zone != here or walk[cell] < walk[c.pos])
-                            last = zone
+                    if move_ok:
+                        if gun and to1 == here and reach is None:
+                            reach = _enemy_reach(b, c)
+                        ok = _ends(z, orders, to1, here, tp, occ, walk, mine, False,
+                                   reach if gun and to1 == here else None)
                         if ok:
-                            ids.append(table[ts])
+                            ids.append(MOVE_TO[ts])
+                    if can_sprint and enemy:
+                        if to2 != to1 or not move_ok:
+                            if gun and to2 == here and reach is None:
+                                reach = _enemy_reach(b, c)
+                            ok = _ends(z, orders, to2, here, tp, occ, walk, mine, False,
+                                       reach if gun and to2 == here else None)
+                        if ok:
+                            ids.append(SPRINT_TO[ts])
                 if enemy:  # away: the free square farthest from it, in a farther zone
-                    last = -1  # or, from the last zone, farther off within this one
-                    ok = False
-                    for n, table in ((1, MOVE_AWAY), (2, SPRINT_AWAY)):
-                        if (n == 1 and not move_ok) or (n == 2 and not can_sprint):
-                            continue
-                        zone = _zone_reached(z, here, there, False, n)
-                        if zone != last:
-                            cell = _first_free(_by_distance(z, zone, tp, True), occ)
-                            ok = cell is not None and (zone != here or walk[cell] > walk[c.pos])
-                            last = zone
+                    ok = False  # or, from the last zone, farther off within this one
+                    if move_ok:
+                        ok = _ends(z, orders, away1, here, tp, occ, walk, mine, True, None)
                         if ok:
-                            ids.append(table[ts])
+                            ids.append(MOVE_AWAY[ts])
+                    if can_sprint:
+                        if away2 != away1 or not move_ok:
+                            ok = _ends(z, orders, away2, here, tp, occ, walk, mine, True, None)
+                        if ok:
+                            ids.append(SPRINT_AWAY[ts])
             if enemy:
                 if attack_ok and self.can_attack(b, c, t, c.active_weapon):
                     ids.extend(self._attack_ids(t))
@@ -400,14 +478,16 @@ class F2d20:
                      zones_n: int) -> int | None:
         """Where a move (1 zone) or sprint (2 zones) toward or away from ``t`` ends: the free
         square of the zone reached that is nearest to ``t`` (into reach when ``t`` is in the
-        zone) or, moving away, farthest from it - within its own zone when no zone lies
-        farther off (a move is "up to one zone")."""
+        zone, unless the mover holds a gun: ``_toward_cell``) or, moving away, farthest
+        from it - within its own zone when no zone lies farther off (a move is "up to one
+        zone")."""
         here, there = z.zone_of[c.pos], z.zone_of[t.pos]
         toward = mode == "toward"
         if toward and b.grid.dist(c.pos, t.pos) <= 1:
             return None
         zone = _zone_reached(z, here, there, toward, zones_n)
-        cell = _first_free(_by_distance(z, zone, t.pos, not toward), b.occupied)
+        cell = (_toward_cell(b, z, c, t, zone) if toward
+                else _first_free(_by_distance(z, zone, t.pos, True), b.occupied))
         if cell is not None and zone == here:  # within the zone: only if it gets nearer / farther
             walk = b.grid.walk_distances(t.pos)
             if (walk[cell] >= walk[c.pos]) if toward else (walk[cell] <= walk[c.pos]):
