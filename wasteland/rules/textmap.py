@@ -69,7 +69,8 @@ def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS
         lines = ["".join(r) + "   " + "".join(z) for r, z in zip(rows, zrows)]
         lines.append("Zone cover: " + ", ".join(f"{zone_glyph(z)} ({zones.name(z)}) "
                                                 f"{COVER_NAMES[zones.cover(z)]}"
-                                                for z in range(zones.count)))
+                                                for z in range(zones.count))
+                     + " (against shots from other zones)")
     else:
         lines = ["".join(r) for r in rows]
     deciding = None if b.over else ruleset.decider(b)
