@@ -363,20 +363,18 @@ class F2d20:
                 to1, to2, away1, away2 = moves.get(key) or _move_zones(z, *key)
                 walk = g.walk_distances(tp)
                 if g.dist(mine, tp) > 1:  # toward: the free square nearest the target
+                    if gun and reach is None and here in (to1, to2):
+                        reach = _enemy_reach(b, c)  # a gunman stops out of reach in its zone
                     ok = False
                     if move_ok:
-                        if gun and to1 == here and reach is None:
-                            reach = _enemy_reach(b, c)
                         ok = _ends(z, orders, to1, here, tp, occ, walk, mine, False,
-                                   reach if gun and to1 == here else None)
+                                   reach if to1 == here else None)
                         if ok:
                             ids.append(MOVE_TO[ts])
                     if can_sprint and enemy:
                         if to2 != to1 or not move_ok:
-                            if gun and to2 == here and reach is None:
-                                reach = _enemy_reach(b, c)
                             ok = _ends(z, orders, to2, here, tp, occ, walk, mine, False,
-                                       reach if gun and to2 == here else None)
+                                       reach if to2 == here else None)
                         if ok:
                             ids.append(SPRINT_TO[ts])
                 if enemy:  # away: the free square farthest from it, in a farther zone
