@@ -65,6 +65,9 @@ def test_fight_json_has_result_and_events():
         (("fight", "--ruleset", "gurps"), f"unknown ruleset 'gurps'; available: {', '.join(RULESETS)}"),
         (("fight", "--agents", "genius"), "unknown agent 'genius'; available: random, scripted"),
         (("bestiary", "show", "deathclaw_king"), "unknown bestiary entry 'deathclaw_king'; known:"),
+        (("fight", "--seed", "seven"), "Invalid value for '--seed'"),
+        (("fight", "--sede", "7"), "No such option: --sede (Possible options: --save, --seed)"),
+        (("brawl",), "No such command 'brawl'"),
     ],
 )
 def test_bad_input_is_one_line_without_traceback(args, fragment):

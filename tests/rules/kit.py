@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import Any
 from unittest import mock
 
 from wasteland.bestiary.loader import Bestiary, load_bestiary
-from wasteland.bestiary.models import HitLocation, Placement, Scenario, Side, WeaponRef
+from wasteland.bestiary.models import Creature, HitLocation, Placement, Scenario, Side, WeaponRef
 from wasteland.rules.actions import ACTION_INDEX, Action, parse_action
 from wasteland.rules.battle import Battle
 from wasteland.rules.events import AttackRolled, DamageDealt, Event
@@ -132,6 +133,21 @@ def _faces(total: int) -> tuple[int, int, int]:
     return a, b, total - a - b
 
 
+def arena_scenario(sid: str, fighters: Sequence[Any], base: Bestiary,
+                   creatures: dict[str, Creature], rows: str, lighting: str,
+                   alert: tuple[bool, bool]) -> tuple[Bestiary, Scenario]:
+    """The bestiary (``base`` with ``creatures``) and the two-sided scenario of an arena:
+    each fighter (``id``, ``at``, ``side``) placed as the creature named by its id."""
+    bestiary = Bestiary(weapons=base.weapons, armor=base.armor, items=base.items,
+                        creatures=creatures)
+    sides = [Side(name=f"side{si}", alert=alert[si], combatants=[
+        Placement(creature=f.id, at=f.at, id=f.id) for f in fighters if f.side == si])
+        for si in (0, 1)]
+    scenario = Scenario(id=sid, name="test arena", map=rows, legend=LEGEND,
+                        lighting=lighting, sides=sides)
+    return bestiary, scenario
+
+
 def arena(fighters: list[Fighter], rows: str = OPEN, lighting: str = "clear",
           alert: tuple[bool, bool] = (True, True), order: list[str] | None = None,
           init: list[tuple[int, int, int]] | None = None, extra: list[int] | None = None,
@@ -157,15 +173,7 @@ def arena(fighters: list[Fighter], rows: str = OPEN, lighting: str = "clear",
         creatures[f.id] = cr.model_copy(update={
             "id": f.id, "kind": kind, "hit_locations": hit_locations,
             "pnp": cr.pnp.model_copy(update=upd)})
-    bestiary = Bestiary(weapons=base.weapons, armor=base.armor, items=base.items,
-                        creatures=creatures)
-    sides = []
-    for si in (0, 1):
-        members = [f for f in fighters if f.side == si]
-        sides.append(Side(name=f"side{si}", alert=alert[si], combatants=[
-            Placement(creature=f.id, at=f.at, id=f.id) for f in members]))
-    scenario = Scenario(id="test", name="test arena", map=rows, legend=LEGEND,
-                        lighting=lighting, sides=sides)
+    bestiary, scenario = arena_scenario("test", fighters, base, creatures, rows, lighting, alert)
     rig = Rig()
     slots = [f for si in (0, 1) for f in fighters if f.side == si]
     if init is None:

@@ -21,14 +21,14 @@ from typing import Any
 from unittest import mock
 
 from wasteland.bestiary.loader import Bestiary, load_bestiary
-from wasteland.bestiary.models import Attack2d20, HitLocation, Placement, Scenario, Side
+from wasteland.bestiary.models import Attack2d20, HitLocation
 from wasteland.rules.actions import ACTION_INDEX, parse_action
-from wasteland.rules.battle import Battle, Combatant
+from wasteland.rules.battle import UNCONSCIOUS, Battle, Combatant
 from wasteland.rules.events import CombatDiceRolled, Event, Note, TestRolled
 from wasteland.rules.f2d20 import F2d20
 from wasteland.rules.f2d20 import ruleset as f2d20_ruleset
 
-from .kit import DATA, LEGEND, Rig
+from .kit import DATA, Rig, arena_scenario
 
 BESTIARY = DATA / "bestiary2d20"
 S002 = "Seed 002_265a8a3b5c20fde4.txt"
@@ -136,15 +136,8 @@ def arena(fighters: list[Fighter], rows: str = OPEN, lighting: str = "clear",
                               for a in upd["attacks"]]
         creatures[f.id] = cr.model_copy(update={
             "id": f.id, "hit_locations": hit_locations, "f2d20": st.model_copy(update=upd)})
-    bestiary = Bestiary(weapons=base.weapons, armor=base.armor, items=base.items,
-                        creatures=creatures)
-    sides = []
-    for si in (0, 1):
-        members = [f for f in fighters if f.side == si]
-        sides.append(Side(name=f"side{si}", alert=alert[si], combatants=[
-            Placement(creature=f.id, at=f.at, id=f.id) for f in members]))
-    scenario = Scenario(id="test2d20", name="test arena", map=rows, legend=LEGEND,
-                        lighting=lighting, sides=sides)
+    bestiary, scenario = arena_scenario("test2d20", fighters, base, creatures, rows, lighting,
+                                        alert)
     rig = Dice()
     rig.d20(*(ties or [10] * len(fighters)))
     with mock.patch.object(f2d20_ruleset, "random", SimpleNamespace(Random=lambda seed: rig)):
@@ -175,3 +168,12 @@ def notes(events: list[Event]) -> list[str]:
 
 __all__ = ["Arena", "F", "OPEN", "RULES", "S002", "S003", "arena", "hits", "notes", "roll_of",
            "rolls"]
+
+
+def make_dying(a: Arena, cid: str, injuries: int = 1) -> None:
+    """Put a character straight into the dying state: 0 HP, torso injuries, off the map."""
+    c = a.c(cid)
+    c.hp = 0
+    c.crippled["torso"] = injuries
+    c.cond["dying"] = True
+    a.b.fall(c, UNCONSCIOUS)

@@ -7,20 +7,13 @@ from wasteland.rules.battle import ACTIVE, UNCONSCIOUS
 from wasteland.rules.events import Healed, Moved, ReactionOffered
 from wasteland.rules.zones import zones_for
 
-from .kit2d20 import F, arena, notes, roll_of, rolls
+from .kit2d20 import F, arena, make_dying, notes, roll_of, rolls
 
 
 def _zone(a, cid):
     z = zones_for(a.b.grid)
     return z.zone_of[a.c(cid).pos]
 
-
-def _make_dying(a, cid, injuries=1):
-    c = a.c(cid)
-    c.hp = 0
-    c.crippled["torso"] = injuries
-    c.cond["dying"] = True
-    a.b.fall(c, UNCONSCIOUS)
 
 
 # --- Aim ----------------------------------------------------------------------------------
@@ -221,7 +214,7 @@ def test_stimpak_cannot_reach_the_dying():
     character is unconscious; reading: a stimpak cannot target one (first aid can)."""
     a = arena([F("hero", (2, 2), "ann"), F("hero", (3, 2), "bea", initiative=5),
                F("dummy", (27, 2), "dum", side=1)])
-    _make_dying(a, "bea")
+    make_dying(a, "bea")
     assert "stimpak bea" not in a.legal()
     assert "first_aid bea" in a.legal()
 
@@ -331,7 +324,7 @@ def test_first_aid_stabilizes_the_dying():
     (who cannot recover HP from First Aid); a stable character makes no more dying tests."""
     a = arena([F("hero", (2, 2), "ann"), F("hero", (3, 2), "bea", initiative=5),
                F("dummy", (27, 2), "dum", side=1)])
-    _make_dying(a, "bea", injuries=2)
+    make_dying(a, "bea", injuries=2)
     a.rig.d20(9, 10)
     ev = a.act("first_aid bea")
     assert roll_of(ev).difficulty == 2

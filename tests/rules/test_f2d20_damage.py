@@ -11,7 +11,7 @@ from wasteland.rules.battle import ACTIVE, DEAD, UNCONSCIOUS
 from wasteland.rules.events import BattleEnded, Downed, Event
 from wasteland.rules.f2d20 import stats as S
 
-from .kit2d20 import F, arena, hits, notes, roll_of
+from .kit2d20 import F, arena, hits, make_dying, notes, roll_of
 
 AMMO = {"10mm": 9, "308": 9, "fusion_cell": 9, "5mm": 30, "shell": 9, "fuel": 9,
         "isotope": 9, "javelin": 3, "grenade": 3}
@@ -37,13 +37,6 @@ def _duel(weapon="pistol", target="dummy", at=(4, 2), **kw):
     return arena([F("hero", (2, 2), "ann", attacks=[weapon], ammo=dict(AMMO)),
                   F(target, at, "dum", side=1, **kw)])
 
-
-def _dying(a, cid, injuries=1):
-    c = a.c(cid)
-    c.hp = 0
-    c.crippled["torso"] = injuries
-    c.cond["dying"] = True
-    a.b.fall(c, UNCONSCIOUS)
 
 
 # --- hit locations ------------------------------------------------------------------------
@@ -501,7 +494,7 @@ def test_a_creature_at_0_hp_dies():
 def _dying_party(injuries=2, **kw):
     a = arena([F("hero", (2, 2), "ann"), F("hero", (2, 4), "bea", initiative=12, **kw),
                F("dummy", (27, 2), "dum", side=1)])
-    _dying(a, "bea", injuries)
+    make_dying(a, "bea", injuries)
     a.act("end")  # ann's opening turn; round 1: ann, bea, dum
     return a
 
@@ -524,7 +517,7 @@ def test_the_dying_test_ignores_enemies_in_reach():
     reading: an enemy next to the unconscious character does not add the +2 of Range."""
     a = arena([F("hero", (2, 2), "ann"), F("hero", (2, 4), "bea", initiative=12),
                F("dummy", (3, 4), "dum", side=1)])
-    _dying(a, "bea", 1)
+    make_dying(a, "bea", 1)
     a.act("end")
     a.rig.d20(8, 15)
     t = roll_of(a.act("end"))

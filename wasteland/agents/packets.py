@@ -93,10 +93,6 @@ def _area_weapon(c: Combatant, i: int, ruleset: str = "pnp") -> bool:
     return bool(w.qualities.splash or w.qualities.spread)
 
 
-def is_area(c: Combatant, ruleset: str = "pnp") -> bool:
-    return _area_weapon(c, c.active_weapon, ruleset)
-
-
 def weapon_kind(c: Combatant, i: int) -> str:
     w = c.weapons[i]
     return "ranged" if w.kind == "ranged" else ("unarmed" if w.kind == "unarmed" else "melee")

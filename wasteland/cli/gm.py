@@ -129,9 +129,7 @@ class GmSession(Game):
             legal = self.rs.legal_actions(self.b)
             labels = [a.text(self.b.ids, actor.slot) for a in legal]
             if actor.side in self.humans:
-                what = f"reaction: {dec.reaction}" if dec.reaction else dec.slot
-                self.say(f"{actor.id} decides ({what}):", "bold")
-                self.say("  " + "   ".join(f"{i}) {lab}" for i, lab in enumerate(labels, 1)))
+                self.show_choices(actor.slot, dec.slot, dec.reaction, labels)
                 proposal = None
             else:
                 proposal = self.npc.act(self._view())

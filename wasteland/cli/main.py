@@ -248,16 +248,38 @@ def bestiary_validate(
         typer.echo(f"ok: {', '.join(checked)}")
 
 
+def _usage_error(e: Exception) -> str | None:
+    """A mistyped command line (typer's usage error: unknown option, bad value) as one
+    line naming what is wrong and where help is; None for any other exception. Matched by
+    shape, since typer keeps its own copy of click's exception classes."""
+    if not (hasattr(e, "format_message") and isinstance(getattr(e, "exit_code", None), int)):
+        return None
+    ctx = getattr(e, "ctx", None)
+    where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+    return f"error: {' '.join(str(e.format_message()).split())}{where}"
+
+
 def main() -> None:
-    """Entry point: any Wasteland error becomes one line on stderr and exit code 2."""
+    """Entry point: any Wasteland error or mistyped command line becomes one line on
+    stderr and exit code 2; a bare command group prints its help."""
     try:
-        app()
+        code = app(standalone_mode=False)
     except WastelandError as e:
         typer.echo(f"error: {e}", err=True)
         sys.exit(2)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, typer.Abort):
         typer.echo("interrupted", err=True)
         sys.exit(130)
+    except Exception as e:
+        if type(e).__name__ == "NoArgsIsHelpError":  # `wasteland` or `wasteland bestiary`
+            typer.echo(e.format_message(), err=True)  # type: ignore[attr-defined]
+            sys.exit(2)
+        line = _usage_error(e)
+        if line is None:
+            raise
+        typer.echo(line, err=True)
+        sys.exit(2)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

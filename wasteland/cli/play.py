@@ -109,14 +109,19 @@ class Game:
 
         return view_of(self.rs, self.b)
 
+    def show_choices(self, slot: int, phase: str, reaction: str | None,
+                     labels: list[str]) -> None:
+        """Whose decision it is, and its legal actions numbered from 1."""
+        what = f"reaction: {reaction.replace('_', ' ')}" if reaction else phase
+        self.say(f"{self.b.ids[slot]} decides ({what}):", "bold")
+        self.say("  " + "   ".join(f"{i}) {lab}" for i, lab in enumerate(labels, 1)))
+
     def human_turn(self, slot: int, phase: str, reaction: str | None) -> bool:
         """One decision of a human combatant; False when the player quits."""
         b = self.b
         legal = self.rs.legal_actions(b)
         labels = [a.text(b.ids, slot) for a in legal]
-        what = f"reaction: {reaction.replace('_', ' ')}" if reaction else phase
-        self.say(f"{b.ids[slot]} decides ({what}):", "bold")
-        self.say("  " + "   ".join(f"{i}) {lab}" for i, lab in enumerate(labels, 1)))
+        self.show_choices(slot, phase, reaction, labels)
         while True:
             try:
                 line = next(self.lines)

@@ -196,6 +196,15 @@ def resolve_scenario(scenario: str | Path | Scenario, bestiary: Bestiary | None)
     return load_scenario(scenario, bestiary)
 
 
+def start_battle(ruleset: Ruleset, scenario: Scenario, seed: int, bestiary: Bestiary | None,
+                 render_mode: str | None, max_rounds: int | None) -> tuple[Battle, Encoder]:
+    """A new battle for an env and its encoder; events are only built when rendered."""
+    b = ruleset.new_battle(scenario, seed, bestiary, keep_log=render_mode is not None,
+                           max_rounds=max_rounds)
+    b.quiet = render_mode is None  # nobody reads the events
+    return b, Encoder(b, ruleset)
+
+
 def action_index(action: Any) -> int | None:
     """The table index of an env action (int, numpy integer, 0-d array), else None."""
     if action is None or isinstance(action, (bool, float)):
@@ -304,12 +313,9 @@ class raw_env(AECEnv, EzPickle):
         battle_seed = int(self.np_random.integers(0, 2**31 - 1))
         if options and options.get("battle_seed") is not None:
             battle_seed = int(options["battle_seed"])
-        b = self.ruleset.new_battle(self.scenario, battle_seed, self.bestiary,
-                                    keep_log=self.render_mode is not None,
-                                    max_rounds=self.max_rounds)
-        b.quiet = self.render_mode is None  # nobody reads the events
+        b, self._enc = start_battle(self.ruleset, self.scenario, battle_seed, self.bestiary,
+                                    self.render_mode, self.max_rounds)
         self.battle = b
-        self._enc = Encoder(b, self.ruleset)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -54,6 +54,7 @@ from .combat_v0 import (
     render_battle,
     resolve_ruleset,
     resolve_scenario,
+    start_battle,
 )
 from .encoding import END_ID, Encoder, fallback_id, mask_of, observation_box
 
@@ -168,12 +169,9 @@ class SingleAgentEnv(gymnasium.Env):
         return self._obs(), self._info()
 
     def _start(self, battle_seed: int, rng: np.random.Generator) -> None:
-        b = self.ruleset.new_battle(self.scenario, battle_seed, self.bestiary,
-                                    keep_log=self.render_mode is not None,
-                                    max_rounds=self.max_rounds)
-        b.quiet = self.render_mode is None  # nobody reads the events
+        b, self._enc = start_battle(self.ruleset, self.scenario, battle_seed, self.bestiary,
+                                    self.render_mode, self.max_rounds)
         self.battle = b
-        self._enc = Encoder(b, self.ruleset)
         self.opponents = {}
         opp_slots = [c.slot for c in b.combatants if c.side != self.learner]
         for slot, spec in zip(opp_slots, self._opponent_spec):

@@ -107,6 +107,11 @@ def action_id(kind: str, target: int | None = None, option: str | None = None) -
     return ACTION_INDEX[Action(kind, target, option)]
 
 
+def target_ids(kind: str, option: str | None = None) -> list[int]:
+    """The id of ``kind`` (with ``option``) aimed at each combatant slot, by slot."""
+    return [ACTION_INDEX[Action(kind, t, option)] for t in range(MAX_COMBATANTS)]
+
+
 def parse_action(text: str, ids: Sequence[str], actor: int | None = None) -> Action:
     """Parse the notation against the battle's combatant ids.
 

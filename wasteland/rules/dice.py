@@ -95,6 +95,3 @@ def parse_dice(text: str) -> Dice:
 
 
 D3D6 = Dice(3, 6)
-D10 = Dice(1, 10)
-D20 = Dice(1, 20)
-D100 = Dice(1, 100)

@@ -35,7 +35,6 @@ MIN_ZONE = 8  # a connected fragment smaller than this merges into a neighbour
 WALL_BONUS = 8.0  # how strongly a cut prefers a wall line (in squared squares of misfit)
 UNREACHABLE = 1 << 20  # hops between zones with no walking route between them
 CLOSE, MEDIUM, LONG, EXTREME = 0, 1, 2, 3
-BAND_NAMES = ("close", "medium", "long", "extreme")
 ZONE_GLYPHS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 _CACHE_ATTR = "_zones"
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from wasteland.bestiary.loader import Bestiary, default_bestiary
 from wasteland.bestiary.models import RANGES_2D20, Scenario
-from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, LOCATIONS, MAX_WEAPONS, Action
+from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, LOCATIONS, MAX_WEAPONS, Action, target_ids
 from wasteland.rules.battle import ACTIVE, DEAD, UNCONSCIOUS, Battle, Combatant, Reaction, WeaponState
 from wasteland.rules.errors import IllegalActionError
 from wasteland.rules.events import (
@@ -51,17 +51,12 @@ BUY = [ACTION_INDEX[Action("buy", None, str(i))] for i in range(4)]
 BOOST = [ACTION_INDEX[Action("boost", None, str(i))] for i in range(7)]
 
 
-def _ids(kind: str, option: str | None) -> list[int]:
-    return [ACTION_INDEX[Action(kind, t, option)] for t in range(10)]
+MOVE_TO, MOVE_AWAY = target_ids("move", "toward"), target_ids("move", "away")
+SPRINT_TO, SPRINT_AWAY = target_ids("sprint", "toward"), target_ids("sprint", "away")
+ATTACK = {o: target_ids("attack", o) for o in (None, *LOCATIONS)}
+STIM, FIRST_AID = target_ids("stimpak", None), target_ids("first_aid", None)
 
-
-MOVE_TO, MOVE_AWAY = _ids("move", "toward"), _ids("move", "away")
-SPRINT_TO, SPRINT_AWAY = _ids("sprint", "toward"), _ids("sprint", "away")
-ATTACK = {o: _ids("attack", o) for o in (None, *LOCATIONS)}
-STIM, FIRST_AID = _ids("stimpak", None), _ids("first_aid", None)
-
-MINOR = {"aim", "draw", "move", "stimpak", "cover"}
-MAJOR = {"attack", "defend", "first_aid", "rally", "ready", "sprint"}
+MINOR = {"aim", "draw", "move", "stimpak", "cover"}  # the rest are major actions
 EXTRA_MINOR_AP, EXTRA_MAJOR_AP = 1, 2  # reading: the seeds leave the price open
 DEFEND_AP = 2  # seed 002, Defend: +1 more Defense for 2 AP
 # reading: obscured +1, heavily obscured +2 (+1 for a melee attack: what is within arm's

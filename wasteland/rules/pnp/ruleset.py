@@ -12,7 +12,7 @@ import random
 
 from wasteland.bestiary.loader import Bestiary, default_bestiary
 from wasteland.bestiary.models import Scenario
-from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, LOCATIONS, MAX_WEAPONS, Action
+from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, LOCATIONS, MAX_WEAPONS, Action, target_ids
 from wasteland.rules.battle import ACTIVE, Battle, Combatant, Reaction, WeaponState
 from wasteland.rules.errors import IllegalActionError
 from wasteland.rules.events import (
@@ -44,15 +44,11 @@ COVER = ACTION_INDEX[Action("cover")]
 DRAW = [ACTION_INDEX[Action("draw", None, str(i))] for i in range(MAX_WEAPONS)]
 
 
-def _ids(kind: str, option: str | None) -> list[int]:
-    return [ACTION_INDEX[Action(kind, t, option)] for t in range(10)]
-
-
-MOVE_TO, MOVE_AWAY = _ids("move", "toward"), _ids("move", "away")
-STEP_TO, STEP_AWAY = _ids("step", "toward"), _ids("step", "away")
-ATTACK = {o: _ids("attack", o) for o in (None, *LOCATIONS)}
-VATS = {o: _ids("vats", o) for o in LOCATIONS}
-ATTACK2, WHIP, STIM = _ids("attack2", None), _ids("whip", None), _ids("stimpak", None)
+MOVE_TO, MOVE_AWAY = target_ids("move", "toward"), target_ids("move", "away")
+STEP_TO, STEP_AWAY = target_ids("step", "toward"), target_ids("step", "away")
+ATTACK = {o: target_ids("attack", o) for o in (None, *LOCATIONS)}
+VATS = {o: target_ids("vats", o) for o in LOCATIONS}
+ATTACK2, WHIP, STIM = target_ids("attack2", None), target_ids("whip", None), target_ids("stimpak", None)
 LARGE_ONLY = {"attack", "vats", "attack2", "whip", "ready", "warmup"}
 REACTION_NAMES = {"opportunity": "attack of opportunity", "unguarded": "unguarded enemy",
                   "readied": "readied attack", "step": "5-ft step"}
