@@ -91,9 +91,9 @@ def test_quit_saves_and_resume_is_the_same_state(tmp_path):
     assert saved.history and not saved.over
 
 
-def test_the_command_reads_piped_input():
+def test_the_command_reads_piped_input(tmp_path):
     p = subprocess.run([sys.executable, "-m", "wasteland.cli.main", "gm", "--scenario", "duel",
-                        "--save-to", "/dev/null", "--party", "Vault"],
+                        "--save-to", str(tmp_path / "gm.json"), "--party", "Vault"],
                        input="look\nquit\n", capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
     assert "Duel (pnp)" in p.stdout and "Traceback" not in p.stderr

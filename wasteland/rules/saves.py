@@ -21,6 +21,7 @@ from .actions import parse_action
 from .battle import Battle
 from .errors import SaveError, WastelandError
 from .protocol import get_ruleset
+from .savefile import write_atomic
 
 FORMAT = "wasteland-battle"
 VERSION = 1
@@ -54,10 +55,7 @@ def dumps(b: Battle) -> str:
 
 
 def save(b: Battle, path: str | Path) -> None:
-    path = Path(path)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(dumps(b), encoding="utf-8")
-    tmp.replace(path)  # never leave a half-written save behind
+    write_atomic(path, dumps(b))
 
 
 def _bestiary(d: dict[str, Any]) -> Bestiary:
