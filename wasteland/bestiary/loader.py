@@ -6,6 +6,7 @@ and the field, and says what is accepted.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -15,6 +16,7 @@ from typing import Any, TypeVar, get_args, get_origin
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from wasteland.limits import MAX_YAML_BYTES, check_yaml
 from wasteland.rules.errors import WastelandError
 
 from .models import AIPacket, Armor, Creature, Item, Scenario, Weapon
@@ -29,6 +31,9 @@ KINDS: dict[str, type[BaseModel]] = {
 }
 SINGULAR = {"weapons": "weapon", "armor": "armor", "items": "item", "creatures": "creature"}
 M = TypeVar("M", bound=BaseModel)
+# libyaml when installed: a file within the caps then loads in milliseconds
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SCENARIO_NAME = re.compile(r"[a-z0-9_]+")
 _UNION_TAG = re.compile(r"^[a-z][a-z_-]*\[.*\]$")  # pydantic's "literal[...]", "list[...]"
 
 
@@ -46,17 +51,36 @@ def _where(loc: tuple[Any, ...]) -> str:
 
 
 def read_yaml(path: Path) -> Any:
+    """The data of a YAML file, after the caps of wasteland/limits.py: its size (checked
+    while reading, so a device or growing file cannot be read without end), UTF-8, its
+    nesting depth and its value count with aliases expanded."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as f:
+            raw = f.read(MAX_YAML_BYTES + 1)
     except OSError as e:
         raise BestiaryError(f"{path}: cannot read: {e.strerror}") from None
+    if len(raw) > MAX_YAML_BYTES:
+        raise BestiaryError(f"{path}: file larger than {MAX_YAML_BYTES:,} bytes; at most "
+                            f"{MAX_YAML_BYTES:,} are accepted")
     try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise BestiaryError(f"{path}: not UTF-8 text (byte {e.start}: {e.reason}); "
+                            f"bestiary and scenario files are UTF-8 YAML") from None
+    try:
+        check_yaml(text, str(path), BestiaryError)  # before anything recurses into the data
+        return yaml.load(text, Loader=_LOADER)
+    except BestiaryError:
+        raise
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark
         at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(e, "problem", None) or "invalid YAML"
+        problem = " ".join((e.problem or "invalid YAML").split())
         raise BestiaryError(f"{path}: bad YAML{at}: {problem}") from None
+    except yaml.reader.ReaderError as e:
+        raise BestiaryError(f"{path}: bad YAML at character {e.position}: {e.reason}") from None
+    except (yaml.YAMLError, ValueError) as e:  # ValueError: an integer of 5,000 digits
+        raise BestiaryError(f"{path}: bad YAML: {' '.join(str(e).split())}") from None
 
 
 def _models_in(tp: Any) -> list[type[BaseModel]]:
@@ -229,16 +253,26 @@ def check_scenario(s: Scenario, bestiary: Bestiary, path: Path | str) -> None:
         raise BestiaryError(f"{path}: scenario {s.id!r}: sides: {n} combatants, at most {MAX_COMBATANTS}")
 
 
+def looks_like_path(name: str) -> bool:
+    """A scenario argument is a file path only when it says so: a folder separator or a
+    .yaml/.yml ending. Anything else is a built-in name, never joined onto a folder."""
+    return ("/" in name or os.sep in name or bool(os.altsep and os.altsep in name)
+            or name.lower().endswith((".yaml", ".yml")))
+
+
 def load_scenario(name_or_path: str | Path, bestiary: Bestiary | None = None) -> Scenario:
-    """A built-in scenario by name, or a scenario file by path."""
+    """A built-in scenario by name (``[a-z0-9_]+``), or a scenario file by path (a Path, or
+    a string that looks like one); a path is read as given."""
     bestiary = bestiary or default_bestiary()
-    path = Path(name_or_path)
-    if not path.suffix:
-        path = SCENARIOS / f"{name_or_path}.yaml"
-        if not path.exists():
+    if isinstance(name_or_path, Path) or looks_like_path(name_or_path):
+        path = Path(name_or_path)
+    else:
+        names = scenario_names()
+        if not (_SCENARIO_NAME.fullmatch(name_or_path) and name_or_path in names):
             raise BestiaryError(
-                f"unknown scenario {str(name_or_path)!r}; built-in: {', '.join(scenario_names())}"
-            )
+                f"unknown scenario {name_or_path!r}; built-in: {', '.join(names)} "
+                f"(or the path of a scenario file, ending in .yaml)")
+        path = SCENARIOS / f"{name_or_path}.yaml"
     s = parse_entry(Scenario, read_yaml(path), path, "scenario")
     check_scenario(s, bestiary, path)
     return s

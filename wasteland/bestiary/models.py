@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
+from wasteland.limits import MAX_ROUNDS, map_size_problem, rounds_problem
 from wasteland.rules.dice import Dice
 
 
@@ -284,8 +285,26 @@ class Scenario(Strict):
     map: str
     legend: dict[str, Feature | list[Feature]]
     lighting: Lighting = "clear"
-    max_rounds: int = Field(30, ge=1)
+    max_rounds: int = Field(30, json_schema_extra={"minimum": 1, "maximum": MAX_ROUNDS})
     sides: list[Side] = Field(min_length=2)
+
+    @field_validator("max_rounds")
+    @classmethod
+    def _rounds(cls, v: int) -> int:  # the message names the accepted range
+        problem = rounds_problem(v)
+        if problem:
+            raise ValueError(problem)
+        return v
+
+    @field_validator("map")
+    @classmethod
+    def _size(cls, v: str) -> str:
+        """A map past the caps of wasteland/limits.py would take gigabytes to lay out."""
+        rows = v.strip("\n").splitlines()
+        problem = map_size_problem(max((len(r) for r in rows), default=0), len(rows))
+        if problem:
+            raise ValueError(problem)
+        return v
 
     @field_validator("legend")
     @classmethod

@@ -43,9 +43,10 @@ def fight(
 ) -> None:
     """Run an AI-vs-AI fight and print the log (every roll) and the result."""
     from wasteland.cli.fight import run_fight
+    from wasteland.limits import MAX_ROUNDS
 
-    if max_rounds is not None and max_rounds < 1:
-        raise WastelandError(f"--max-rounds must be at least 1, got {max_rounds}")
+    if max_rounds is not None and not 1 <= max_rounds <= MAX_ROUNDS:
+        raise WastelandError(f"--max-rounds must be 1 to {MAX_ROUNDS}, got {max_rounds}")
     result = run_fight(ruleset, scenario, seed, agents.split(","), max_rounds,
                        on_event=None if as_json else typer.echo)
     if save:

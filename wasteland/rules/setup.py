@@ -8,6 +8,7 @@ from typing import Protocol
 
 from wasteland.bestiary.loader import Bestiary
 from wasteland.bestiary.models import Scenario
+from wasteland.limits import LimitError, map_size_problem, rounds_problem
 
 from .battle import Battle, Combatant
 from .grid import VISIBILITY, grid_for
@@ -23,10 +24,19 @@ class MakesCombatants(Protocol):
 def lay_out(ruleset: MakesCombatants, scenario: Scenario, seed: int, rng: random.Random,
             bestiary: Bestiary, keep_log: bool, max_rounds: int | None) -> Battle:
     """The battle before its first roll: the map, the combatants in placement order (ids
-    ``creature_N`` unless the scenario names them), the light and the round limit."""
+    ``creature_N`` unless the scenario names them), the light and the round limit.
+    The caps of wasteland/limits.py are checked here too, for scenarios not read from a
+    file (built in code, or with ``model_construct``) and round limits from a caller."""
+    problem = rounds_problem(max_rounds) if max_rounds is not None else None
+    if problem:
+        raise LimitError(problem)
     legend: dict[str, list[str]] = {
         k: ([v] if isinstance(v, str) else list(v)) for k, v in scenario.legend.items()}
-    grid = grid_for(scenario.rows(), legend)
+    rows = scenario.rows()
+    problem = map_size_problem(max((len(r) for r in rows), default=0), len(rows))
+    if problem:
+        raise LimitError(f"scenario {scenario.id!r}: map: {problem}")
+    grid = grid_for(rows, legend)
     combatants: list[Combatant] = []
     counts: dict[str, int] = {}
     for si, side in enumerate(scenario.sides):

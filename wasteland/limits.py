@@ -1,0 +1,152 @@
+"""Caps on what a file or a command line may ask for, and the checks that enforce them
+without recursion, so a crafted input gets a one-line error instead of minutes of work,
+gigabytes of memory or a RecursionError.
+
+Why each value (measured on the development machine, 2 cores; peak RSS of a fresh
+process including its imports, about 60 MB; benchmarks/map_size.py):
+
+* ``MAX_MAP_WIDTH`` = ``MAX_MAP_HEIGHT`` = 32 squares and ``MAX_MAP_CELLS`` = 400: a map
+  costs memory and time by the square of its squares times its diameter (the grid traces
+  line of sight and walking distance between every pair of squares; rules/grid.py). An
+  open map at the caps, a battle and a reset combat_v0 env under both rulesets, the
+  imports included (0.3 s): 32x12 (384 squares) 114 MB and 0.24 s to build, 12x32 the
+  same, 25x16 (400) 110 MB and 0.13 s, 20x20 108 MB and 0.12 s; 24x14 92 MB. Past the
+  caps it grows fast: 32x16 164 MB, 64x8 250 MB, 40x40 1.7 GB and 4-8 s,
+  50x50 over 3 GB and a numpy MemoryError. The built-in maps are at most 24x14 (336);
+  the widest test maps are 30 and 32 squares.
+* ``MAX_ROUNDS`` = 1000: the built-in scenarios ask for 20 to 40 rounds; a fight whose
+  sides cannot reach each other runs to the limit, and a billion rounds printed 105 MB
+  and never ended.
+* ``MAX_YAML_BYTES`` = 1 MB: bestiary and scenario files are under 2 KB; the size is
+  checked while reading, so /dev/zero or a growing file cannot be read without end.
+* ``MAX_DEPTH`` = 64 levels of nested mappings and lists (YAML or JSON): real files use
+  under 10; 100,000 levels end in RecursionError in the YAML composer, json.loads and
+  pydantic. The checks count depth iteratively and stop at the first level too deep.
+* ``MAX_YAML_NODES`` = 10,000 values, aliases counted as the values they copy: real files
+  have under 200. An alias bomb ("billion laughs": each anchor a list of ten aliases of
+  the one before) is a few hundred bytes that expand to billions of values when loaded
+  and validated. Dense YAML costs about 10 us a value to build, so this also keeps any
+  accepted file well under a second.
+"""
+
+from __future__ import annotations
+
+import numbers
+import re
+from typing import Any
+
+from wasteland.rules.errors import WastelandError
+
+MAX_MAP_WIDTH = 32
+MAX_MAP_HEIGHT = 32
+MAX_MAP_CELLS = 400
+MAX_ROUNDS = 1000
+MAX_YAML_BYTES = 1_000_000
+MAX_DEPTH = 64
+MAX_YAML_NODES = 10_000
+
+
+class LimitError(WastelandError, ValueError):
+    """An input past one of the caps above; the message is one line naming the cap."""
+
+
+def map_size_problem(width: int, height: int) -> str | None:
+    """Why a ``width`` x ``height`` map is too large, or None if it is within the caps."""
+    if width <= MAX_MAP_WIDTH and height <= MAX_MAP_HEIGHT and width * height <= MAX_MAP_CELLS:
+        return None
+    return (f"{width}x{height} squares is too large; at most {MAX_MAP_WIDTH} wide, "
+            f"{MAX_MAP_HEIGHT} high and {MAX_MAP_CELLS} squares in all")
+
+
+def rounds_problem(max_rounds: Any) -> str | None:
+    """Why ``max_rounds`` is not an accepted round limit, or None if it is one."""
+    whole = isinstance(max_rounds, numbers.Integral) and not isinstance(max_rounds, bool)
+    if whole and 1 <= max_rounds <= MAX_ROUNDS:
+        return None
+    return f"max_rounds must be a whole number from 1 to {MAX_ROUNDS}, got {max_rounds!r}"
+
+
+# a JSON string (escapes included) or a bracket; everything else cannot nest
+_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+
+
+def json_depth(text: str, stop: int = MAX_DEPTH) -> int:
+    """How deep lists and objects nest in JSON ``text``, counted without parsing or
+    recursion; counting stops as soon as it passes ``stop``. Brackets inside strings do
+    not count. Text that is not valid JSON gets a number too; json.loads refuses it after."""
+    depth = deepest = 0
+    for m in _JSON_TOKEN.finditer(text):
+        c = m.group()
+        if c == "[" or c == "{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > stop:
+                    break
+        elif c == "]" or c == "}":
+            depth -= 1
+    return deepest
+
+
+def json_depth_ok(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Whether JSON ``text`` nests at most ``limit`` deep (safe to give json.loads)."""
+    return json_depth(text, limit) <= limit
+
+
+def check_json_nesting(text: str, where: str, error: type[Exception] = LimitError,
+                       limit: int = MAX_DEPTH) -> None:
+    """Raise ``error`` (default LimitError; the save loader passes SaveError) with one line
+    naming ``where`` when JSON ``text`` nests deeper than ``limit``. Call before json.loads."""
+    if not json_depth_ok(text, limit):
+        raise error(f"{where}: lists and objects nested more than {limit} deep; "
+                    f"at most {limit} are accepted")
+
+
+def _line(ev: Any) -> int | str:
+    mark = ev.start_mark
+    return mark.line + 1 if mark is not None else "?"
+
+
+def check_yaml(text: str, where: str, error: type[Exception] = LimitError) -> None:
+    """Raise ``error`` with one line naming ``where`` when YAML ``text`` nests deeper than
+    ``MAX_DEPTH`` or holds more than ``MAX_YAML_NODES`` values once its aliases are
+    expanded (or an alias refers to a collection that contains it). Walks the parser's
+    event stream, which needs no recursion, and stops at the first excess; YAML syntax
+    errors pass through as yaml.YAMLError for the caller to report."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+    ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+    total = 0
+    sizes: dict[str, int] = {}  # anchor -> the values one alias of it copies
+    open_: list[tuple[str | None, int]] = []  # collections open now: anchor, total at start
+    for ev in yaml.parse(text, Loader=loader):
+        if isinstance(ev, yaml.ScalarEvent):
+            total += 1
+            if ev.anchor is not None:
+                sizes[ev.anchor] = 1
+        elif isinstance(ev, starts):
+            total += 1
+            open_.append((ev.anchor, total - 1))
+            if len(open_) > MAX_DEPTH:
+                raise error(f"{where}: mappings and lists nested more than {MAX_DEPTH} deep "
+                            f"at line {_line(ev)}; at most {MAX_DEPTH} are accepted")
+        elif isinstance(ev, ends):
+            anchor, before = open_.pop()
+            if anchor is not None:
+                sizes[anchor] = total - before
+        elif isinstance(ev, yaml.AliasEvent):
+            if ev.anchor in sizes:
+                total += sizes[ev.anchor]
+            elif any(a == ev.anchor for a, _ in open_):
+                raise error(f"{where}: alias *{ev.anchor} at line {_line(ev)} "
+                            f"refers to a collection that contains it; recursive data is not "
+                            f"accepted")
+            # an undefined alias: yaml.safe_load reports it
+        else:
+            continue
+        if total > MAX_YAML_NODES:
+            raise error(f"{where}: more than {MAX_YAML_NODES} values (aliases counted as the "
+                        f"values they copy) by line {_line(ev)}; at most "
+                        f"{MAX_YAML_NODES} are accepted")
