@@ -50,7 +50,7 @@ def run(tmp_path: Path, ruleset: str, script: list[str], physical: bool = False,
 def test_a_session_with_physical_dice_and_undo_reaches_the_end(ruleset, tmp_path):
     out = run(tmp_path, ruleset, ["help", "2", "undo"], physical=True)
     assert "Commands: help, look, undo" in out
-    assert "undone;" in out
+    assert "undone: ted: " in out
     assert "Roll " in out and "for ted" in out  # the party member's dice were asked for
     assert "for young_radscorpion_0" not in out.split("Roll ")[-1]  # NPCs roll their own
     assert out.rstrip().endswith(("win.", "Draw."))

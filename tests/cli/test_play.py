@@ -57,7 +57,7 @@ def test_quit_saves_and_resume_continues_the_same_battle(tmp_path):
     _play(["1", "quit"], tmp_path)
     path = tmp_path / "auto.json"
     b = saves.load(path)
-    assert b.extra["human_sides"] == [0] and not b.over
+    assert b.session["humans"] == [0] and b.session["command"] == "play" and not b.over
     out = _play(["1"] * 400, tmp_path, resume=path)
     assert out.rstrip().endswith(("win.", "Draw."))
 

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from wasteland.agents.base import Agent, make_agent, view_of
 from wasteland.bestiary.loader import load_scenario
+from wasteland.rules import saves
 from wasteland.rules.battle import Battle
+from wasteland.rules.errors import WastelandError
 from wasteland.rules.protocol import get_ruleset
+
+from .session import agent_record, check_resume_options, new_session, restore_agent
 
 
 @dataclass
@@ -41,21 +46,60 @@ class FightResult:
         }
 
 
+def new_fight(ruleset: str, scenario: str, seed: int, agents: list[str] | None = None,
+              max_rounds: int | None = None) -> tuple[Battle, list[Agent]]:
+    """A fresh battle and one agent per side (``agents`` names their kinds; default
+    scripted; one name serves every side)."""
+    rs = get_ruleset(ruleset)
+    sc = load_scenario(scenario)
+    b = rs.new_battle(sc, seed, max_rounds=max_rounds)
+    kinds = agents or ["scripted"]
+    if len(kinds) == 1:
+        kinds = kinds * len(sc.sides)
+    kinds = (kinds + ["scripted"] * len(sc.sides))[:len(sc.sides)]
+    per_side: list[Agent] = [make_agent(k, seed + i) for i, k in enumerate(kinds)]
+    b.session = new_session("fight", {"ruleset": ruleset, "scenario": scenario, "seed": seed,
+                                      "agents": ",".join(kinds), "max_rounds": max_rounds})
+    return b, per_side
+
+
+def resumed_fight(path: Path, options: dict[str, Any]) -> tuple[Battle, list[Agent]]:
+    """The fight saved in ``path`` with its agents as they were (options given along with
+    --resume must agree with the save)."""
+    b = saves.load(path)
+    if b.session.get("command") != "fight":
+        raise WastelandError(f"{path}: a {b.session.get('command', 'saved')} game, not a fight; "
+                             f"resume it with wasteland {b.session.get('command', 'play')}")
+    check_resume_options(b.session["options"], options, path)
+    per_side: list[Agent] = []
+    for rec in b.session["agents"]:
+        agent = make_agent(rec["kind"])
+        restore_agent(agent, rec)
+        per_side.append(agent)
+    return b, per_side
+
+
 def run_fight(ruleset: str, scenario: str, seed: int, agents: list[str] | None = None,
               max_rounds: int | None = None,
               on_event: Callable[[str], None] | None = None) -> FightResult:
     """Fight to the end; ``agents`` names one agent kind per side (default scripted)."""
-    rs = get_ruleset(ruleset)
-    sc = load_scenario(scenario)
-    b = rs.new_battle(sc, seed, max_rounds=max_rounds)
-    kinds = agents or ["scripted"] * len(sc.sides)
-    if len(kinds) == 1:
-        kinds = kinds * len(sc.sides)
-    per_side: list[Agent] = [make_agent(k, seed + i) for i, k in enumerate(kinds)]
-    if len(per_side) < len(sc.sides):
-        per_side += [make_agent("scripted")] * (len(sc.sides) - len(per_side))
+    b, per_side = new_fight(ruleset, scenario, seed, agents, max_rounds)
+    return fight_on(b, per_side, on_event)
+
+
+def fight_on(b: Battle, per_side: list[Agent], on_event: Callable[[str], None] | None = None,
+             save_to: Path | None = None, stop_after: int | None = None) -> FightResult:
+    """Let the agents fight ``b`` to the end (or for ``stop_after`` decisions), saving to
+    ``save_to`` every round, at the end and on Ctrl-C (then KeyboardInterrupt goes on)."""
+    rs = get_ruleset(b.ruleset)
     result = FightResult(b)
-    shown = 0
+    shown = len(b.log)
+
+    def write() -> None:
+        if save_to is not None:
+            b.session["agents"] = [agent_record(a.name, a, i) for i, a in enumerate(per_side)]
+            saves.save(b, save_to)
+
     if on_event:
         from wasteland.rules.textmap import render_text
 
@@ -63,25 +107,52 @@ def run_fight(ruleset: str, scenario: str, seed: int, agents: list[str] | None =
         on_event("")
         for e in b.log:
             on_event(e.text())
-        shown = len(b.log)
-    while not b.over:
-        v = view_of(rs, b)
-        actor = b.combatants[v.decision.combatant]
-        agent = per_side[actor.side]
-        action = agent.act(v)
-        text = action.text(b.ids, actor.slot)
-        result.decisions.append({"round": b.round, "actor": actor.id, "action": text,
-                                 "reason": agent.last_reason})
-        if on_event:
-            on_event(f"  > {actor.id}: {text}  ({agent.last_reason})")
-        rs.apply(b, action)
-        if on_event:
-            for e in b.log[shown:]:
-                on_event(e.text())
-            shown = len(b.log)
-    if on_event:
+    saved_round = b.round
+    write()
+    n = 0
+    mark = len(b.moves)
+    try:
+        while not b.over and (stop_after is None or n < stop_after):
+            v = view_of(rs, b)
+            actor = b.combatants[v.decision.combatant]
+            agent = per_side[actor.side]
+            action = agent.act(v)
+            text = action.text(b.ids, actor.slot)
+            result.decisions.append({"round": b.round, "actor": actor.id, "action": text,
+                                     "reason": agent.last_reason})
+            if on_event:
+                on_event(f"  > {actor.id}: {text}  ({agent.last_reason})")
+            mark = len(b.moves)
+            rs.apply(b, action)
+            mark = len(b.moves)
+            n += 1
+            if on_event:
+                for e in b.log[shown:]:
+                    on_event(e.text())
+                shown = len(b.log)
+            if b.round != saved_round:
+                saved_round = b.round
+                write()
+    except KeyboardInterrupt:
+        if mark != len(b.moves):  # stopped inside an action: the fight as it was before it
+            b2 = saves.replay(rs, b.scenario, b.seed, b.history[:mark], saves.bestiary_of(b),
+                              b.extra.get("max_rounds"))
+            b2.session = b.session
+            result.battle = b = b2
+        write()
+        raise Interrupted(result) from None
+    write()
+    if on_event and b.over:
         from wasteland.rules.textmap import render_text
 
         on_event("")
         on_event(render_text(b, rs, last_events=0))
     return result
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a fight; ``result.battle`` is the fight as saved."""
+
+    def __init__(self, result: FightResult) -> None:
+        super().__init__()
+        self.result = result

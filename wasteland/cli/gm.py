@@ -3,19 +3,19 @@
 The party's actions are typed in; every NPC's choice is proposed with its reason and the
 GM accepts it (Enter), or types another legal action to override it. With physical dice
 the engine asks for each roll a party member makes instead of rolling it. Commands at any
-prompt: help, look, undo (the last action), add CREATURE X Y SIDE (a newcomer), save [FILE],
-quit (saves). Input may be piped in, so a session can be scripted.
+prompt: help, look, undo (the last action or arrival), add CREATURE X Y SIDE (a newcomer),
+save [FILE], quit (saves). Input may be piped in, so a session can be scripted. The session
+saves itself as play does; the dice typed in and the newcomers are part of its history.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 
-from wasteland.rules.actions import Action
+from wasteland.rules import saves
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.newcomers import join
@@ -29,15 +29,14 @@ HELP = ("Party turns: a number, or the action (words may be shortened). NPC turn
 
 
 class Quit(Exception):
-    """The GM quit, or the input ended, in the middle of a roll."""
+    """The GM quit, or the input ended, in the middle of a roll; the message says which."""
 
 
 class GmSession(Game):
-    def __init__(self, battle: Battle, party: set[int], console: Console, lines: Iterator[str],
-                 save_path: Path, physical_dice: bool = False) -> None:
-        super().__init__(battle, party, console, lines, save_path)
-        self.undo_stack: list[tuple[dict[str, Any], int, int]] = []
-        if physical_dice:
+    def __init__(self, battle: Battle, console: Console, lines: Iterator[str],
+                 save_path: Path, resumed: Path | None = None) -> None:
+        super().__init__(battle, console, lines, save_path, resumed)
+        if battle.session["options"].get("physical_dice"):
             battle.dice_hook = self.ask_dice
 
     # --- input ---------------------------------------------------------------------------
@@ -58,7 +57,8 @@ class GmSession(Game):
                      f"{'s' if n > 1 else ''} from 1 to {sides}", "bold")
             line = self.read()
             if line is None or line.lower() in ("quit", "exit"):
-                raise Quit
+                raise Quit("input ended during a roll; the action was not taken."
+                           if line is None else "quit during a roll; the action was not taken.")
             try:
                 faces = [int(x) for x in line.replace(",", " ").split()]
             except ValueError:
@@ -83,46 +83,52 @@ class GmSession(Game):
         return "done"
 
     def undo(self) -> None:
-        if not self.undo_stack:
+        """Take back the last action or arrival (with the dice rolled for it) by replaying
+        the history without it: works across save and resume, and leaves the dice where
+        they were."""
+        history = self.b.history
+        last = next((i for i in range(len(history) - 1, -1, -1)
+                     if not history[i].startswith("@dice ")), None)
+        if last is None:
             self.say("nothing to undo", "red")
             return
-        state, n_log, n_moves = self.undo_stack.pop()
-        self.b.restore(state)
-        del self.b.log[n_log:]
-        del self.b.moves[n_moves:]
-        self.shown = len(self.b.log)
-        self.say(f"undone; {self.b.ids[self.rs.decider(self.b).combatant]} decides again", "bold")
+        b = self.rebuild(history[:last])
+        self.say(f"undone: {history[last]}; {b.ids[self.rs.decider(b).combatant]} decides "
+                 f"again", "bold")
+
+    def rebuild(self, history: list[str]) -> Battle:
+        """This fight replayed from its seed up to ``history``; it becomes the session's."""
+        old = self.b
+        b = saves.replay(self.rs, old.scenario, old.seed, history, saves.bestiary_of(old),
+                         old.extra.get("max_rounds"))
+        b.session, b.dice_hook = old.session, old.dice_hook
+        self.b = b
+        self.shown = len(b.log)
+        return b
 
     def add(self, args: list[str]) -> None:
         if len(args) != 4 or not (args[1].isdigit() and args[2].isdigit()):
             self.say("usage: add CREATURE X Y SIDE (e.g. add raider 10 3 1)", "red")
             return
+        before = self.b.history
         try:
             join(self.b, args[0], (int(args[1]), int(args[2])), args[3])
         except WastelandError as e:
             self.say(str(e), "red")
             return
-        self.undo_stack.clear()  # an arrival is not undone; earlier snapshots lack it
+        except BaseException:  # Ctrl-C or quit while rolling its initiative: it never came
+            self.rebuild(before)
+            raise
         self.events()
-
-    def apply(self, action: Action) -> bool:
-        """Apply with an undo snapshot; False if the GM quit during a roll (then the
-        battle is as it was before the action)."""
-        snap = (self.b.state(), len(self.b.log), len(self.b.moves))
-        try:
-            self.rs.apply(self.b, action)
-        except Quit:
-            self.b.restore(snap[0])
-            del self.b.log[snap[1]:]
-            del self.b.moves[snap[2]:]
-            return False
-        self.undo_stack.append(snap)
-        return True
 
     # --- the loop ------------------------------------------------------------------------
     def run(self) -> int:
-        self.look()
-        self.events()
+        try:
+            return super().run()
+        except Quit as q:
+            return self.stop(str(q))
+
+    def loop(self) -> int:
         while not self.b.over:
             dec = self.rs.decider(self.b)
             actor = self.b.combatants[dec.combatant]
@@ -139,16 +145,13 @@ class GmSession(Game):
             while True:
                 line = self.read()
                 if line is None:
-                    self.say("input ended.")
-                    self.save(self.save_path)
-                    return 0
+                    return self.stop("input ended.")
                 if proposal is not None and line.lower() in ("", "ok", "y", "yes"):
                     action = proposal
                 else:
                     done = self.command(line)
                     if done == "quit":
-                        self.save(self.save_path)
-                        return 0
+                        return self.stop("quit.")
                     if done == "done":
                         if self.b.over or self.rs.decider(self.b) != dec or (
                                 self.rs.legal_actions(self.b) != legal):
@@ -159,20 +162,22 @@ class GmSession(Game):
                     except ChoiceError as e:
                         self.say(f"{e} (help for commands)", "red")
                         continue
-                if not self.apply(action):
-                    self.say("quit during a roll; the action was not taken.")
-                    self.save(self.save_path)
-                    return 0
+                self.apply(action)
                 self.events()
+                self.autosave()
                 break
         return self.finish()
 
 
-def start_gm(ruleset: str, scenario: str, party: str, seed: int, resume: Path | None,
-             save_path: Path, console: Console, lines: Iterator[str],
-             physical_dice: bool = False, character: str | None = None,
+def start_gm(ruleset: str | None, scenario: str | None, party: str | None, seed: int | None,
+             resume: Path | None, save_path: Path | None, console: Console,
+             lines: Iterator[str], physical_dice: bool = False, character: str | None = None,
              enemies: str | None = None) -> int:
     from .play import begin
 
-    b, humans = begin(ruleset, scenario, party, seed, resume, character, enemies)
-    return GmSession(b, humans, console, lines, save_path, physical_dice).run()
+    options = {"ruleset": ruleset, "scenario": scenario, "party": party, "seed": seed,
+               "physical_dice": physical_dice, "character": character, "enemies": enemies}
+    b = begin("gm", options, resume, side_option="party")
+    b.session["options"].setdefault("physical_dice", False)
+    path = save_path or resume or Path("wasteland-gm.json")
+    return GmSession(b, console, lines, path, resume).run()

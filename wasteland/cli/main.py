@@ -28,31 +28,51 @@ def _emit_json(data: object) -> None:
     typer.echo(json.dumps(data, indent=2))
 
 
+SCENARIO_HELP = "Built-in scenario name, or a scenario file (a path: with / or .yaml)."
+
+
 @app.command()
 def fight(
-    scenario: Annotated[str, typer.Option(help="Built-in scenario name or a scenario file.")] = (
-        "vault_corridor"),
-    ruleset: Annotated[str, typer.Option(help=f"Rules: {', '.join(RULESETS)}.")] = "pnp",
-    seed: Annotated[int, typer.Option(help="Seed of the battle's dice.")] = 1,
-    agents: Annotated[str, typer.Option(
-        help="Agent per side, comma-separated: scripted, packet, random.")] = (
-        "scripted"),
+    scenario: Annotated[str | None, typer.Option(help=SCENARIO_HELP + " [default: vault_corridor]")
+                        ] = None,
+    ruleset: Annotated[str | None, typer.Option(
+        help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of the battle's dice. [default: 1]")] = None,
+    agents: Annotated[str | None, typer.Option(
+        help="Agent per side, comma-separated: scripted, packet, random. [default: scripted]")
+    ] = None,
     max_rounds: Annotated[int | None, typer.Option(help="Round limit (default: the scenario's).")] = None,
-    save: Annotated[Path | None, typer.Option(help="Write the finished battle to this JSON file.")] = None,
+    save: Annotated[Path | None, typer.Option(
+        help="Save the fight to this JSON file every round, at the end and on Ctrl-C.")] = None,
+    resume: Annotated[Path | None, typer.Option(help="Continue a fight saved with --save.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Run an AI-vs-AI fight and print the log (every roll) and the result."""
-    from wasteland.cli.fight import run_fight
+    from wasteland.cli.fight import Interrupted, fight_on, new_fight, resumed_fight
+    from wasteland.cli.session import choose_save_path
     from wasteland.limits import MAX_ROUNDS
 
     if max_rounds is not None and not 1 <= max_rounds <= MAX_ROUNDS:
         raise WastelandError(f"--max-rounds must be 1 to {MAX_ROUNDS}, got {max_rounds}")
-    result = run_fight(ruleset, scenario, seed, agents.split(","), max_rounds,
-                       on_event=None if as_json else typer.echo)
-    if save:
-        from wasteland.rules import saves
-
-        saves.save(result.battle, save)
+    if resume is not None:
+        b, per_side = resumed_fight(resume, {"ruleset": ruleset, "scenario": scenario,
+                                             "seed": seed, "agents": agents,
+                                             "max_rounds": max_rounds})
+        save = save or resume
+    else:
+        b, per_side = new_fight(ruleset or "pnp", scenario or "vault_corridor",
+                                1 if seed is None else seed, (agents or "scripted").split(","),
+                                max_rounds)
+    if save is not None:  # checked before the fight, so a bad path costs nothing
+        save, moved = choose_save_path(save, b.session["id"], resume)
+        if moved:
+            typer.echo(moved, err=True)
+    try:
+        result = fight_on(b, per_side, on_event=None if as_json else typer.echo, save_to=save)
+    except Interrupted:
+        where = f"; saved to {save} (resume with --resume {save})" if save else ""
+        typer.echo(f"interrupted{where}", err=True)
+        sys.exit(130)
     if as_json:
         out = result.summary()
         out["decisions"] = result.decisions
@@ -64,6 +84,8 @@ def fight(
     typer.echo(f"Result: {s['winner'] + ' win' if s['winner'] else 'draw'} after {s['rounds']} rounds")
     if "ap_pools" in s:
         typer.echo("AP pools: " + ", ".join(f"{side} {n}" for side, n in s["ap_pools"].items()))
+    if save is not None:
+        typer.echo(f"saved to {save}")
 
 
 def _lines() -> Iterator[str]:
@@ -81,14 +103,18 @@ def _lines() -> Iterator[str]:
 
 @app.command()
 def play(
-    scenario: Annotated[str, typer.Option(help="Built-in scenario name or a scenario file.")] = (
-        "vault_corridor"),
-    ruleset: Annotated[str, typer.Option(help=f"Rules: {', '.join(RULESETS)}.")] = "pnp",
-    side: Annotated[str, typer.Option(help="The side you play (name or number).")] = "0",
-    seed: Annotated[int, typer.Option(help="Seed of the battle's dice.")] = 1,
+    scenario: Annotated[str | None, typer.Option(help=SCENARIO_HELP + " [default: vault_corridor]")
+                        ] = None,
+    ruleset: Annotated[str | None, typer.Option(
+        help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None,
+    side: Annotated[str | None, typer.Option(
+        help="The side you play (name or number). [default: 0]")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of the battle's dice. [default: 1]")] = None,
     resume: Annotated[Path | None, typer.Option(help="Continue a saved game.")] = None,
-    save_to: Annotated[Path, typer.Option(help="Where save and quit write the game.")] = Path(
-        "wasteland-save.json"),
+    save_to: Annotated[Path | None, typer.Option(
+        help="Where the game is saved (every round, save, quit, Ctrl-C); another game's save "
+             "is never overwritten. [default: the resumed file, else wasteland-save.json]")
+    ] = None,
     character: Annotated[str | None, typer.Option(
         help="Your character or squad: creature ids, comma-separated (default: the map's).")] = None,
     enemies: Annotated[str | None, typer.Option(
@@ -99,22 +125,27 @@ def play(
 
     from wasteland.cli.play import start
 
-    start(ruleset, scenario, side, seed, resume, save_to, Console(highlight=False), _lines(),
-          character, enemies)
+    code = start(ruleset, scenario, side, seed, resume, save_to, Console(highlight=False),
+                 _lines(), character, enemies)
+    sys.exit(code)
 
 
 @app.command()
 def gm(
-    scenario: Annotated[str, typer.Option(help="Built-in scenario name or a scenario file.")] = (
-        "vault_corridor"),
-    ruleset: Annotated[str, typer.Option(help=f"Rules: {', '.join(RULESETS)}.")] = "pnp",
-    party: Annotated[str, typer.Option(help="The players' side (name or number).")] = "0",
-    seed: Annotated[int, typer.Option(help="Seed of the NPCs' dice.")] = 1,
+    scenario: Annotated[str | None, typer.Option(help=SCENARIO_HELP + " [default: vault_corridor]")
+                        ] = None,
+    ruleset: Annotated[str | None, typer.Option(
+        help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None,
+    party: Annotated[str | None, typer.Option(
+        help="The players' side (name or number). [default: 0]")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of the NPCs' dice. [default: 1]")] = None,
     physical_dice: Annotated[bool, typer.Option(
         "--physical-dice", help="Ask for every roll a party member makes.")] = False,
     resume: Annotated[Path | None, typer.Option(help="Continue a saved session.")] = None,
-    save_to: Annotated[Path, typer.Option(help="Where save and quit write the session.")] = Path(
-        "wasteland-gm.json"),
+    save_to: Annotated[Path | None, typer.Option(
+        help="Where the session is saved (every round, save, quit, Ctrl-C); another "
+             "session's save is never overwritten. [default: the resumed file, else "
+             "wasteland-gm.json]")] = None,
     character: Annotated[str | None, typer.Option(
         help="The party: creature ids, comma-separated (default: the map's).")] = None,
     enemies: Annotated[str | None, typer.Option(
@@ -126,8 +157,9 @@ def gm(
 
     from wasteland.cli.gm import start_gm
 
-    start_gm(ruleset, scenario, party, seed, resume, save_to, Console(highlight=False),
-             _lines(), physical_dice, character, enemies)
+    code = start_gm(ruleset, scenario, party, seed, resume, save_to, Console(highlight=False),
+                    _lines(), physical_dice, character, enemies)
+    sys.exit(code)
 
 
 @app.command()

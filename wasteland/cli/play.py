@@ -5,41 +5,55 @@ its AI packet, and each NPC decision is shown with its reason. The map, everybod
 ammunition and conditions, and the log with every die are drawn with rich. On your turn
 the legal actions are numbered; type a number, or the action in notation with any word
 shortened ("att rad he"), or help / look / save [FILE] / quit. Input may be piped in, so a
-whole game can be scripted; when the input ends the game is saved, as on quit.
+whole game can be scripted.
+
+Nothing is lost: the game is saved at the start of every round, on quit, when the input
+ends and on Ctrl-C, to a file that holds this game only (another game's save is never
+overwritten), and `--resume FILE` continues exactly where it stopped.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.panel import Panel
 
 from wasteland.agents.packets import PacketAgent
 from wasteland.rules import saves
+from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
+from wasteland.rules.errors import WastelandError
 from wasteland.rules.protocol import Ruleset, get_ruleset
 from wasteland.rules.textmap import render_text
 
 from .prompt import ChoiceError, match
+from .session import agent_record, check_resume_options, choose_save_path, new_session, restore_agent
 
 HELP = ("Type the number of an action, or the action itself (words may be shortened: "
         "'att rad he'). Commands: help, look (map and status), save [FILE], quit (saves).")
+INTERRUPTED = 130  # the shell's code for Ctrl-C
 
 
 class Game:
-    def __init__(self, battle: Battle, humans: set[int], console: Console,
-                 lines: Iterator[str], save_path: Path) -> None:
+    def __init__(self, battle: Battle, console: Console, lines: Iterator[str],
+                 save_path: Path, resumed: Path | None = None) -> None:
         self.b = battle
         self.rs: Ruleset = get_ruleset(battle.ruleset)
-        self.humans = humans
+        self.humans = set(battle.session["humans"])
         self.console = console
         self.lines = lines
-        self.save_path = save_path
-        self.npc = PacketAgent(seed=battle.seed + len(battle.moves))
+        self.npc = PacketAgent(seed=battle.seed)
+        for rec in battle.session.get("agents", []):
+            if rec["kind"] == "packet":
+                restore_agent(self.npc, rec)
+        self.save_path, moved = choose_save_path(save_path, battle.session["id"], resumed)
+        if moved:
+            self.say(moved, "yellow")
         self.shown = len(battle.log)
-        battle.extra["human_sides"] = sorted(humans)
+        self.saved_round = battle.round
 
     def say(self, text: str, style: str | None = None) -> None:
         self.console.print(text, style=style, highlight=False, markup=False)
@@ -54,10 +68,62 @@ class Game:
             self.say(e.text())
         self.shown = len(self.b.log)
 
-    def save(self, path: Path) -> None:
+    # --- saving --------------------------------------------------------------------------
+    def write(self, path: Path) -> None:
+        """Save now; raises WastelandError or OSError."""
+        self.b.session["agents"] = [agent_record("packet", self.npc)]
         saves.save(self.b, path)
-        self.say(f"saved to {path}", "bold")
 
+    def save(self, path: Path | None = None, quiet: bool = False) -> bool:
+        """Save to ``path`` (default: this game's file); a failure is one line, and the game
+        goes on. A named file holding another fight is not overwritten."""
+        target = self.save_path
+        if path is not None:
+            try:
+                target, moved = choose_save_path(path, self.b.session["id"])
+            except WastelandError as e:
+                self.say(f"cannot save: {e}", "red")
+                return False
+            if moved:
+                self.say(moved, "yellow")
+        try:
+            self.write(target)
+        except (WastelandError, OSError) as e:
+            self.say(f"cannot save to {target}: {getattr(e, 'strerror', None) or e}", "red")
+            return False
+        if not quiet:
+            self.say(f"saved to {target}", "bold")
+        return True
+
+    def autosave(self) -> None:
+        """Once a round (and at the end), so a crash loses at most the round under way."""
+        if self.b.round != self.saved_round or self.b.over:
+            self.saved_round = self.b.round
+            self.save(quiet=True)
+
+    def stop(self, why: str) -> int:
+        """Quit, end of input or Ctrl-C: save and say where and how to come back."""
+        self.say(why)
+        if self.save():
+            self.say(f"resume with: wasteland {self.b.session['command']} --resume "
+                     f"{self.save_path}", "bold")
+        return INTERRUPTED if why.startswith("interrupted") else 0
+
+    # --- applying ------------------------------------------------------------------------
+    def apply(self, action: Action) -> None:
+        """Apply ``action`` as one step: an interruption in the middle (Ctrl-C, a GM who
+        quits at a dice prompt) leaves the battle as it was before it."""
+        b = self.b
+        snap = (b.state(), len(b.log), len(b.moves))
+        try:
+            self.rs.apply(b, action)
+        except BaseException:
+            b.restore(snap[0])
+            del b.log[snap[1]:]
+            del b.moves[snap[2]:]
+            raise
+
+    # --- commands ------------------------------------------------------------------------
     help_text = HELP
 
     def command(self, line: str) -> str | None:
@@ -70,10 +136,7 @@ class Game:
             self.look()
         elif word == "save":
             parts = line.split(maxsplit=1)
-            try:
-                self.save(Path(parts[1]) if len(parts) > 1 else self.save_path)
-            except OSError as e:
-                self.say(f"cannot save: {e.strerror}", "red")
+            self.save(Path(parts[1]) if len(parts) > 1 else None)
         elif word in ("quit", "exit"):
             return "quit"
         else:
@@ -81,21 +144,31 @@ class Game:
         return "done"
 
     def run(self) -> int:
+        self.say(f"this game saves to {self.save_path} every round, on quit and on Ctrl-C",
+                 "dim")
         self.look()
         self.events()
+        self.save(quiet=True)
+        try:
+            return self.loop()
+        except KeyboardInterrupt:
+            return self.stop("interrupted.")
+
+    def loop(self) -> int:
         while not self.b.over:
             dec = self.rs.decider(self.b)
             actor = self.b.combatants[dec.combatant]
             if actor.side in self.humans:
-                if not self.human_turn(dec.combatant, dec.slot, dec.reaction):
-                    return 0
+                stop = self.human_turn(dec.combatant, dec.slot, dec.reaction)
+                if stop is not None:
+                    return self.stop(stop)
             else:
-                view = self._view()
-                action = self.npc.act(view)
+                action = self.npc.act(self._view())
                 self.say(f"  {actor.id}: {action.text(self.b.ids, actor.slot)} "
                          f"({self.npc.last_reason})", "cyan")
-                self.rs.apply(self.b, action)
+                self.apply(action)
             self.events()
+            self.autosave()
         return self.finish()
 
     def finish(self) -> int:
@@ -116,8 +189,9 @@ class Game:
         self.say(f"{self.b.ids[slot]} decides ({what}):", "bold")
         self.say("  " + "   ".join(f"{i}) {lab}" for i, lab in enumerate(labels, 1)))
 
-    def human_turn(self, slot: int, phase: str, reaction: str | None) -> bool:
-        """One decision of a human combatant; False when the player quits."""
+    def human_turn(self, slot: int, phase: str, reaction: str | None) -> str | None:
+        """One decision of a human combatant; the reason to stop when the player quits or
+        the input ends."""
         b = self.b
         legal = self.rs.legal_actions(b)
         labels = [a.text(b.ids, slot) for a in legal]
@@ -126,15 +200,12 @@ class Game:
             try:
                 line = next(self.lines)
             except StopIteration:
-                self.say("input ended.")
-                self.save(self.save_path)
-                return False
+                return "input ended."
             cmd = line.strip()
             self.say(f"> {cmd}", "dim")
             done = self.command(cmd)
             if done == "quit":
-                self.save(self.save_path)
-                return False
+                return "quit."
             if done == "done":
                 continue
             try:
@@ -142,24 +213,39 @@ class Game:
             except ChoiceError as e:
                 self.say(f"{e} (help for commands)", "red")
                 continue
-            self.rs.apply(b, action)
-            return True
+            self.apply(action)
+            return None
 
 
-def begin(ruleset: str, scenario: str, side: str, seed: int, resume: Path | None,
-          character: str | None = None, enemies: str | None = None) -> tuple[Battle, set[int]]:
-    """A new battle for the chosen encounter, or the saved one, and the humans' sides."""
+def begin(command: str, options: dict[str, Any], resume: Path | None,
+          side_option: str = "side") -> Battle:
+    """A new battle for the chosen encounter, or the saved one (whose options the given
+    ones must not contradict); its session records the options and the humans' sides."""
     if resume is not None:
         b = saves.load(resume)
-        return b, set(b.extra.get("human_sides", [0]))
+        if not b.session:  # a save made by `fight` or the API: side 0 is the people's
+            b.session = new_session(command, {}, [0])
+        check_resume_options(b.session.get("options", {}), options, resume)
+        if b.session["command"] not in ("play", "gm") or not b.session.get("humans"):
+            b.session["humans"] = b.session.get("humans") or [0]
+        b.session["command"] = command
+        return b
     from .encounter import encounter
 
-    sc, me = encounter(scenario, side, character, enemies)
-    return get_ruleset(ruleset).new_battle(sc, seed), {me}
+    opts = {"ruleset": "pnp", "scenario": "vault_corridor", side_option: "0", "seed": 1,
+            **{k: v for k, v in options.items() if v is not None}}
+    sc, me = encounter(opts["scenario"], str(opts[side_option]), opts.get("character"),
+                       opts.get("enemies"))
+    b = get_ruleset(opts["ruleset"]).new_battle(sc, int(opts["seed"]))
+    b.session = new_session(command, opts, [me])
+    return b
 
 
-def start(ruleset: str, scenario: str, side: str, seed: int, resume: Path | None,
-          save_path: Path, console: Console, lines: Iterator[str],
+def start(ruleset: str | None, scenario: str | None, side: str | None, seed: int | None,
+          resume: Path | None, save_path: Path | None, console: Console, lines: Iterator[str],
           character: str | None = None, enemies: str | None = None) -> int:
-    b, humans = begin(ruleset, scenario, side, seed, resume, character, enemies)
-    return Game(b, humans, console, lines, save_path).run()
+    options = {"ruleset": ruleset, "scenario": scenario, "side": side, "seed": seed,
+               "character": character, "enemies": enemies}
+    b = begin("play", options, resume)
+    path = save_path or resume or Path("wasteland-save.json")
+    return Game(b, console, lines, path, resume).run()

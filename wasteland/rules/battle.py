@@ -20,6 +20,12 @@ from .events import Event
 from .grid import Grid
 
 ACTIVE, UNCONSCIOUS, DEAD = "active", "unconscious", "dead"
+STATUSES = (ACTIVE, UNCONSCIOUS, DEAD)
+
+
+def dice_entry(who: str, sides: int, faces: list[int], why: str) -> str:
+    """The history line for dice rolled at the table: "@dice ted 3d6 4 6 5 (initiative)"."""
+    return f"@dice {who} {len(faces)}d{sides} {' '.join(map(str, faces))} ({why})"
 
 
 @dataclass(slots=True)
@@ -142,6 +148,9 @@ class Battle:
     # who rolls which dice: None lets the battle's RNG roll everything; a GM at the table
     # can answer (who, sides, count, why) with the faces of real dice (None: RNG rolls)
     dice_hook: Callable[[int, int, int, str], list[int] | None] | None = None
+    # who runs the fight and how (saved with it, not part of the game state): the command,
+    # its options, the agents' random state; see rules/saves.py
+    session: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.ids = [c.id for c in self.combatants]
@@ -191,6 +200,8 @@ class Battle:
         if hook is not None:
             got = hook(who, sides, n, why)
             if got is not None:
+                # real dice are part of the history: a replay needs them to reach this state
+                self.moves.append(dice_entry(self.ids[who] if who >= 0 else "-", sides, got, why))
                 return got
         r = self.rng.random
         return [int(r() * sides) + 1 for _ in range(n)]
@@ -206,7 +217,8 @@ class Battle:
 
     @property
     def history(self) -> list[str]:
-        """Every action applied, as "actor: notation" lines (what replay reads)."""
+        """Every action applied, as "actor: notation" lines (what replay reads), with the
+        faces of real dice ("@dice ...") and newcomers ("@join ...") where they happened."""
         ids = self.ids
         return [m if isinstance(m, str) else f"{ids[m[0]]}: {m[1].text(ids, m[0])}"
                 for m in self.moves]
@@ -246,7 +258,7 @@ class Battle:
             "pending_move": self.pending_move,
             "winner": self.winner,
             "over": self.over,
-            "extra": self.extra,
+            "extra": copy.deepcopy(self.extra),
             "rng": [version, list(internal), gauss],
             "combatants": [c.state() for c in self.combatants],
         }
@@ -257,7 +269,7 @@ class Battle:
         self.reactions = [Reaction(*r) for r in s["reactions"]]
         self.pending_move = s["pending_move"]
         self.winner, self.over = s["winner"], s["over"]
-        self.extra = s["extra"]
+        self.extra = copy.deepcopy(s["extra"])
         version, internal, gauss = s["rng"]
         self.rng.setstate((version, tuple(internal), gauss))
         for c, cs in zip(self.combatants, s["combatants"]):

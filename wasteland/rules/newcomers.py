@@ -52,4 +52,11 @@ def join(b: Battle, creature: str, at: tuple[int, int], side: int | str,
     b.add(c)
     b.extra.setdefault("joined", []).append(
         {"creature": creature, "at": [x, y], "side": side, "id": cid})
+    b.moves.append(join_entry(cid, creature, x, y, side))
     return rs.join(b, c)
+
+
+def join_entry(cid: str, creature: str, x: int, y: int, side: int) -> str:
+    """The history line of a newcomer: "@join raider_0 raider 10 3 1" (id, creature, x, y,
+    side), replayed where it happened."""
+    return f"@join {cid} {creature} {x} {y} {side}"

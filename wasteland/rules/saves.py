@@ -1,30 +1,41 @@
 """Saving a battle to JSON and loading it back, and replaying a fight from its seed.
 
-A save carries everything needed to rebuild the battle without the bestiary files that
-made it (the scenario and every creature, weapon, armor and item used), the dynamic state
-(including the RNG), the history of actions, and the log. Loading validates the data and
-restores the state; `replay` rebuilds the same battle from the seed and the actions.
+A save carries everything needed to continue the fight exactly, without the bestiary
+files that made it: the scenario and every creature, weapon, armor and item used, the
+seed, the history (every action, the faces of dice rolled at the table, newcomers), the
+state (including the RNG), the log, and the session that ran it (command, options,
+agents' random state).
+
+Loading trusts nothing in the file: the schema (rules/savemodel.py) types and bounds every
+field, the scenario and bestiary entries are checked as if they were files, the state is
+checked against the map, and then the history is replayed from the seed; the replay must
+reach the saved state and log exactly. The loaded battle is the replayed one, so its log
+is the whole fight's.
 """
 
 from __future__ import annotations
 
 import json
+from collections import deque
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from wasteland.bestiary.loader import Bestiary
+from wasteland.bestiary.loader import Bestiary, check_scenario, parse_entry
 from wasteland.bestiary.models import Armor, Creature, Item, Scenario, Weapon
 
-from .actions import parse_action
-from .battle import Battle
+from .actions import MAX_COMBATANTS, parse_action
+from .battle import ACTIVE, Battle
 from .errors import SaveError, WastelandError
-from .protocol import get_ruleset
+from .protocol import RULESETS, Ruleset, get_ruleset
 from .savefile import write_atomic
+from .savemodel import SaveFile
 
 FORMAT = "wasteland-battle"
-VERSION = 1
+VERSION = 2
+MAX_SAVE_BYTES = 16 * 2**20  # a 1,000-round fight with its log stays well under this
+MAX_JSON_DEPTH = 64  # a real save nests about 8 deep
 
 
 def to_dict(b: Battle) -> dict[str, Any]:
@@ -36,6 +47,7 @@ def to_dict(b: Battle) -> dict[str, Any]:
         "version": VERSION,
         "ruleset": b.ruleset,
         "seed": b.seed,
+        **({"session": b.session} if b.session else {}),
         "scenario": b.scenario.model_dump(mode="json"),
         "bestiary": {
             "creatures": [x.model_dump(mode="json") for x in creatures.values()],
@@ -50,6 +62,11 @@ def to_dict(b: Battle) -> dict[str, Any]:
     }
 
 
+def bestiary_of(b: Battle) -> Bestiary:
+    """The entries a battle was built from (what its save carries)."""
+    return _bestiary(to_dict(b)["bestiary"], "battle")
+
+
 def dumps(b: Battle) -> str:
     return json.dumps(to_dict(b), separators=(",", ":"))
 
@@ -58,70 +75,260 @@ def save(b: Battle, path: str | Path) -> None:
     write_atomic(path, dumps(b))
 
 
-def _bestiary(d: dict[str, Any]) -> Bestiary:
+# --- loading ------------------------------------------------------------------------------
+def _loc(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif not str(part).startswith(("literal[", "tuple[", "list[", "int", "str", "dict[")):
+            out += f".{part}" if out else str(part)
+    return out or "(top level)"
+
+
+def _bestiary(d: dict[str, Any], where: str) -> Bestiary:
     b = Bestiary()
     models: dict[str, type[BaseModel]] = {
         "creatures": Creature, "weapons": Weapon, "armor": Armor, "items": Item}
+    src = Path(f"{where}: bestiary")
     for kind, model in models.items():
-        for data in d.get(kind, []):
-            obj: Any = model.model_validate(data)
-            getattr(b, kind)[obj.id] = obj
+        for i, data in enumerate(d[kind]):
+            obj: Any = parse_entry(model, data, f"{where}: bestiary.{kind}[{i}]", kind)
+            b.add(kind, obj, src)
+    b.check()
     return b
 
 
-def from_dict(d: dict[str, Any], where: str = "save") -> Battle:
+def _check_state(d: SaveFile, scenario: Scenario, where: str) -> None:
+    """What the schema cannot see: squares on the map and free, HP under the maximum, the
+    right number of combatants and weapons, turn order made of them."""
+    rows = scenario.rows()
+    width, height = len(rows[0]), len(rows)
+    st = d.state
+    n = sum(len(s.combatants) for s in scenario.sides)
+    n += sum(1 for h in d.history if h.startswith("@join "))
+    if len(st.combatants) != n or n > MAX_COMBATANTS:
+        raise SaveError(f"{where}: state.combatants: {len(st.combatants)} combatants, but the "
+                        f"scenario and newcomers place {n} (at most {MAX_COMBATANTS})")
+    walls = {k for k, v in scenario.legend.items() if v == "wall" or
+             (isinstance(v, list) and "wall" in v)}
+    taken: dict[int, int] = {}
+    for i, c in enumerate(st.combatants):
+        at = f"{where}: state.combatants[{i}]"
+        if c.pos >= width * height:
+            raise SaveError(f"{at}.pos: square {c.pos} is off the {width}x{height} map")
+        if c.hp > c.max_hp:
+            raise SaveError(f"{at}.hp: {c.hp} is over its maximum {c.max_hp}")
+        if c.status == ACTIVE:
+            if c.hp < 0:
+                raise SaveError(f"{at}.hp: {c.hp} while active; an active combatant has HP >= 0")
+            x, y = c.pos % width, c.pos // width
+            if rows[y][x] in walls:
+                raise SaveError(f"{at}.pos: ({x}, {y}) is a wall")
+            if c.pos in taken:
+                raise SaveError(f"{at}.pos: ({x}, {y}) is also where combatant {taken[c.pos]} "
+                                f"stands")
+            taken[c.pos] = i
+    if any(s >= len(st.combatants) for s in st.order) or (st.order and st.turn >= len(st.order)):
+        raise SaveError(f"{where}: state.order: names a combatant or turn that does not exist")
+    if st.winner is not None and st.winner >= len(scenario.sides):
+        raise SaveError(f"{where}: state.winner: side {st.winner} does not exist")
+
+
+def _first_difference(a: Any, b: Any, path: str) -> str:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in list(a) + [k for k in b if k not in a]:
+            if a.get(k) != b.get(k):
+                return _first_difference(a.get(k), b.get(k), f"{path}.{k}")
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return _first_difference(x, y, f"{path}[{i}]")
+    return f"{path}: {_short(a)} in the file, {_short(b)} by replaying the history"
+
+
+def _short(v: Any) -> str:
+    text = json.dumps(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def from_dict(d: Any, where: str = "save") -> Battle:
     if not isinstance(d, dict) or d.get("format") != FORMAT:
         raise SaveError(f"{where}: not a Wasteland battle save (no format: {FORMAT})")
-    if d.get("version") != VERSION:
-        raise SaveError(f"{where}: save version {d.get('version')!r}, this build reads {VERSION}")
+    if d.get("version") not in (1, VERSION):
+        raise SaveError(f"{where}: save version {d.get('version')!r}, this build reads 1 and "
+                        f"{VERSION}")
     try:
-        scenario = Scenario.model_validate(d["scenario"])
-        bestiary = _bestiary(d["bestiary"])
-        rs = get_ruleset(d["ruleset"])
-        b = rs.new_battle(scenario, int(d["seed"]), bestiary, max_rounds=d.get("max_rounds"))
-        for j in d["state"]["extra"].get("joined", []):  # newcomers, before their state
-            c = rs.make_combatant(bestiary, j["creature"], len(b.combatants), j["id"],
-                                  j["side"], b.grid.index(*j["at"]))
-            b.add(c)
-        b.restore(d["state"])
-        b.history = list(d["history"])
+        f = SaveFile.model_validate(d)
     except ValidationError as e:
         err = e.errors()[0]
-        raise SaveError(f"{where}: {'.'.join(map(str, err['loc']))}: {err['msg']}") from None
-    except (KeyError, TypeError, ValueError, IndexError, WastelandError) as e:
-        if isinstance(e, WastelandError):
-            raise SaveError(f"{where}: {e}") from None
-        raise SaveError(f"{where}: damaged save ({type(e).__name__}: {e})") from None
-    b.log = []
+        more = f" (and {len(e.errors()) - 1} more)" if len(e.errors()) > 1 else ""
+        msg = " ".join(str(err["msg"]).split())
+        raise SaveError(f"{where}: {_loc(tuple(err['loc']))}: {msg}{more}") from None
+    if f.ruleset not in RULESETS:
+        raise SaveError(f"{where}: ruleset: unknown ruleset {f.ruleset!r}; available: "
+                        f"{', '.join(RULESETS)}")
+    try:
+        scenario = parse_entry(Scenario, f.scenario, f"{where}: scenario", "scenario")
+        bestiary = _bestiary(d["bestiary"], where)
+        check_scenario(scenario, bestiary, f"{where}: scenario")
+    except WastelandError as e:
+        raise SaveError(str(e)) from None
+    _check_state(f, scenario, where)
+    b = replay(f.ruleset, scenario, f.seed, f.history, bestiary, f.max_rounds, where)
+    replayed = json.loads(json.dumps(b.state()))
+    if replayed != d["state"]:
+        raise SaveError(f"{where}: {_first_difference(d['state'], replayed, 'state')}")
+    if f.log:
+        texts = [e.text() for e in b.log]
+        if texts != f.log:
+            i = next((i for i, (x, y) in enumerate(zip(f.log, texts)) if x != y),
+                     min(len(f.log), len(texts)))
+            raise SaveError(f"{where}: log[{i}]: differs from the replayed fight "
+                            f"({len(f.log)} lines in the file, {len(texts)} replayed)")
+    b.session = f.session.model_dump() if f.session else {}
     return b
+
+
+def _nesting(text: str) -> int:
+    """The deepest bracket nesting in a JSON text, outside strings, without recursion."""
+    depth = deepest = 0
+    in_str = esc = False
+    for ch in text:
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_JSON_DEPTH:
+                    return deepest
+        elif ch in "]}":
+            depth -= 1
+    return deepest
 
 
 def loads(text: str, where: str = "save") -> Battle:
+    if len(text) > MAX_SAVE_BYTES:
+        raise SaveError(f"{where}: {len(text)} characters; a save is at most {MAX_SAVE_BYTES}")
+    if _nesting(text) > MAX_JSON_DEPTH:
+        raise SaveError(f"{where}: nested more than {MAX_JSON_DEPTH} deep; not a Wasteland save")
     try:
         d = json.loads(text)
     except json.JSONDecodeError as e:
         raise SaveError(f"{where}: not JSON (line {e.lineno}: {e.msg})") from None
+    except RecursionError:
+        raise SaveError(f"{where}: nested too deep; not a Wasteland save") from None
     return from_dict(d, where)
 
 
 def load(path: str | Path) -> Battle:
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        if not path.is_file():
+            raise SaveError(f"{path}: not a save file" + (
+                "" if path.exists() else " (no such file)"))
+        size = path.stat().st_size
+        if size > MAX_SAVE_BYTES:
+            raise SaveError(f"{path}: {size} bytes; a save is at most {MAX_SAVE_BYTES}")
+        data = path.read_bytes()
     except OSError as e:
         raise SaveError(f"{path}: cannot read: {e.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise SaveError(f"{path}: not a Wasteland save (not UTF-8 text at byte {e.start})") from None
     return loads(text, str(path))
 
 
-def replay(ruleset: str, scenario: Scenario, seed: int, history: list[str],
-           bestiary: Bestiary | None = None, max_rounds: int | None = None) -> Battle:
-    """Rebuild a battle from its seed and the recorded actions ("actor: action")."""
-    rs = get_ruleset(ruleset)
-    b = rs.new_battle(scenario, seed, bestiary, max_rounds=max_rounds)
-    for i, line in enumerate(history):
-        actor, _, text = line.partition(": ")
-        dec = rs.decider(b)
-        if b.ids[dec.combatant] != actor:
-            raise SaveError(f"history[{i}]: expected {b.ids[dec.combatant]} to act, found {actor}")
-        rs.apply(b, parse_action(text, b.ids, dec.combatant))
+# --- replaying ----------------------------------------------------------------------------
+def _parse_dice(line: str, where: str) -> tuple[str, int, int, str, list[int]]:
+    """'@dice ted 3d6 4 6 5 (why)' -> (who, sides, n, why, faces)."""
+    head, _, why = line.partition(" (")
+    parts = head.split()
+    try:
+        n_s, sides_s = parts[2].split("d")
+        n, sides = int(n_s), int(sides_s)
+        faces = [int(x) for x in parts[3:]]
+    except (IndexError, ValueError):
+        raise SaveError(f"{where}: not a dice entry (expected '@dice WHO NdS FACES... (WHY)')"
+                        ) from None
+    if not (1 <= n <= 50 and sides in (6, 10, 20, 100) and len(faces) == n
+            and all(1 <= x <= sides for x in faces) and why.endswith(")")):
+        raise SaveError(f"{where}: dice entry {line[:60]!r}: need N faces from 1 to S")
+    return parts[1], sides, n, why[:-1], faces
+
+
+def _apply_join(b: Battle, line: str, bestiary: Bestiary | None, where: str) -> None:
+    from .newcomers import join
+
+    parts = line.split()
+    if len(parts) != 6 or not all(p.lstrip("-").isdigit() for p in parts[3:]):
+        raise SaveError(f"{where}: not a newcomer entry (expected '@join ID CREATURE X Y SIDE')")
+    join(b, parts[2], (int(parts[3]), int(parts[4])), int(parts[5]), parts[1], bestiary)
+
+
+def replay(ruleset: str | Ruleset, scenario: Scenario, seed: int, history: list[str],
+           bestiary: Bestiary | None = None, max_rounds: int | None = None,
+           where: str = "replay") -> Battle:
+    """Rebuild a battle from its seed and its history: actions ("actor: action"), the
+    faces of dice rolled at the table ("@dice ..."), newcomers ("@join ...")."""
+    rs = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    try:
+        b = rs.new_battle(scenario, seed, bestiary, max_rounds=max_rounds)
+    except WastelandError as e:
+        raise SaveError(f"{where}: {e}") from None
+    pending: deque[tuple[str, int, int, str, list[int]]] = deque()
+
+    def table_dice(who: int, sides: int, n: int, why: str) -> list[int] | None:
+        if pending and pending[0][:4] == (b.ids[who] if who >= 0 else "-", sides, n, why):
+            return pending.popleft()[4]
+        return None
+
+    b.dice_hook = table_dice
+    i = 0
+    try:
+        while i < len(history):
+            line = history[i]
+            at = f"{where}: history[{i}]"
+            j = i + 1
+            while j < len(history) and history[j].startswith("@dice "):
+                pending.append(_parse_dice(history[j], f"{where}: history[{j}]"))
+                j += 1
+            try:
+                if line.startswith("@join "):
+                    _apply_join(b, line, bestiary, at)
+                elif line.startswith("@"):
+                    raise SaveError(f"{at}: {line.split()[0]!r} is not a history entry "
+                                    f"(accepted: actions, @dice after them, @join)")
+                else:
+                    actor, _, text = line.partition(": ")
+                    if b.over:
+                        raise SaveError(f"{at}: the fight was already over")
+                    dec = rs.decider(b)
+                    if b.ids[dec.combatant] != actor:
+                        raise SaveError(f"{at}: expected {b.ids[dec.combatant]} to act, "
+                                        f"found {actor}")
+                    rs.apply(b, parse_action(text, b.ids, dec.combatant))
+            except SaveError:
+                raise
+            except WastelandError as e:
+                raise SaveError(f"{at}: {e}") from None
+            if pending:
+                raise SaveError(f"{at}: {len(pending)} table dice were never asked for "
+                                f"({pending[0][3]})")
+            i = j
+    except (KeyError, IndexError, TypeError, ValueError, RecursionError) as e:
+        if isinstance(e, WastelandError):
+            raise
+        raise SaveError(f"{where}: history[{i}]: damaged save ({type(e).__name__})") from None
+    finally:
+        b.dice_hook = None
     return b

@@ -1,0 +1,80 @@
+"""What play, gm and fight share so that a session never loses work: the session record
+kept in every save, agents' random state, the choice of a save path that never overwrites
+another fight, and the refusal of options that contradict the save being resumed."""
+
+from __future__ import annotations
+
+import json
+import random
+import uuid
+from pathlib import Path
+from typing import Any
+
+from wasteland.rules.errors import WastelandError
+from wasteland.rules.savefile import check_target
+
+
+def new_session(command: str, options: dict[str, Any], humans: list[int] | None = None
+                ) -> dict[str, Any]:
+    return {"id": uuid.uuid4().hex, "command": command, "options": dict(options),
+            "humans": sorted(humans or []), "agents": []}
+
+
+def rng_state(rng: random.Random) -> list[Any]:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def set_rng(rng: random.Random, state: list[Any]) -> None:
+    version, internal, gauss = state
+    rng.setstate((version, tuple(internal), gauss))
+
+
+def agent_record(kind: str, agent: object, side: int | None = None) -> dict[str, Any]:
+    rng = getattr(agent, "rng", None)
+    return {"kind": kind, "side": side,
+            "rng": rng_state(rng) if isinstance(rng, random.Random) else None}
+
+
+def restore_agent(agent: object, record: dict[str, Any]) -> None:
+    rng = getattr(agent, "rng", None)
+    if isinstance(rng, random.Random) and record.get("rng") is not None:
+        set_rng(rng, record["rng"])
+
+
+def check_resume_options(saved: dict[str, Any], given: dict[str, Any], resume: Path) -> None:
+    """Options typed along with --resume must agree with the save; one line if not."""
+    for name, value in given.items():
+        if value is None or value is False:
+            continue  # not given
+        if name in saved and saved[name] != value:
+            flag = "--" + name.replace("_", "-")
+            raise WastelandError(
+                f"{flag} {value} conflicts with {resume}, saved with {flag} {saved[name]}; "
+                f"leave {flag} out to resume, or start a new game without --resume")
+
+
+def session_id_of(path: Path) -> str | None:
+    """The session id in an existing save, or None if it holds none (or is unreadable)."""
+    try:
+        d = json.loads(path.read_text(encoding="utf-8"))
+        sid = d.get("session", {}).get("id") if isinstance(d, dict) else None
+        return sid if isinstance(sid, str) else None
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def choose_save_path(path: Path, session_id: str, resumed: Path | None = None
+                     ) -> tuple[Path, str | None]:
+    """Where this session saves: ``path``, unless it holds another fight (the save it was
+    resumed from is its own); then the first free ``name-2.json``, ``name-3.json``... The
+    second value says why it moved."""
+    path = check_target(path)
+    if (not path.exists() or session_id_of(path) == session_id
+            or (resumed is not None and path.resolve() == resumed.resolve())):
+        return path, None
+    for n in range(2, 10_000):
+        other = path.with_name(f"{path.stem}-{n}{path.suffix}")
+        if not other.exists() or session_id_of(other) == session_id:
+            return other, f"{path} holds another fight; this one saves to {other}"
+    raise WastelandError(f"{path}: no free numbered save name next to it; choose --save-to")

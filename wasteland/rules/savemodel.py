@@ -1,0 +1,115 @@
+"""The schema of a save file: every field typed and bounded, so that a damaged or crafted
+save is refused in one line naming the field before anything is built from it.
+
+Strict scalar types: a JSON string is never read as a number ("lots" HP, "0" ammunition) and a
+boolean never as an integer. The bounds are what a real fight can reach; consistency
+between fields (squares on the map, HP under the maximum, who is where) is checked in
+rules/saves.py, and a replay of the history from the seed must then reach the saved state.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
+from .actions import MAX_COMBATANTS
+from .battle import STATUSES
+
+# A fight of the longest allowed length (max_rounds) with every combatant deciding a few
+# times a round stays far under these; they keep a crafted file from costing minutes.
+MAX_HISTORY = 100_000
+MAX_LOG = 400_000
+MAX_LINE = 400
+MAX_SEED = 2**63 - 1
+MAX_BESTIARY_ENTRIES = 200
+
+Line = Annotated[StrictStr, Field(max_length=MAX_LINE)]
+Count = Annotated[StrictInt, Field(ge=0, le=1_000_000)]
+Slot = Annotated[StrictInt, Field(ge=0, lt=MAX_COMBATANTS)]
+Status = Literal[STATUSES]  # type: ignore[valid-type]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CombatantState(_Strict):
+    pos: Annotated[StrictInt, Field(ge=0)]
+    hp: Annotated[StrictInt, Field(ge=-10_000, le=100_000)]
+    max_hp: Annotated[StrictInt, Field(ge=-10_000, le=100_000)]
+    status: Status
+    active_weapon: Annotated[StrictInt, Field(ge=0, le=50)]
+    ammo: dict[Line, Count]
+    items: dict[Line, Count]
+    crippled: dict[Line, Count]
+    limb_damage: dict[Line, Count]
+    ap: Count
+    free_used: StrictBool
+    readied: StrictBool
+    unguarded: StrictBool
+    burn_rate: Count
+    burn_left: Count
+    initiative: Annotated[StrictInt, Field(ge=-1000, le=1000)]
+    last_attacker: Annotated[StrictInt, Field(ge=-1, lt=MAX_COMBATANTS)]
+    damage_dealt: Count
+    damage_taken: Count
+    cond: dict[Line, Any]
+    weapon_states: Annotated[list[tuple[Count, Count, Count, Annotated[StrictInt, Field(ge=-10)]]],
+                             Field(max_length=50)]
+
+
+class BattleState(_Strict):
+    round: Count
+    order: Annotated[list[Slot], Field(max_length=MAX_COMBATANTS)]
+    turn: Annotated[StrictInt, Field(ge=0, lt=MAX_COMBATANTS)]
+    slot: Line
+    reactions: Annotated[list[tuple[Slot, Line, Slot]], Field(max_length=4 * MAX_COMBATANTS)]
+    pending_move: Any
+    winner: Annotated[StrictInt, Field(ge=0, le=MAX_COMBATANTS)] | None
+    over: StrictBool
+    extra: dict[Line, Any]
+    rng: tuple[Literal[3], Annotated[list[Annotated[StrictInt, Field(ge=0, le=2**32)]],
+                                     Field(min_length=625, max_length=625)], float | None]
+    combatants: Annotated[list[CombatantState], Field(min_length=2, max_length=MAX_COMBATANTS)]
+
+
+class SavedBestiary(_Strict):
+    # entries are validated by their own bestiary models, with the bestiary's messages
+    creatures: Annotated[list[dict[str, Any]], Field(min_length=1, max_length=MAX_BESTIARY_ENTRIES)]
+    weapons: Annotated[list[dict[str, Any]], Field(max_length=MAX_BESTIARY_ENTRIES)]
+    armor: Annotated[list[dict[str, Any]], Field(max_length=MAX_BESTIARY_ENTRIES)]
+    items: Annotated[list[dict[str, Any]], Field(max_length=MAX_BESTIARY_ENTRIES)]
+
+
+class AgentState(_Strict):
+    kind: Literal["random", "scripted", "packet", "human"]
+    side: Annotated[StrictInt, Field(ge=0, le=MAX_COMBATANTS)] | None = None
+    rng: tuple[Literal[3], Annotated[list[Annotated[StrictInt, Field(ge=0, le=2**32)]],
+                                     Field(min_length=625, max_length=625)], float | None] | None = None
+
+
+class Session(_Strict):
+    """Who runs the fight: the command, the options it was started with (a resume must not
+    contradict them), the sides people play, and the agents with their random state."""
+
+    id: Annotated[StrictStr, Field(max_length=64)]
+    command: Literal["play", "gm", "fight", "api"]
+    options: dict[Annotated[StrictStr, Field(max_length=40)], StrictStr | StrictInt | StrictBool | None]
+    humans: Annotated[list[Annotated[StrictInt, Field(ge=0, le=MAX_COMBATANTS)]],
+                      Field(max_length=MAX_COMBATANTS)] = []
+    agents: Annotated[list[AgentState], Field(max_length=MAX_COMBATANTS)] = []
+
+
+class SaveFile(_Strict):
+    format: Literal["wasteland-battle"]
+    version: Literal[1, 2]
+    ruleset: Line
+    seed: Annotated[StrictInt, Field(ge=-MAX_SEED, le=MAX_SEED)]
+    scenario: dict[str, Any]
+    bestiary: SavedBestiary
+    max_rounds: Annotated[StrictInt, Field(ge=1)] | None = None
+    history: Annotated[list[Line], Field(max_length=MAX_HISTORY)]
+    state: BattleState
+    log: Annotated[list[Annotated[StrictStr, Field(max_length=4000)]], Field(max_length=MAX_LOG)] = []
+    session: Session | None = None
