@@ -47,7 +47,9 @@ max_cycles=None, reward_shaping=0.0, illegal_action="raise", bestiary=None)``
   has used its budget all agents are truncated.
 * `reward_shaping`: adds `reward_shaping * (damage dealt - damage taken) / max HP` to each
   agent on every step (max HP at the start of the battle: 2d20 radiation lowers it).
-* `illegal_action`: `"raise"` (an action outside the mask raises
+* `illegal_action`: what an illegal action does - one outside the mask, or not an
+  integer (an action is an int, a numpy integer or a one-element integer array; a float,
+  a string or a bool is never read as a number): `"raise"` (it raises
   `wasteland.rules.errors.IllegalActionError`, whose one-line message names the action and
   lists the legal ones) or `"end"` (it is replaced by `end` - or, in a 2d20 window where
   `end` is not legal, by the cheapest choice, `buy 0` / `boost 0` - and the agent's info
@@ -173,9 +175,10 @@ def render_battle(mode: str | None, battle: Battle | None, ruleset: Ruleset) -> 
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The AEC env with PettingZoo's usual wrappers (out-of-bounds check, call order)."""
+    """The AEC env with PettingZoo's call-order wrapper. Not its out-of-bounds assert: the
+    raw env checks every action itself (its type, the table, the mask) and answers as
+    ``illegal_action`` says, in one line, where the assert would stop a fallback."""
     e: AECEnv = raw_env(**kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
 
@@ -206,24 +209,39 @@ def start_battle(ruleset: Ruleset, scenario: Scenario, seed: int, bestiary: Best
 
 
 def action_index(action: Any) -> int | None:
-    """The table index of an env action (int, numpy integer, 0-d array), else None."""
-    if action is None or isinstance(action, (bool, float)):
-        return None
-    try:
-        idx = int(action)
-    except (TypeError, ValueError):
-        return None
-    if isinstance(action, np.ndarray) and action.size != 1:
-        return None
-    return idx if 0 <= idx < N_ACTIONS else None
+    """The table index of an env action, else None. An action is an integer: a python int
+    or numpy integer, or a one-element numpy array of integers (what vector envs pass).
+    Anything else (a bool, a float such as ``np.float32(0)``, the string "0", None) is
+    not read as a number, so that a wrong type is refused, not taken for action 0."""
+    if type(action) is not int:  # the common cases first: this runs every step
+        if isinstance(action, np.integer):
+            action = int(action)
+        elif isinstance(action, np.ndarray) and action.size == 1 and action.dtype.kind in "iu":
+            action = int(action.reshape(())[()])
+        elif isinstance(action, int) and not isinstance(action, bool):
+            action = int(action)
+        else:
+            return None
+    return action if 0 <= action < N_ACTIONS else None
+
+
+def _shown(action: Any) -> str:
+    """A short one-line picture of what was given as an action."""
+    text = " ".join(repr(action).split())
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def illegal_message(battle: Battle, dec: Decision, action: Any, legal: list[int]) -> str:
     ids = battle.ids
     me = dec.combatant
     idx = action_index(action)
-    what = (repr(ACTION_TABLE[idx].text(ids, me)) if idx is not None
-            else f"{action!r} (not an index of the action table, 0..{N_ACTIONS - 1})")
+    if idx is not None:
+        what = repr(ACTION_TABLE[idx].text(ids, me))
+    elif isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+        what = f"{_shown(action)} (not an index of the action table, 0..{N_ACTIONS - 1})"
+    else:
+        what = (f"{_shown(action)} ({type(action).__name__}, not an action: actions are "
+                f"integers 0..{N_ACTIONS - 1}, as int, numpy integer or 1-element integer array)")
     shown = ", ".join(ACTION_TABLE[i].text(ids, me) for i in legal)
     return f"{what} is not legal for {ids[me]} now; legal: {shown}"
 
@@ -286,6 +304,15 @@ class raw_env(AECEnv, EzPickle):
         self._used: list[int] = []
         self._net: list[int] = []
         self._hp0: list[int] = []
+
+    # --- copies --------------------------------------------------------------------------
+    # EzPickle would pickle only the constructor's arguments, so a copy would come back as a
+    # new env that was never reset; vector envs and Ray need the battle in progress.
+    def __getstate__(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
     # --- spaces and randomness -----------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:

@@ -30,7 +30,8 @@ combatant and the zone's cover instead of the square's.
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -175,6 +176,11 @@ def weapon_features(w: Weapon, ruleset: str, size: int) -> WeaponFeatures:
             feed, capacity, w.ammo or "")
 
 
+def _packer(n: int) -> Callable[..., None]:
+    """Writes the floats of an observation of ``n`` combatants into a buffer."""
+    return struct.Struct(f"={G + n * B}f").pack_into
+
+
 class Encoder:
     """Encodes one battle; the parts that never change during a fight are computed once.
 
@@ -230,7 +236,7 @@ class Encoder:
         self._cells = g.n_cells
         # per observer square, the geometry to every square (filled as squares are seen)
         self._geo: dict[int, list[tuple[float, ...] | None]] = g.__dict__.setdefault(geo_key, {})
-        self._pack = struct.Struct(f"={G + self.n * B}f").pack_into
+        self._pack = _packer(self.n)
         # per combatant, per weapon: melee, ranged, range, RoF, reach, spare weapons
         self._wglobal = [[wf[:5] + (_clip((len(c.weapons) - 1) / max(1, MAX_WEAPONS - 1)),)
                           for wf in ws] for c, ws in zip(battle.combatants, self.weapons)]
@@ -238,6 +244,17 @@ class Encoder:
         self.economy = "pools" in battle.extra
         n_sides = len(battle.side_names)
         self._enemy_sides = [[s for s in range(n_sides) if s != side] for side in range(n_sides)]
+
+    def __getstate__(self) -> dict[str, Any]:
+        # a Struct's pack_into cannot be pickled (envs are pickled by vector envs and Ray):
+        # leave it out and make it again on loading
+        state = self.__dict__.copy()
+        del state["_pack"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._pack = _packer(self.n)
 
     def _geometry(self, a: int, b: int) -> tuple[float, ...]:
         """dx, dy, distance, line of sight, cover, height difference and range band from
