@@ -87,6 +87,12 @@ def run_fight(ruleset: str, scenario: str, seed: int, agents: list[str] | None =
     return fight_on(b, per_side, on_event)
 
 
+def save_fight(b: Battle, per_side: list[Agent], path: Path) -> None:
+    """Save the fight with its agents' random state, so that it resumes exactly."""
+    b.session["agents"] = [agent_record(a.name, a, i) for i, a in enumerate(per_side)]
+    saves.save(b, path)
+
+
 def fight_on(b: Battle, per_side: list[Agent], on_event: Callable[[str], None] | None = None,
              save_to: Path | None = None, stop_after: int | None = None) -> FightResult:
     """Let the agents fight ``b`` to the end (or for ``stop_after`` decisions), saving to
@@ -97,8 +103,7 @@ def fight_on(b: Battle, per_side: list[Agent], on_event: Callable[[str], None] |
 
     def write() -> None:
         if save_to is not None:
-            b.session["agents"] = [agent_record(a.name, a, i) for i, a in enumerate(per_side)]
-            saves.save(b, save_to)
+            save_fight(b, per_side, save_to)
 
     if on_event:
         from wasteland.rules.textmap import render_text

@@ -22,6 +22,7 @@ from wasteland.rules.newcomers import join
 
 from .play import Game
 from .prompt import ChoiceError, match
+from .session import rng_state
 
 HELP = ("Party turns: a number, or the action (words may be shortened). NPC turns: Enter "
         "accepts the proposal, or type another action to override. Commands: help, look, "
@@ -136,8 +137,9 @@ class GmSession(Game):
             labels = [a.text(self.b.ids, actor.slot) for a in legal]
             if actor.side in self.humans:
                 self.show_choices(actor.slot, dec.slot, dec.reaction, labels)
-                proposal = None
+                proposal = self.pending_rng = None
             else:
+                self.pending_rng = rng_state(self.npc.rng)
                 proposal = self.npc.act(self._view())
                 self.say(f"  {actor.id} proposes: {proposal.text(self.b.ids, actor.slot)} "
                          f"({self.npc.last_reason}) - Enter to accept, or another action",
@@ -163,6 +165,7 @@ class GmSession(Game):
                         self.say(f"{e} (help for commands)", "red")
                         continue
                 self.apply(action)
+                self.pending_rng = None
                 self.events()
                 self.autosave()
                 break

@@ -30,7 +30,14 @@ from wasteland.rules.protocol import Ruleset, get_ruleset
 from wasteland.rules.textmap import render_text
 
 from .prompt import ChoiceError, match
-from .session import agent_record, check_resume_options, choose_save_path, new_session, restore_agent
+from .session import (
+    agent_record,
+    check_resume_options,
+    choose_save_path,
+    new_session,
+    restore_agent,
+    rng_state,
+)
 
 HELP = ("Type the number of an action, or the action itself (words may be shortened: "
         "'att rad he'). Commands: help, look (map and status), save [FILE], quit (saves).")
@@ -54,6 +61,9 @@ class Game:
             self.say(moved, "yellow")
         self.shown = len(battle.log)
         self.saved_round = battle.round
+        # the NPC agent's random state before the decision under way: a save made while it
+        # waits (a GM's proposal) must let the resumed session propose the same thing
+        self.pending_rng: list[Any] | None = None
 
     def say(self, text: str, style: str | None = None) -> None:
         self.console.print(text, style=style, highlight=False, markup=False)
@@ -71,7 +81,10 @@ class Game:
     # --- saving --------------------------------------------------------------------------
     def write(self, path: Path) -> None:
         """Save now; raises WastelandError or OSError."""
-        self.b.session["agents"] = [agent_record("packet", self.npc)]
+        record = agent_record("packet", self.npc)
+        if self.pending_rng is not None:
+            record["rng"] = self.pending_rng
+        self.b.session["agents"] = [record]
         saves.save(self.b, path)
 
     def save(self, path: Path | None = None, quiet: bool = False) -> bool:
@@ -163,10 +176,12 @@ class Game:
                 if stop is not None:
                     return self.stop(stop)
             else:
+                self.pending_rng = rng_state(self.npc.rng)
                 action = self.npc.act(self._view())
                 self.say(f"  {actor.id}: {action.text(self.b.ids, actor.slot)} "
                          f"({self.npc.last_reason})", "cyan")
                 self.apply(action)
+                self.pending_rng = None
             self.events()
             self.autosave()
         return self.finish()

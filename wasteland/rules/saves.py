@@ -260,7 +260,7 @@ def _parse_dice(line: str, where: str) -> tuple[str, int, int, str, list[int]]:
     except (IndexError, ValueError):
         raise SaveError(f"{where}: not a dice entry (expected '@dice WHO NdS FACES... (WHY)')"
                         ) from None
-    if not (1 <= n <= 50 and sides in (6, 10, 20, 100) and len(faces) == n
+    if not (1 <= n <= 100 and 2 <= sides <= 1000 and len(faces) == n
             and all(1 <= x <= sides for x in faces) and why.endswith(")")):
         raise SaveError(f"{where}: dice entry {line[:60]!r}: need N faces from 1 to S")
     return parts[1], sides, n, why[:-1], faces

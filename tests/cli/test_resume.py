@@ -1,0 +1,181 @@
+"""Stopping and resuming never changes a fight (issue 8): a fight, a piped `play` game and
+a `gm` session with table dice, newcomers and undo, stopped at a random point, saved,
+loaded and finished, equal the same session run without a stop: result, state, history
+and the whole log."""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from wasteland.bestiary.loader import scenario_names
+from wasteland.cli.fight import fight_on, new_fight, resumed_fight, save_fight
+from wasteland.cli.gm import start_gm
+from wasteland.cli.play import start
+from wasteland.rules import saves
+from wasteland.rules.battle import Battle
+
+# NPCs whose packets call shots by coin flips, so a lost agent random state shows
+ENEMIES = "raider,mr_handy"
+SQUAD = "wastelander,brawler"
+AGENTS = [["packet", "random"], ["random", "packet"], ["packet"], ["scripted", "random"]]
+
+
+def same(a: Battle, b: Battle) -> None:
+    assert b.over == a.over and b.winner == a.winner
+    assert b.state() == a.state()
+    assert b.history == a.history
+    assert [e.text() for e in b.log] == [e.text() for e in a.log]
+
+
+@pytest.mark.parametrize("ruleset", ["pnp", "f2d20"])
+def test_200_fights_stopped_at_random_points_resume_exactly(ruleset, tmp_path):
+    rng = random.Random(8)
+    names = scenario_names()
+    path = tmp_path / "f.json"
+    for i in range(200):
+        scenario, agents = names[i % len(names)], AGENTS[i % len(AGENTS)]
+        whole, per_side = new_fight(ruleset, scenario, i, agents)
+        fight_on(whole, per_side)
+        cut = rng.randrange(len(whole.history))
+        b, per_side = new_fight(ruleset, scenario, i, agents)
+        fight_on(b, per_side, stop_after=cut)
+        save_fight(b, per_side, path)
+        resumed, per_side = resumed_fight(path, {})
+        fight_on(resumed, per_side)
+        same(whole, resumed)
+
+
+def test_the_fight_command_saves_every_round_and_resumes(tmp_path):
+    path = tmp_path / "f.json"
+    whole, agents = new_fight("pnp", "vault_corridor", 3, ["packet", "random"])
+    fight_on(whole, agents)
+    b, agents = new_fight("pnp", "vault_corridor", 3, ["packet", "random"])
+    seen: list[int] = []
+
+    def watch(_line: str) -> None:  # what is on disk while the fight goes on
+        if path.exists():
+            seen.append(saves.load(path).round)
+        if len(seen) > 40:
+            raise KeyboardInterrupt  # as Ctrl-C would, in the middle of the fight
+
+    from wasteland.cli.fight import Interrupted
+
+    with pytest.raises(Interrupted):
+        fight_on(b, agents, on_event=watch, save_to=path)
+    assert len(set(seen)) > 1  # the save followed the rounds
+    resumed, agents = resumed_fight(path, {})
+    fight_on(resumed, agents)
+    same(whole, resumed)
+
+
+# --- play and gm, piped ---------------------------------------------------------------------
+def play_lines(con: Console, skip: int, quit_at: int | None) -> Iterator[str]:
+    """A player who picks the first attack on the menu (else a fixed mix of the others),
+    from the output alone, so a resumed game gets the same answers; "quit" as line
+    ``quit_at``; the first ``skip`` answers were given before the resume."""
+    n = 0
+    while True:
+        lines = [ln for ln in con.file.getvalue().splitlines() if ln.startswith("  1)")]
+        items = lines[-1].split(")") if lines else []
+        count = max(1, len(items) - 1)
+        menu = lines[-1] if lines else ""
+        answer = "1"
+        if "attack " in menu:
+            answer = str(1 + [i for i, part in enumerate(menu.split(") ")[1:])
+                              if part.startswith("attack ")][0])
+        elif count > 2:
+            answer = str(2 + n % (count - 1))
+        if n >= skip:
+            if quit_at is not None and n == quit_at:
+                yield "quit"
+                return
+            yield answer
+        n += 1
+
+
+def final(path: Path) -> Battle:
+    return saves.load(path)
+
+
+@pytest.mark.parametrize("ruleset, seeds", [("pnp", range(6)), ("f2d20", range(4))])
+def test_piped_play_quit_and_resume_is_the_uninterrupted_game(ruleset, seeds, tmp_path):
+    rng = random.Random(3)
+    for seed in seeds:
+        con = Console(file=io.StringIO(), width=200)
+        start(ruleset, "duel", "0", seed, None, tmp_path / f"whole{seed}.json", con,
+              play_lines(con, 0, None), SQUAD, ENEMIES)
+        whole = final(tmp_path / f"whole{seed}.json")
+        assert whole.over
+        answers = con.file.getvalue().count("\n> ")
+        assert answers > 3
+        cut = rng.randrange(1, answers)
+        part = tmp_path / f"part{seed}.json"
+        con = Console(file=io.StringIO(), width=200)
+        start(ruleset, "duel", "0", seed, None, part, con, play_lines(con, 0, cut), SQUAD,
+              ENEMIES)
+        assert "quit." in con.file.getvalue()
+        con2 = Console(file=io.StringIO(), width=200)
+        start(None, None, None, None, part, None, con2, play_lines(con2, cut, None))
+        same(whole, final(part))
+
+
+def gm_lines(con: Console, script: list[str], quit_at: int | None, skip: int = 0
+             ) -> Iterator[str]:
+    """The GM: the script first, then 3s for every die, Enter for every proposal and the
+    first attack for the party; "quit" as line ``quit_at``; ``skip`` lines were given before
+    the resume (script lines included)."""
+    n = 0
+
+    def out() -> list[str]:
+        return [ln for ln in con.file.getvalue().splitlines() if ln.strip()]
+
+    while True:
+        if n < len(script):
+            answer = script[n]
+        else:
+            lines = out()
+            last = lines[-1]
+            if last.startswith("Roll "):
+                k, sides = last.split()[1].split("d")
+                answer = " ".join([str(min(3, int(sides)))] * int(k))
+            elif "proposes:" in last:
+                answer = ""
+            else:
+                menu = next(ln for ln in reversed(lines) if ln.startswith("  1)"))
+                parts = menu.split(") ")[1:]
+                hits = [i for i, p in enumerate(parts) if p.startswith("attack ")]
+                answer = str(hits[0] + 1) if hits else "1"
+        if n >= skip:
+            if quit_at is not None and n == quit_at:
+                yield "quit"
+                return
+            yield answer
+        n += 1
+
+
+@pytest.mark.parametrize("ruleset", ["pnp", "f2d20"])
+def test_gm_with_table_dice_newcomers_and_undo_resumes_exactly(ruleset, tmp_path):
+    script = ["2", "add raider 5 2 1", "undo", "add raider 5 2 1", "", "undo", "",
+              "add wastelander 2 2 0"]
+    rng = random.Random(5)
+    con = Console(file=io.StringIO(), width=200)
+    start_gm(ruleset, "duel", "0", 4, None, tmp_path / "whole.json", con,
+             gm_lines(con, script, None), True, SQUAD, ENEMIES)
+    whole = final(tmp_path / "whole.json")
+    assert whole.over and any(h.startswith("@dice ") for h in whole.history)
+    assert any(h.startswith("@join ") for h in whole.history)
+    answers = con.file.getvalue().count("\n> ")
+    for cut in sorted(rng.sample(range(1, answers), 4)) + [3, 6]:
+        part = tmp_path / f"part{cut}.json"
+        con = Console(file=io.StringIO(), width=200)
+        start_gm(ruleset, "duel", "0", 4, None, part, con, gm_lines(con, script, cut), True,
+                 SQUAD, ENEMIES)
+        con2 = Console(file=io.StringIO(), width=200)
+        start_gm(None, None, None, None, part, None, con2, gm_lines(con2, script, None, cut))
+        same(whole, final(part))
