@@ -116,12 +116,31 @@ def check_yaml(text: str, where: str, error: type[Exception] = LimitError) -> No
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        _walk_yaml(yaml.parse(text, Loader=loader), where, error)
+    except yaml.MarkedYAMLError as e:
+        # libyaml stops at its own depth of 1000 while looking ahead, before the walk sees
+        # level 65: the same excess, reported as ours
+        if "nesting depth" not in (e.problem or ""):
+            raise
+        line = e.problem_mark.line + 1 if e.problem_mark is not None else "?"
+        raise error(_too_deep(where, line)) from None
+
+
+def _too_deep(where: str, line: int | str) -> str:
+    return (f"{where}: mappings and lists nested more than {MAX_DEPTH} deep at line {line}; "
+            f"at most {MAX_DEPTH} are accepted")
+
+
+def _walk_yaml(events: Any, where: str, error: type[Exception]) -> None:
+    import yaml
+
     starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
     ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
     total = 0
     sizes: dict[str, int] = {}  # anchor -> the values one alias of it copies
     open_: list[tuple[str | None, int]] = []  # collections open now: anchor, total at start
-    for ev in yaml.parse(text, Loader=loader):
+    for ev in events:
         if isinstance(ev, yaml.ScalarEvent):
             total += 1
             if ev.anchor is not None:
@@ -130,8 +149,7 @@ def check_yaml(text: str, where: str, error: type[Exception] = LimitError) -> No
             total += 1
             open_.append((ev.anchor, total - 1))
             if len(open_) > MAX_DEPTH:
-                raise error(f"{where}: mappings and lists nested more than {MAX_DEPTH} deep "
-                            f"at line {_line(ev)}; at most {MAX_DEPTH} are accepted")
+                raise error(_too_deep(where, _line(ev)))
         elif isinstance(ev, ends):
             anchor, before = open_.pop()
             if anchor is not None:

@@ -80,7 +80,8 @@ def read_yaml(path: Path) -> Any:
     except yaml.reader.ReaderError as e:
         raise BestiaryError(f"{path}: bad YAML at character {e.position}: {e.reason}") from None
     except (yaml.YAMLError, ValueError) as e:  # ValueError: an integer of 5,000 digits
-        raise BestiaryError(f"{path}: bad YAML: {' '.join(str(e).split())}") from None
+        reason = " ".join(str(e).split(";")[0].split())  # not python's advice on sys limits
+        raise BestiaryError(f"{path}: bad YAML: {reason}") from None
 
 
 def _models_in(tp: Any) -> list[type[BaseModel]]:
