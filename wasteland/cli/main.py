@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from wasteland.rules.errors import WastelandError
+from wasteland.rules.errors import WastelandError, one_line
 from wasteland.rules.protocol import RULESETS
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -298,7 +298,7 @@ def main() -> None:
     try:
         code = app(standalone_mode=False)
     except WastelandError as e:
-        typer.echo(f"error: {e}", err=True)
+        typer.echo(f"error: {one_line(str(e))}", err=True)
         sys.exit(2)
     except (KeyboardInterrupt, typer.Abort):
         typer.echo("interrupted", err=True)

@@ -15,3 +15,8 @@ class IllegalActionError(WastelandError, ValueError):
 
 class SaveError(WastelandError, ValueError):
     """A saved battle that cannot be loaded."""
+
+
+def one_line(text: str) -> str:
+    """A message that quotes a file's own text stays one line whatever the text holds."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
