@@ -466,3 +466,9 @@ def test_threads_saving_to_one_path_never_fail_and_readers_see_whole_saves(tmp_p
 
 def test_dev_null_is_a_character_device():
     assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+
+
+def test_a_save_with_a_very_long_name(tmp_path):
+    target = tmp_path / ("x" * 250 + ".json")
+    write_atomic(target, "long")
+    assert target.read_text(encoding="utf-8") == "long" and leftovers(tmp_path) == []

@@ -147,7 +147,8 @@ def write_atomic(path: str | Path, text: str) -> None:
     mode = stat.S_IMODE(old.st_mode) & 0o777 if old else 0o666 & ~_umask()
     folder = target.parent
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+        # the name stays under NAME_MAX (255) however long the save's own name is
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name[:200]}.", suffix=".tmp")
     except OSError as e:
         raise SaveError(f"cannot write {target}: {e.strerror or e}") from None
     try:
@@ -155,8 +156,10 @@ def write_atomic(path: str | Path, text: str) -> None:
             with open(fd, "wb") as f:
                 f.write(data)
                 f.flush()
-                os.fchmod(fd, mode)
-                if old and (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
+                if hasattr(os, "fchmod"):  # POSIX (Windows has no file modes to keep)
+                    os.fchmod(fd, mode)
+                if old and hasattr(os, "fchown") and (old.st_uid, old.st_gid) != (
+                        os.geteuid(), os.getegid()):
                     with contextlib.suppress(OSError):
                         os.fchown(fd, old.st_uid, old.st_gid)
                         os.fchmod(fd, mode)  # chown may clear bits
