@@ -1,8 +1,9 @@
 """Tests write nothing outside their tmp_path, and a run that does is noticed (issue 8).
 
 Three guards:
-- Every test runs with its own tmp_path as the current folder, so default relative names
-  (wasteland-save.json, wasteland-gm.json, runs/) land there and not in the checkout.
+- Every test runs with its own tmp_path as the current folder and temp folder (TMPDIR,
+  tempfile.tempdir), so default relative names (wasteland-save.json, wasteland-gm.json,
+  runs/) and libraries' temp files land there and not in the checkout or /tmp.
   Tests find their fixtures through ``__file__`` (tests/rules/kit.py), never the cwd.
 - While a test runs, an audit hook (sys.addaudithook) watches this process's file
   writes, renames, removals, mkdir and chmod. One outside the pytest temp folder (other
@@ -21,6 +22,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -187,6 +189,9 @@ def pytest_configure(config: pytest.Config) -> None:
 def _inside_tmp_path(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory,
                      monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.chdir(tmp_path)
+    # libraries' temp files (stable-baselines3's logger, torch) land in tmp_path too
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
     GUARD.allowed = (os.path.realpath(tmp_path_factory.getbasetemp()),)
     GUARD.hits = []
     GUARD.active = True
