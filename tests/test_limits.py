@@ -42,9 +42,11 @@ def test_json_depth_counts_brackets_outside_strings() -> None:
     assert json_depth("[" * 10 + "]" * 10) == 10
 
 
-def test_json_depth_stops_early_on_a_deep_file() -> None:
+def test_json_depth_counts_outside_strings_only() -> None:
     deep = "[" * 100_000 + "]" * 100_000
-    assert json_depth(deep, stop=MAX_DEPTH) == MAX_DEPTH + 1
+    assert json_depth(deep, stop=MAX_DEPTH) > MAX_DEPTH
+    assert json_depth('[1, {"a": "[[[{{", "b": [[2]]}], "\\"[["') == 4
+    assert json_depth('"\\\"[[["') == 0 and json_depth("") == 0
     assert not json_depth_ok(deep)
     assert json_depth_ok("[" * MAX_DEPTH + "]" * MAX_DEPTH)
     assert not json_depth_ok("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1))
