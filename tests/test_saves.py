@@ -136,3 +136,15 @@ def test_f2d20_save_inside_a_decision_window_continues_exactly(window, tmp_path)
     _play(rs, a, random.Random(5))
     _play(rs, b, random.Random(5))
     assert a.state() == b.state() and a.history == b.history
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_finished_fights_save_and_load(ruleset, tmp_path):
+    """A fight saved after its last action (what `fight --save` and a game's end write)."""
+    rs = get_ruleset(ruleset)
+    for i, scenario in enumerate(scenario_names()):
+        a = rs.new_battle(load_scenario(scenario), 20 + i)
+        _play(rs, a, random.Random(i))
+        saves.save(a, tmp_path / "done.json")
+        b = saves.load(tmp_path / "done.json")
+        assert b.over and b.state() == a.state() and b.winner == a.winner

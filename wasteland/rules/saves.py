@@ -131,7 +131,7 @@ def _check_state(d: SaveFile, scenario: Scenario, where: str) -> None:
             taken[c.pos] = i
     if any(s >= len(st.combatants) for s in st.order):
         raise SaveError(f"{where}: state.order: names a combatant that does not exist")
-    if st.order and st.turn >= len(st.order):
+    if st.turn > len(st.order):  # equal once the last turn of a round (or fight) is done
         raise SaveError(f"{where}: state.turn: {st.turn}, but the turn order has "
                         f"{len(st.order)} entries")
     if st.winner is not None and st.winner >= len(scenario.sides):
