@@ -75,28 +75,33 @@ def test_the_fight_command_saves_every_round_and_resumes(tmp_path):
 
 
 # --- play and gm, piped ---------------------------------------------------------------------
-def play_lines(con: Console, skip: int, quit_at: int | None) -> Iterator[str]:
-    """A player who picks the first attack on the menu (else a fixed mix of the others),
-    from the output alone, so a resumed game gets the same answers; "quit" as line
-    ``quit_at``; the first ``skip`` answers were given before the resume."""
+def cut(answers: Iterator[str], skip: int, quit_at: int | None) -> Iterator[str]:
+    """The answers from number ``skip`` on (the earlier ones were given before a resume),
+    with "quit" in place of number ``quit_at``."""
+    for n, answer in enumerate(answers):
+        if n == quit_at:
+            yield "quit"
+            return
+        if n >= skip:
+            yield answer
+
+
+def player(con: Console) -> Iterator[str]:
+    """A player who picks the first attack on the menu, else a fixed mix of the others,
+    from the output alone, so a resumed game gets the same answers."""
     n = 0
     while True:
         lines = [ln for ln in con.file.getvalue().splitlines() if ln.startswith("  1)")]
-        items = lines[-1].split(")") if lines else []
-        count = max(1, len(items) - 1)
         menu = lines[-1] if lines else ""
-        answer = "1"
-        if "attack " in menu:
-            answer = str(1 + [i for i, part in enumerate(menu.split(") ")[1:])
-                              if part.startswith("attack ")][0])
-        elif count > 2:
-            answer = str(2 + n % (count - 1))
-        if n >= skip:
-            if quit_at is not None and n == quit_at:
-                yield "quit"
-                return
-            yield answer
+        parts = menu.split(") ")[1:]
+        hits = [i for i, p in enumerate(parts) if p.startswith("attack ")]
+        yield (str(hits[0] + 1) if hits else str(2 + n % (len(parts) - 1))
+               if len(parts) > 2 else "1")
         n += 1
+
+
+def play_lines(con: Console, skip: int, quit_at: int | None) -> Iterator[str]:
+    return cut(player(con), skip, quit_at)
 
 
 def final(path: Path) -> Battle:
@@ -125,38 +130,28 @@ def test_piped_play_quit_and_resume_is_the_uninterrupted_game(ruleset, seeds, tm
         same(whole, final(part))
 
 
+def the_gm(con: Console, script: list[str]) -> Iterator[str]:
+    """The GM: the script first, then 3s for every die, Enter for every proposal and the
+    first attack for the party."""
+    yield from script
+    while True:
+        lines = [ln for ln in con.file.getvalue().splitlines() if ln.strip()]
+        last = lines[-1]
+        if last.startswith("Roll "):
+            k, sides = last.split()[1].split("d")
+            yield " ".join([str(min(3, int(sides)))] * int(k))
+        elif "proposes:" in last:
+            yield ""
+        else:
+            menu = next(ln for ln in reversed(lines) if ln.startswith("  1)"))
+            parts = menu.split(") ")[1:]
+            hits = [i for i, p in enumerate(parts) if p.startswith("attack ")]
+            yield str(hits[0] + 1) if hits else "1"
+
+
 def gm_lines(con: Console, script: list[str], quit_at: int | None, skip: int = 0
              ) -> Iterator[str]:
-    """The GM: the script first, then 3s for every die, Enter for every proposal and the
-    first attack for the party; "quit" as line ``quit_at``; ``skip`` lines were given before
-    the resume (script lines included)."""
-    n = 0
-
-    def out() -> list[str]:
-        return [ln for ln in con.file.getvalue().splitlines() if ln.strip()]
-
-    while True:
-        if n < len(script):
-            answer = script[n]
-        else:
-            lines = out()
-            last = lines[-1]
-            if last.startswith("Roll "):
-                k, sides = last.split()[1].split("d")
-                answer = " ".join([str(min(3, int(sides)))] * int(k))
-            elif "proposes:" in last:
-                answer = ""
-            else:
-                menu = next(ln for ln in reversed(lines) if ln.startswith("  1)"))
-                parts = menu.split(") ")[1:]
-                hits = [i for i, p in enumerate(parts) if p.startswith("attack ")]
-                answer = str(hits[0] + 1) if hits else "1"
-        if n >= skip:
-            if quit_at is not None and n == quit_at:
-                yield "quit"
-                return
-            yield answer
-        n += 1
+    return cut(the_gm(con, script), skip, quit_at)
 
 
 @pytest.mark.parametrize("ruleset", ["pnp", "f2d20"])
