@@ -52,6 +52,8 @@ _KINDS: tuple[tuple[str, bool, tuple[str | None, ...]], ...] = (
     ("first_aid", True, (None,)),
     ("buy", False, ("0", "1", "2", "3")),
     ("boost", False, ("0", "1", "2", "3", "4", "5", "6")),
+    # issue 9, PnP rules: append new kinds for Fallout PnP here
+    # issue 9, 2d20 rules: append new kinds for Fallout 2d20 here
 )
 KINDS = tuple(k for k, _, _ in _KINDS)
 TARGETED = {k for k, t, _ in _KINDS if t}
