@@ -97,14 +97,41 @@ def _holds_gun(c: Combatant) -> bool:
     return p is not None and p.skill not in S.MELEE_SKILLS
 
 
+def reach_of(c: Combatant) -> int:
+    """How far ``c`` strikes in melee, in squares: the longest reach of the melee weapons it
+    carries and can use, in hand or not (drawing one is a minor action, so it threatens
+    that far this turn), and at least 1 (anyone can strike unarmed). Reading: one notion
+    for attacking, for the +2 of seed 002 Range / seed 003 Ranged Attacks Within Reach,
+    and for the moves that keep a gunman out of reach."""
+    r = 1
+    for w in c.weapons:
+        p = w.f2d20
+        if p is not None and w.reach > r and p.skill in S.MELEE_SKILLS and S.usable(c, w):
+            r = w.reach
+    return r
+
+
+def _ball(g: Any, pos: int, r: int) -> tuple[int, ...]:
+    """The squares a reach of ``r`` from ``pos`` covers: its own, the next ones, and
+    those within ``r`` squares in sight of it (as ``_within_reach``); cached with the
+    grid."""
+    cache: dict[tuple[int, int], tuple[int, ...]] = g.__dict__.setdefault("_balls", {})
+    got = cache.get((pos, r))
+    if got is None:
+        sight = g.sight[pos]
+        got = cache[(pos, r)] = tuple(s for s in range(g.n_cells) if g.dist(pos, s) <= 1
+                                      or (g.dist(pos, s) <= r and sight[s]))
+    return got
+
+
 def _enemy_reach(b: Battle, c: Combatant) -> set[int]:
-    """The squares within reach of ``c``'s standing enemies (their own included)."""
-    near = b.grid.neighbors
+    """The squares within reach of ``c``'s standing enemies (``reach_of``; their own
+    squares included)."""
+    g = b.grid
     reach: set[int] = set()
     for e in b.combatants:
         if e.side != c.side and e.status == ACTIVE:
-            reach.add(e.pos)
-            reach.update(near[e.pos])
+            reach.update(_ball(g, e.pos, reach_of(e)))
     return reach
 
 
@@ -191,10 +218,16 @@ def _first_free(cells: tuple[int, ...], occupied: dict[int, int]) -> int | None:
 
 
 def _within_reach(b: Battle, c: Combatant) -> bool:
-    """An active enemy on a square next to ``c`` (reading: reach is one square)."""
+    """An active enemy that could strike ``c`` in melee: within its ``reach_of`` squares
+    and in sight of it."""
     g = b.grid
-    return any(e.side != c.side and e.status == ACTIVE and g.dist(e.pos, c.pos) <= 1
-               for e in b.combatants)
+    pos = c.pos
+    for e in b.combatants:
+        if e.side != c.side and e.status == ACTIVE:
+            d = g.dist(e.pos, pos)
+            if d <= 1 or (d <= reach_of(e) and g.sight[e.pos][pos]):
+                return True
+    return False
 
 
 def _test_penalties(b: Battle, c: Combatant) -> list[tuple[str, int]]:
