@@ -84,7 +84,7 @@ def test_rate_of_fire_every_shot_after_the_second_is_at_minus_6():
     atk = only(a.act("attack bob"), AttackRolled)
     assert atk.shots == [True, True, False, False, False]
     b = _shoot((6, 6, 6), weapon="lmg", perception=3)  # 21: 21/18/15/15/15, all hit
-    b.rig.push(4, 1, 1, 1, 1, 1)
+    b.rig.push(4, 1, 1, 1, 1, 1, 1)  # the crit rolls its damage twice
     atk = only(b.act("attack bob"), AttackRolled)
     assert atk.shots == [True] * 5
 

@@ -20,14 +20,28 @@ def test_crit_seed_example_ted():
     """Seed 000_4e72993430dea166.txt, Critical Hits: Ted (Luck 2, pistol Lucky 3) rolls 18
     against Defense 12: 18 + 2 + 3 = 23 beats 12 + 10 = 22, a critical hit, double damage."""
     a = _duel("lucky_pistol", luck=2, perception=1, target={"defense": 12})
-    a.rig.d6(6, 6, 5).d6(4)  # 17 + 1 PER = 18; 1d6 = 4
+    a.rig.d6(6, 6, 5).d6(4).d6(1)  # 17 + 1 PER = 18; 1d6 = 4, rolled again: 1
     ev = a.act("attack bob")
     atk = only(ev, AttackRolled)
     assert (atk.total, atk.defense, atk.crit) == (18, 12, True)
     assert atk.crit_mods == [("Luck", 2), ("Lucky", 3)]
     (dmg,) = damage(ev)
-    assert (dmg.multiplier, dmg.raw, dmg.dealt) == (2.0, 8, 8)
+    assert (dmg.raw, dmg.dealt) == (5, 5)  # 4 + 1: two rolls, not 4 x 2
     assert "critical: 18 +2 Luck +3 Lucky = 23 >= 22" in atk.text()
+    assert "1d6 (4) +1 crit, second roll 1d6 (1) = 5" in dmg.text()
+    assert a.rig.left == 0
+
+
+def test_crit_rolls_the_damage_twice_and_sums():
+    """Seed 000_4e72993430dea166.txt, Critical Hits (Ted example): a weapon dealing double
+    damage on a crit rolls twice for damage; the two rolls are summed, each with the
+    weapon's flat bonus, and the event shows both."""
+    a = _duel("pistol", perception=0, target={"defense": 40})
+    a.rig.d6(6, 6, 6).d6(6, 6).d6(1, 2)  # 2d6: 12, then 3
+    (dmg,) = damage(a.act("attack bob"))
+    assert dmg.raw == 15 and dmg.multiplier == 1.0
+    assert "2d6 (6+6) +3 crit, second roll 2d6 (1+2) = 15" in dmg.text()
+    assert a.rig.left == 0
 
 
 @pytest.mark.parametrize("faces,crit", [((6, 6, 4), True), ((6, 5, 4), False)])
@@ -36,6 +50,8 @@ def test_crit_threshold_is_defense_plus_10_or_more(faces, crit):
     Defense by 10 or more (17 + 5 = 22 against 22 crits; 16 + 5 = 21 does not)."""
     a = _duel("lucky_pistol", luck=2, perception=1, target={"defense": 12})
     a.rig.d6(*faces).d6(4)
+    if crit:
+        a.rig.d6(4)  # a crit rolls its damage twice
     atk = only(a.act("attack bob"), AttackRolled)
     assert atk.shots == [True] and atk.crit is crit
 
@@ -46,7 +62,7 @@ def test_luck_counts_toward_crits_without_a_lucky_weapon():
     a.rig.d6(6, 6, 6 - 1).d6(1, 1)  # 17 + 2 Luck = 19 < 22: no crit
     assert only(a.act("attack bob"), AttackRolled).crit is False
     b = _duel("pistol", luck=5, perception=0, target={"defense": 12})
-    b.rig.d6(6, 6, 5).d6(1, 1)  # 17 + 5 Luck = 22: crit
+    b.rig.d6(6, 6, 5).d6(1, 1).d6(1, 1)  # 17 + 5 Luck = 22: crit, damage rolled twice
     assert only(b.act("attack bob"), AttackRolled).crit is True
 
 
@@ -54,11 +70,11 @@ def test_triple_six_is_always_a_critical_hit():
     """Seed 000_4e72993430dea166.txt, Critical Hits: triple 6 is an automatic crit.
     Reading: it also hits whatever the Defense."""
     a = _duel("pistol", perception=0, target={"defense": 40})
-    a.rig.d6(6, 6, 6).d6(2, 3)
+    a.rig.d6(6, 6, 6).d6(2, 3).d6(1, 1)
     ev = a.act("attack bob")
     atk = only(ev, AttackRolled)
     assert (atk.total, atk.shots, atk.crit) == (18, [True], True)
-    assert damage(ev)[0].raw == 10  # (2 + 3) x2
+    assert damage(ev)[0].raw == 7  # (2 + 3) + (1 + 1): rolled twice
     assert "triple six" in atk.text()
 
 
@@ -66,24 +82,26 @@ def test_only_the_first_rof_hit_can_crit():
     """Seed 000_4e72993430dea166.txt, Critical Hits: only the first hit of an attack roll
     can be a critical, whatever the RoF."""
     a = _duel("smg", perception=10, target={"defense": 12})
-    a.rig.d6(5, 5, 5).d6(3, 3, 3)  # 25: 25/22/19, all hit; crit on the first
+    a.rig.d6(5, 5, 5).d6(3, 2, 3, 3)  # 25: 25/22/19, all hit; crit on the first
     ev = a.act("attack bob")
     atk = only(ev, AttackRolled)
     assert atk.shots == [True, True, True] and atk.crit
-    assert [d.multiplier for d in damage(ev)] == [2.0, 1.0, 1.0]
-    assert [d.raw for d in damage(ev)] == [6, 3, 3]
+    assert ["critical" in d.note for d in damage(ev)] == [True, False, False]
+    assert [d.raw for d in damage(ev)] == [5, 3, 3]
 
 
-@pytest.mark.parametrize("weapon,face,mult,raw", [
-    ("knife", 3, 2.0, 6), ("ripper", 5, 2.5, 12), ("sledge", 4, 3.5, 14)])
-def test_crit_multiplier_x2_plus_brutal(weapon, face, mult, raw):
-    """Seed 000_4e72993430dea166.txt, Critical Hits and Brutal: crits deal x2; Brutal adds
-    its value (x2.5 for Brutal 0.5, x3.5 for Brutal 1.5). Reading: rounded down."""
+@pytest.mark.parametrize("weapon,faces,raw,brutal", [
+    ("knife", (3, 1), 4, ""), ("ripper", (5, 2), 9, "+2 Brutal 0.5 x 5"),
+    ("sledge", (4, 9), 19, "+6 Brutal 1.5 x 4")])
+def test_crit_multiplier_x2_plus_brutal(weapon, faces, raw, brutal):
+    """Seed 000_4e72993430dea166.txt, Critical Hits and Brutal: crits deal x2 (two damage
+    rolls); Brutal adds its value of one roll (x2.5 for Brutal 0.5, x3.5 for Brutal 1.5).
+    Reading: Brutal's share is of the first roll, rounded down."""
     a = _duel(weapon, shooter="brute", at=(1, 0))
     sides = {"knife": 4, "ripper": 10, "sledge": 10}[weapon]
-    a.rig.d6(6, 6, 6).push(sides, face)
+    a.rig.d6(6, 6, 6).push(sides, *faces)
     (dmg,) = damage(a.act("attack bob"))
-    assert (dmg.multiplier, dmg.raw) == (mult, raw)
+    assert dmg.raw == raw and brutal in dmg.text()
 
 
 def test_head_crit_on_a_crippled_head_deals_50_percent_more():
@@ -91,21 +109,21 @@ def test_head_crit_on_a_crippled_head_deals_50_percent_more():
     head deal 50% more damage (x2 x1.5 = x3)."""
     a = _duel("pistol", perception=10)
     a.c("bob").crippled["head"] = 1
-    a.rig.d6(6, 6, 6).d6(2, 2)
+    a.rig.d6(6, 6, 6).d6(2, 2).d6(3, 3)
     (dmg,) = damage(a.act("attack bob head"))
-    assert (dmg.multiplier, dmg.raw) == (3.0, 12)
+    assert (dmg.multiplier, dmg.raw) == (1.5, 15)  # (4 + 6) x1.5
 
 
 def test_head_crit_on_a_sound_head_is_a_plain_crit():
     """Seed 000_4e72993430dea166.txt, Called Shots (Head): the extra 50% needs a crippled
     head; so does the location (a torso crit on a crippled head is x2)."""
     a = _duel("pistol", perception=10)
-    a.rig.d6(6, 6, 6).d6(2, 2)
-    assert damage(a.act("attack bob head"))[0].multiplier == 2.0
+    a.rig.d6(6, 6, 6).d6(2, 2).d6(3, 3)
+    assert damage(a.act("attack bob head"))[0].raw == 10
     b = _duel("pistol", perception=10)
     b.c("bob").crippled["head"] = 1
-    b.rig.d6(6, 6, 6).d6(2, 2)
-    assert damage(b.act("attack bob"))[0].multiplier == 2.0
+    b.rig.d6(6, 6, 6).d6(2, 2).d6(3, 3)
+    assert damage(b.act("attack bob"))[0].raw == 10
 
 
 # --- called shots and V.A.T.S. -----------------------------------------------------------

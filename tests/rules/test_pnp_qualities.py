@@ -16,7 +16,7 @@ def test_lucky_adds_to_the_crit_chance_not_to_the_attack():
     value (19 + Lucky 3 = 22 against Defense 12 + 10)."""
     a = arena([F("gunner", (0, 0), "ann", weapons=["lucky_pistol"]),
                F("target", (3, 0), "bob", side=1, defense=12)])
-    a.rig.d6(6, 6, 5).d6(1)
+    a.rig.d6(6, 6, 5).d6(1).d6(1)  # a crit: damage rolled twice
     atk = only(a.act("attack bob"), AttackRolled)
     assert "Lucky" not in mods(atk) and atk.total == 19
     assert ("Lucky", 3) in atk.crit_mods and atk.crit

@@ -220,6 +220,7 @@ def deal_damage(b: Battle, c: Combatant, t: Combatant, ws: int, events: list[Eve
     w = c.weapons[ws]
     q = w.qualities
     faces: tuple[int, ...] = ()
+    mult = scale
     if fixed is not None:
         dice, raw = Dice(0, 1, fixed), fixed
         bonus: Mods = []
@@ -228,12 +229,20 @@ def deal_damage(b: Battle, c: Combatant, t: Combatant, ws: int, events: list[Eve
         faces = tuple(b.roll(c.slot, dice.sides, dice.count, "damage"))
         bonus = [("drop", drop)] if drop else []
         raw = sum(faces) + dice.bonus + drop
-    mult = 1.0
-    if crit:
-        mult = 2.0 + (0.0 if whip else q.brutal)
-        if location == "head" and t.crippled.get("head"):
-            mult *= 1.5
-    mult *= scale
+        if crit:
+            # x2 is a second damage roll (the seed's Ted example); Brutal's fraction is of
+            # one roll; a crippled head's 50% more multiplies the whole (seed 000)
+            again = b.roll(c.slot, dice.sides, dice.count, "crit damage")
+            second = sum(again) + dice.bonus + drop
+            drop_txt = f" +{drop} drop" if drop else ""
+            bonus.append((f"crit, second roll {dice} ({'+'.join(map(str, again))}){drop_txt}",
+                          second))
+            extra = 0 if whip else int(q.brutal * raw)
+            if q.brutal and not whip:
+                bonus.append((f"Brutal {q.brutal:g} x {raw}", extra))
+            raw += second + extra
+            if location == "head" and t.crippled.get("head"):
+                mult *= 1.5
     raw = int(raw * mult)
     if whip:
         label, res = ("PDT", t.creature.pnp.pdt + (t.armor.pdt if t.armor else 0))
