@@ -313,3 +313,52 @@ def test_spread_cannot_reach_a_foe_in_full_cover():
     ev = a.act("attack bob")
     assert [r.target for r in attacks(ev)] == ["bob", "eve"]
     assert not any(r.mods and ("lobbed over full cover", -5) in r.mods for r in attacks(ev))
+
+
+# --- issue 9 defects: burning and Armor Piercing; splash on bystanders ------------------
+def _with_qualities(a, cid, **q):
+    """Give ``cid``'s first weapon extra qualities (a copy; the fixture stays as it is)."""
+    c = a.c(cid)
+    w = c.weapons[0]
+    c.weapons[0] = w.model_copy(update={"qualities": w.qualities.model_copy(update=q)})
+
+
+def test_burning_roll_is_lowered_by_armor_piercing_like_edt():
+    """Seed 000_4e72993430dea166.txt, Damage ("reduce the target's PDT and EDT by the Armor
+    Piercing amount") and Burning (the second roll less EDT): an AP 2 flamer against EDT 3
+    meets EDT 1 on the hit and on the burn roll."""
+    a = _burn(edt=3)
+    _with_qualities(a, "ann", armor_piercing=2)
+    a.rig.d6(5, 5, 5).d6(4, 4).d6(3, 3)  # hit: 8 - 1 = 7; burn: 6 - 1 = 5, 2 now
+    ev = a.act("attack bob")
+    bob = a.c("bob")
+    assert damage(ev)[0].dealt == 7
+    assert (bob.hp, bob.burn_left) == (40 - 7 - 2, 3)
+    fire = next(e for e in ev if isinstance(e, Note) and "catches fire" in e.message)
+    assert "2d6 (3+3) - EDT (AP 2) 1 = 5 burn damage" in fire.message
+
+
+def test_splash_on_a_bystander_is_not_a_hit_so_no_minimum_of_1():
+    """Seed 000_4e72993430dea166.txt, Damage: "a hit always does at least one damage";
+    Splash: damage falls by 1 per foot. A bystander caught in the blast was not hit, so
+    splash damage under its DT does nothing."""
+    a = _splash()
+    a.c("fred").creature = a.c("fred").creature.model_copy(update={
+        "pnp": a.c("fred").creature.pnp.model_copy(update={"pdt": 9})})
+    a.rig.d6(5, 5, 5).push(10, 6, 6)  # 12 at bob; fred 5 ft away: 7 - PDT 9
+    ev = a.act("attack bob")
+    dealt = {d.target: d.dealt for d in damage(ev)}
+    assert dealt["bob"] == 12 and dealt["fred"] == 0 and a.c("fred").hp == 40
+
+
+def test_lethal_does_not_apply_to_splash_on_bystanders():
+    """Seed 000_4e72993430dea166.txt, Lethal (a weapon that damages the target and leaves it
+    at or under the value kills it) and Splash: a bystander was not the weapon's target."""
+    a = _splash()
+    _with_qualities(a, "ann", lethal=40)
+    a.c("cal").hp = 10
+    a.rig.d6(5, 5, 5).push(10, 6, 6)  # bob 12 (28 left: Lethal 40 finishes him)
+    ev = a.act("attack bob")
+    assert a.c("bob").hp == 0
+    assert a.c("cal").hp == 10 - 5 and a.c("fred").hp == 40 - 7
+    assert not any("Lethal" in d.note for d in damage(ev) if d.target != "bob")

@@ -200,16 +200,22 @@ def threshold(t: Combatant, w: Weapon) -> tuple[str, int]:
             label, dt = "PDT", s.pdt + (arm.pdt if arm else 0)
         else:
             label, dt = "EDT", s.edt + (arm.edt if arm else 0)
-        if q.armor_piercing:
-            dt = max(0, dt - q.armor_piercing)
-            label += f" (AP {q.armor_piercing})"
-        if q.armor_vulnerable != 1:
-            dt = int(dt * q.armor_vulnerable)
-            label += f" (x{q.armor_vulnerable:g} AV)"
-        return label, dt
+        return _lowered(label, dt, w)
     if w.damage_type == "radiation":
         return "Rad Res %", s.rad_resistance
     return "Poison Res %", s.poison_resistance
+
+
+def _lowered(label: str, dt: int, w: Weapon) -> tuple[str, int]:
+    """A DT after the weapon's Armor Piercing, then its Armor Vulnerable (seed 000)."""
+    q = w.qualities
+    if q.armor_piercing:
+        dt = max(0, dt - q.armor_piercing)
+        label += f" (AP {q.armor_piercing})"
+    if q.armor_vulnerable != 1:
+        dt = int(dt * q.armor_vulnerable)
+        label += f" (x{q.armor_vulnerable:g} AV)"
+    return label, dt
 
 
 def deal_damage(b: Battle, c: Combatant, t: Combatant, ws: int, events: list[Event],
@@ -249,15 +255,17 @@ def deal_damage(b: Battle, c: Combatant, t: Combatant, ws: int, events: list[Eve
         dealt = max(1, raw - res)
     else:
         label, res = threshold(t, w)
+        # a bystander caught in a splash was not hit: no minimum of 1 (seed 000, Damage)
+        least = 0 if fixed is not None else 1
         if w.damage_type in ("physical", "energy"):
-            dealt = max(1, raw - res)
+            dealt = max(least, raw - res)
         elif res >= 100:
             dealt = 0
         else:
-            dealt = max(1, raw - raw * res // 100)
+            dealt = max(least, raw - raw * res // 100)
     hp_before = t.hp
     t.hp -= dealt
-    if not whip and q.lethal and 0 < t.hp <= q.lethal:
+    if not whip and fixed is None and q.lethal and 0 < t.hp <= q.lethal:
         t.hp -= q.lethal
         note += f"; Lethal ({q.lethal}) deals {q.lethal} more"
     t.hp = max(0, t.hp)
@@ -282,7 +290,7 @@ def _ignite(b: Battle, t: Combatant, w: Weapon, events: list[Event]) -> None:
     """Burning: a second damage roll, less EDT, dealt at most Burning per turn."""
     dice = weapon_dice(w.damage)
     faces = b.roll(-1, dice.sides, dice.count, "burning")
-    edt = t.creature.pnp.edt + (t.armor.edt if t.armor else 0)
+    label, edt = _lowered("EDT", t.creature.pnp.edt + (t.armor.edt if t.armor else 0), w)
     pool = max(0, sum(faces) + dice.bonus - edt)
     if pool <= 0:
         return
@@ -290,7 +298,7 @@ def _ignite(b: Battle, t: Combatant, w: Weapon, events: list[Event]) -> None:
     t.burn_left = max(t.burn_left, pool)
     from wasteland.rules.events import Note
 
-    b.emit(events, Note(t.id, f"catches fire: {dice} ({'+'.join(map(str, faces))}) - EDT {edt} = "
+    b.emit(events, Note(t.id, f"catches fire: {dice} ({'+'.join(map(str, faces))}) - {label} {edt} = "
                               f"{pool} burn damage, {t.burn_rate} per turn"))
 
 
