@@ -178,13 +178,39 @@ def test_stimpak_is_a_minor_action_healing_four():
     a = arena([F("hero", (2, 2), "ann"), F("dummy", (27, 2), "dum", side=1)])
     ann = a.c("ann")
     ann.hp = 5
-    ev = a.act("stimpak self")
-    (h,) = [e for e in ev if isinstance(e, Healed)]
-    assert (h.healed, ann.hp, ann.items["stimpak"]) == (4, 9, 1)
-    assert "ready" in a.legal() and "stimpak self" not in a.legal()  # the minor is spent
     a.set_pool(0, 1)
-    a.act("stimpak self")  # a second, bought with 1 AP
-    assert ann.hp == 12 and ann.items["stimpak"] == 0
+    a.act("draw_chem stimpak")
+    ev = a.act("stimpak self")  # the second minor action, bought with 1 AP
+    (h,) = [e for e in ev if isinstance(e, Healed)]
+    assert (h.healed, ann.hp, ann.items["stimpak"], a.pool(0)) == (4, 9, 1, 0)
+    assert h.text() == "ann uses a test stimpak: 4 () = 4 HP healed (HP 9/12)"
+    assert "ready" in a.legal() and "draw_chem stimpak" not in a.legal()  # minors spent
+
+
+def test_a_chem_must_be_drawn_before_it_is_taken():
+    """Seed 002_265a8a3b5c20fde4.txt, Take Chem: "If you're not holding the chem, then you
+    need to draw it first" (Draw Item, a minor action). Reading: the chem is drawn into the
+    free hand and the weapon stays in hand (it can still attack); the dose taken, the hand
+    is empty, and the next dose is drawn again."""
+    a = arena([F("hero", (2, 2), "ann"), F("dummy", (4, 2), "dum", side=1)])
+    ann = a.c("ann")
+    ann.hp = 5
+    assert "stimpak self" not in a.legal() and "draw_chem stimpak" in a.legal()
+    ev = a.act("draw_chem stimpak")
+    assert notes(ev) == ["ann draws a test stimpak (2 left; test pistol stays in hand)."]
+    assert "stimpak self" not in a.legal()  # the minor action is spent: 1 AP for another
+    assert "attack dum" in a.legal() and ann.active_weapon == 0
+    a.act("end")
+    a.pass_to("ann")
+    assert "stimpak self" in a.legal() and "draw_chem stimpak" not in a.legal()
+    a.act("stimpak self")
+    assert (ann.hp, ann.items["stimpak"]) == (9, 1)
+    assert "stimpak self" not in a.legal()
+    a.act("end")
+    a.pass_to("ann")
+    assert "stimpak self" not in a.legal() and "draw_chem stimpak" in a.legal()
+    ann.items["stimpak"] = 0
+    assert "draw_chem stimpak" not in a.legal()
 
 
 def test_stimpak_on_a_willing_ally_within_reach():
@@ -194,6 +220,7 @@ def test_stimpak_on_a_willing_ally_within_reach():
                F("hero", (2, 5), "cyd", initiative=4), F("dummy", (27, 2), "dum", side=1)])
     a.c("bea").hp = 6
     a.c("cyd").hp = 6
+    a.c("ann").cond["chem"] = "stimpak"  # drawn earlier
     assert "stimpak bea" in a.legal() and "stimpak cyd" not in a.legal()
     a.act("stimpak bea")
     assert a.c("bea").hp == 10
@@ -205,6 +232,7 @@ def test_stimpak_does_not_restore_radiation_damage():
     a = arena([F("hero", (2, 2), "ann"), F("dummy", (27, 2), "dum", side=1)])
     ann = a.c("ann")
     ann.max_hp, ann.hp = 10, 8
+    ann.cond["chem"] = "stimpak"
     a.act("stimpak self")
     assert (ann.hp, ann.max_hp) == (10, 10)
 
@@ -215,6 +243,7 @@ def test_stimpak_cannot_reach_the_dying():
     a = arena([F("hero", (2, 2), "ann"), F("hero", (3, 2), "bea", initiative=5),
                F("dummy", (27, 2), "dum", side=1)])
     make_dying(a, "bea")
+    a.c("ann").cond["chem"] = "stimpak"
     assert "stimpak bea" not in a.legal()
     assert "first_aid bea" in a.legal()
 

@@ -120,9 +120,10 @@ class Item(Strict):
     id: str
     name: str
     description: str = ""
-    kind: Literal["healing"]
+    kind: Literal["healing", "radaway"]
     heal: str
     f2d20_heal: int = Field(4, ge=0, description="HP a dose restores under 2d20")
+    f2d20_rads: int = Field(0, ge=0, description="radiation damage a dose removes under 2d20")
     _check_heal = field_validator("heal")(_dice)
 
 

@@ -16,6 +16,7 @@ Notation (like a chess move):
     aim  defend  rally  sprint toward raider_0   first_aid ted   (2d20 intents)
     buy 2     (2d20: extra d20s bought with AP for the test being made)
     boost 3   (2d20: extra combat dice from AP or ammunition after a hit)
+    draw_chem stimpak   radaway self   (2d20: draw a chem, then take it)
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ _KINDS: tuple[tuple[str, bool, tuple[str | None, ...]], ...] = (
     ("boost", False, ("0", "1", "2", "3", "4", "5", "6")),
     # issue 9, PnP rules: append new kinds for Fallout PnP here
     # issue 9, 2d20 rules: append new kinds for Fallout 2d20 here
+    ("draw_chem", False, ("stimpak", "radaway")),
+    ("radaway", True, (None,)),
 )
 KINDS = tuple(k for k, _, _ in _KINDS)
 TARGETED = {k for k, t, _ in _KINDS if t}

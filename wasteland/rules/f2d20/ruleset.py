@@ -55,8 +55,12 @@ MOVE_TO, MOVE_AWAY = target_ids("move", "toward"), target_ids("move", "away")
 SPRINT_TO, SPRINT_AWAY = target_ids("sprint", "toward"), target_ids("sprint", "away")
 ATTACK = {o: target_ids("attack", o) for o in (None, *LOCATIONS)}
 STIM, FIRST_AID = target_ids("stimpak", None), target_ids("first_aid", None)
+RADAWAY = target_ids("radaway", None)
+DRAW_CHEM = {k: ACTION_INDEX[Action("draw_chem", None, k)] for k in ("stimpak", "radaway")}
+CHEM_KIND = {"stimpak": "healing", "radaway": "radaway"}  # draw_chem option -> item kind
+TAKE = {"stimpak": STIM, "radaway": RADAWAY}
 
-MINOR = {"aim", "draw", "move", "stimpak", "cover"}  # the rest are major actions
+MINOR = {"aim", "draw", "move", "stimpak", "cover", "draw_chem", "radaway"}  # the rest: major
 EXTRA_MINOR_AP, EXTRA_MAJOR_AP = 1, 2  # reading: the seeds leave the price open
 DEFEND_AP = 2  # seed 002, Defend: +1 more Defense for 2 AP
 # reading: obscured +1, heavily obscured +2 (+1 for a melee attack: what is within arm's
@@ -242,11 +246,21 @@ def _test_penalties(b: Battle, c: Combatant) -> list[tuple[str, int]]:
     return parts
 
 
-def _heal_item(b: Battle, c: Combatant) -> str | None:
+def _heal_item(b: Battle, c: Combatant, kind: str = "healing") -> str | None:
+    """The first item of ``kind`` that ``c`` has a dose of."""
     for item_id, n in c.items.items():
-        if n > 0 and b.items[item_id].kind == "healing":
+        if n > 0 and b.items[item_id].kind == kind:
             return item_id
     return None
+
+
+def _held_chem(b: Battle, c: Combatant) -> str | None:
+    """The chem ``c`` holds ready (``draw_chem``: "stimpak" or "radaway"), if a dose of it
+    is left (seed 002, Take Chem: a chem not in hand is drawn first)."""
+    held = c.cond.get("chem")
+    if held is None or _heal_item(b, c, CHEM_KIND[held]) is None:
+        return None
+    return str(held)
 
 
 class F2d20:
@@ -369,7 +383,8 @@ class F2d20:
         here = z.zone_of[c.pos]
         occ = b.occupied
         side = c.side
-        heal = _heal_item(b, c) if (minor_ok and c.items) else None
+        held = _held_chem(b, c) if (minor_ok and c.items) else None
+        take = TAKE[held] if held else None
         attack_ok = major_ok and S.usable(c, c.weapon)
         gun = _holds_gun(c)
         reach: set[int] | None = None
@@ -420,8 +435,8 @@ class F2d20:
                 if attack_ok and self.can_attack(b, c, t, c.active_weapon):
                     ids.extend(self._attack_ids(t))
                 continue
-            if heal and t.hp < t.max_hp and g.dist(c.pos, tp) <= 1:
-                ids.append(STIM[ts])
+            if take and self._chem_helps(b, c, held, t) and g.dist(c.pos, tp) <= 1:
+                ids.append(take[ts])
             if major_ok and self._needs_aid(t) and g.dist(c.pos, tp) <= 1:
                 ids.append(FIRST_AID[ts])
         if minor_ok:
@@ -434,8 +449,12 @@ class F2d20:
             if (not c.cond.get("burrowed") and not x["moved"] and not x.get("attacked")
                     and "burrow" in S.stats(c).abilities):
                 ids.append(COVER)
-            if heal and c.hp < c.max_hp:
-                ids.append(STIM[c.slot])
+            if take and self._chem_helps(b, c, held, c):
+                ids.append(take[c.slot])
+            if c.items:
+                for opt, kind in CHEM_KIND.items():
+                    if held != opt and _heal_item(b, c, kind) is not None:
+                        ids.append(DRAW_CHEM[opt])
         if major_ok:
             if not c.cond.get("defend"):
                 ids.append(DEFEND)
@@ -601,9 +620,15 @@ class F2d20:
         elif k in ("move", "sprint"):
             assert t is not None
             self._move(b, c, t, a.option or "toward", 1 if k == "move" else 2, events)
-        elif k == "stimpak":
+        elif k == "draw_chem":
+            opt = a.option or "stimpak"
+            c.cond["chem"] = opt
+            item = b.items[_heal_item(b, c, CHEM_KIND[opt]) or ""]
+            b.emit(events, Note(c.id, f"draws a {item.name} ({c.items[item.id]} left; "
+                                      f"{c.weapon.name} stays in hand)."))
+        elif k in ("stimpak", "radaway"):
             assert t is not None
-            self._stimpak(b, c, t, events)
+            self._take_chem(b, c, t, events)
         elif k == "attack":
             assert t is not None
             self._declare_attack(b, c, t, a.option, events)
@@ -705,15 +730,34 @@ class F2d20:
             t.crippled[kind] -= 1
             b.emit(events, Note(t.id, f"has a {kind} injury treated."))
 
-    def _stimpak(self, b: Battle, c: Combatant, t: Combatant, events: list[Event]) -> None:
-        item_id = _heal_item(b, c)
+    def _chem_helps(self, b: Battle, c: Combatant, held: str | None, t: Combatant) -> bool:
+        """Whether the chem ``c`` holds would do anything for ``t``: restore HP it lacks, or
+        remove radiation damage it has."""
+        if held is None:
+            return False
+        item = b.items[_heal_item(b, c, CHEM_KIND[held]) or ""]
+        return ((item.f2d20_heal > 0 and t.hp < t.max_hp)
+                or (item.f2d20_rads > 0 and t.max_hp < S.stats(t).hp))
+
+    def _take_chem(self, b: Battle, c: Combatant, t: Combatant, events: list[Event]) -> None:
+        """Take Chem (seed 002): the dose in hand is used up and the hand is empty again.
+        Radiation damage goes first, then HP (seed 002, Radiation Damage)."""
+        held = c.cond.pop("chem")
+        item_id = _heal_item(b, c, CHEM_KIND[held])
         assert item_id is not None
         item = b.items[item_id]
         c.items[item_id] -= 1
-        before = t.hp
-        t.hp = min(t.max_hp, t.hp + item.f2d20_heal)
-        b.emit(events, Healed(c.id, t.id, item.name, str(item.f2d20_heal), [], t.hp - before,
-                              t.hp, t.max_hp))
+        rads = min(item.f2d20_rads, S.stats(t).hp - t.max_hp)
+        if rads > 0:
+            t.max_hp += rads
+            b.emit(events, Note(c.id, f"uses a {item.name}" + ("" if t is c else f" on {t.id}")
+                                + f": {rads} radiation damage removed (of {item.f2d20_rads}; "
+                                f"maximum HP {t.max_hp - rads} -> {t.max_hp})."))
+        if item.f2d20_heal or not rads:
+            before = t.hp
+            t.hp = min(t.max_hp, t.hp + item.f2d20_heal)
+            b.emit(events, Healed(c.id, t.id, item.name, str(item.f2d20_heal), [],
+                                  t.hp - before, t.hp, t.max_hp))
 
     # --- attacks -------------------------------------------------------------------------
     def _declare_attack(self, b: Battle, c: Combatant, t: Combatant, location: str | None,
