@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from wasteland.bestiary.loader import load_scenario
 from wasteland.rules.actions import ACTION_TABLE
 from wasteland.rules.events import AttackRolled, Healed
@@ -131,3 +133,30 @@ def test_fixture_scenario_fights_to_an_end_with_only_legal_actions():
                 assert all(0 <= w.loaded <= cw.capacity or cw.magazine == "none"
                            for w, cw in zip(c.weapon_states, c.weapons))
         assert b.round <= scenario.max_rounds and steps > 0
+
+
+def test_stimpak_on_an_ally_needs_the_ally_next_to_you():
+    """Seed 000_4e72993430dea166.txt, Small Action (using a readied item). Reading: a
+    stimpak reaches oneself or an ally in a neighbouring square (diagonals count), not one
+    two squares away."""
+    a = arena([F("dweller", (0, 0), "ann"), F("target", (2, 0), "cal"),
+               F("target", (1, 1), "dee"), F("target", (9, 5), "bob", side=1)])
+    a.c("cal").hp = a.c("dee").hp = 30
+    assert not a.is_legal("stimpak cal") and a.is_legal("stimpak dee")
+    a.b.set_pos(a.c("cal"), a.b.grid.index(1, 0))
+    assert a.is_legal("stimpak cal")
+
+
+# --- the cover action --------------------------------------------------------------------
+@pytest.mark.parametrize("speed,legal", [(2, False), (3, True)])
+def test_cover_action_reaches_only_cover_within_speed(speed, legal):
+    """Seed 000_4e72993430dea166.txt, Small Action (moving up to the character's speed)
+    and Cover: `cover` moves to the nearest free cover square, so it is offered only when
+    one lies within this turn's Speed (3 squares away here)."""
+    a = arena([F("target", (0, 1), "ann", speed=speed), F("target", (9, 5), "bob", side=1)],
+              rows="\n".join(["............", "...,........", "............",
+                              "............", "............", "............"]))
+    assert a.is_legal("cover") is legal
+    if legal:
+        a.act("cover")
+        assert a.b.grid.xy(a.c("ann").pos) == (3, 1)
