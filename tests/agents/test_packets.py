@@ -299,6 +299,12 @@ def test_chem_use_heals_when_hurt_and_never_when_never(rules: str) -> None:
     me = b.combatants[0]
     me.hp = max(1, me.max_hp // 3)
     action, reason = decide(rs, b, chem_use="stims_when_hurt", min_hp=0)
+    if rules == "f2d20":  # seed 002: a chem not in hand is drawn first (a minor action)
+        assert action == Action("draw_chem", None, "stimpak") and "chem_use" in reason
+        assert decide(rs, b, chem_use="never", min_hp=0)[0].kind != "draw_chem"
+        b.extra["pools"][me.side] = 1  # the AP for a second minor action, to take it now
+        rs.apply(b, action)
+        action, reason = decide(rs, b, chem_use="stims_when_hurt", min_hp=0)
     assert action == Action("stimpak", 0) and "chem_use" in reason
     assert decide(rs, b, chem_use="never", min_hp=0)[0].kind != "stimpak"
     me.hp = me.max_hp - 1  # barely scratched: not yet

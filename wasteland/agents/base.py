@@ -37,6 +37,20 @@ class Agent(Protocol):
     def act(self, view: View) -> Action: ...
 
 
+def rounds_ready(b: Battle, c: Combatant, i: int) -> int:
+    """Shots ``c`` can fire with weapon slot ``i`` without reloading first (99 for a weapon
+    that uses no ammunition). PnP fires from the magazine (none while a reload is under
+    way); 2d20 has no magazines and fires from the ammunition carried, so its weapon
+    states' ``loaded`` stays 0 and must not be read as empty."""
+    w = c.weapons[i]
+    if b.ruleset == "f2d20":
+        return 99 if w.ammo is None else c.ammo.get(w.ammo, 0)
+    if w.magazine == "none":
+        return 99
+    st = c.weapon_states[i]
+    return st.loaded if st.reload_step == 0 else 0
+
+
 def view_of(ruleset: Ruleset, battle: Battle) -> View:
     return View(battle, ruleset, ruleset.decider(battle), ruleset.legal_ids(battle))
 

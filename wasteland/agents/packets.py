@@ -54,7 +54,7 @@ from wasteland.rules.actions import ACTION_INDEX, LOCATIONS, Action
 from wasteland.rules.battle import ACTIVE, Battle, Combatant
 from wasteland.rules.dice import Dice
 
-from .base import View
+from .base import View, rounds_ready
 
 CHEM_BELOW = {"never": 0, "stims_when_hurt": 50, "sometimes": 35, "always": 75}
 AREA_RADIUS = 2  # squares around the target an area weapon endangers
@@ -374,13 +374,7 @@ class PacketAgent:
     def _rounds(b: Battle, me: Combatant, i: int) -> int:
         """Shots it can fire with weapon slot ``i`` without reloading first (a large number
         for weapons that use no ammunition)."""
-        w = me.weapons[i]
-        if b.ruleset == "f2d20":
-            return 99 if w.ammo is None else me.ammo.get(w.ammo, 0)
-        if w.magazine == "none":
-            return 99
-        st = me.weapon_states[i]
-        return st.loaded if st.reload_step == 0 else 0
+        return rounds_ready(b, me, i)
 
     def _area_blocked(self, b: Battle, me: Combatant, i: int, t: Combatant,
                       p: AIPacket) -> str | None:
@@ -400,6 +394,15 @@ class PacketAgent:
                 return f"{friends[0].id} stands near {t.id} (area_attack_mode be_careful)"
         return None
 
+    def _usable(self, b: Battle, me: Combatant, i: int, t: Combatant, p: AIPacket) -> bool:
+        """Whether weapon slot ``i`` could be used on ``t`` at all, wherever it stands: a
+        hand to hold it, rounds to fire (PnP: or to load), and the packet allows it."""
+        w = me.weapons[i]
+        if self._area_blocked(b, me, i, t, p) or not self._can_hold(b, me, w):
+            return False
+        return (w.kind != "ranged" or self._rounds(b, me, i) > 0
+                or (b.ruleset == "pnp" and me.ammo.get(w.ammo or "", 0) > 0))
+
     def _score(self, view: View, me: Combatant, i: int, t: Combatant,
                p: AIPacket) -> tuple[float, bool]:
         """(expected damage of an attack with weapon slot ``i`` on ``t``, halved when it
@@ -407,12 +410,9 @@ class PacketAgent:
         it cannot fire at all or the packet forbids it."""
         b = view.battle
         w = me.weapons[i]
-        if self._area_blocked(b, me, i, t, p) or not self._can_hold(b, me, w):
+        if not self._usable(b, me, i, t, p):
             return 0.0, False
         rounds = self._rounds(b, me, i)
-        if w.kind == "ranged" and rounds <= 0:
-            if b.ruleset == "f2d20" or me.ammo.get(w.ammo or "", 0) <= 0:
-                return 0.0, False
         chance = hit_chance(view, me, t, None, i)
         shots = 1.0
         if b.ruleset == "pnp" and w.rof > 1:
@@ -477,9 +477,10 @@ class PacketAgent:
                     return self._say(Action("draw", None, str(best)),
                                      f"draws {me.weapons[best].name} (best_weapon {want})")
                 scores = {i: s for i, s in scores.items() if i in kind}
-        if scores.get(cur, 0.0) > 0 and not any(scored[i][1] for i in scores):
-            # nothing reaches t from here: keep the weapon in hand on the way, but a
-            # charger closes in with its melee weapon out
+        if self._usable(b, me, cur, t, p) and not any(scored[i][1] for i in scores):
+            # nothing reaches t from here: keep the weapon in hand on the way (even when
+            # its odds from here are nil: out of sight or range), but a charger closes in
+            # with its melee weapon out
             melee = [i for i in scores if weapon_kind(me, i) != "ranged" and scores[i] > 0]
             if p.distance != "charge" or weapon_kind(me, cur) != "ranged" or not melee:
                 return None
@@ -564,6 +565,10 @@ class PacketAgent:
             if self._legal(view, a):
                 return self._say(a, f"HP {me.hp}/{me.max_hp} under {below}%: heals itself "
                                     f"(chem_use {p.chem_use})")
+            a = Action("draw_chem", None, "stimpak")  # 2d20: a chem is drawn first
+            if self._legal(view, a):
+                return self._say(a, f"HP {me.hp}/{me.max_hp} under {below}%: draws a "
+                                    f"stimpak to heal itself (chem_use {p.chem_use})")
         flee = self._flee_reason(me, p)
         if not self._armed(b, me):
             return self._disarmed(view, me, p, enemies)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from wasteland.rules.actions import ACTION_INDEX, Action
 
-from .base import View
+from .base import View, rounds_ready
 
 
 class ScriptedAgent:
@@ -57,14 +57,13 @@ class ScriptedAgent:
                            f"attacks {e.id}: closest enemy in range")
             if a:
                 return a
-        empty = me.weapon.magazine != "none" and me.wstate.loaded == 0
+        empty = rounds_ready(b, me, me.active_weapon) == 0
         a = self._pick(view, Action("reload"), f"{me.weapon.name} needs reloading")
         if a and empty:
             return a
         for i, _w in enumerate(me.weapons):
             if empty and i != me.active_weapon and ACTION_INDEX[Action("draw", None, str(i))] in legal:
-                st = me.weapon_states[i]
-                if st.loaded > 0 or me.weapons[i].magazine == "none":
+                if rounds_ready(b, me, i) > 0:
                     self.last_reason = f"draws {me.weapons[i].name}: current weapon is empty"
                     return Action("draw", None, str(i))
         for e in enemies:
