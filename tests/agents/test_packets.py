@@ -441,3 +441,31 @@ def test_fuzz_packets_with_random_packets_and_damage(rules: str) -> None:
             rs.apply(b, action)
             total += 1
     assert total >= 300
+
+
+@BOTH
+def test_splash_weapon_is_never_fired_at_its_own_feet_boundary(rules: str) -> None:
+    """The self-blast guard at its boundary: the brute fires its grenade launcher (splash;
+    2d20 burst) at a raider AREA_RADIUS + 1 squares away, and holds it one square closer,
+    saying why - even with area_attack_mode always."""
+    from wasteland.agents.packets import AREA_RADIUS
+
+    fields = {"area_attack_mode": "always", "best_weapon": "ranged", "called_freq": 0,
+              "distance": "stay", "min_to_hit": 0}
+    for gap, fires in ((AREA_RADIUS + 1, True), (AREA_RADIUS, False)):
+        rs, b = start(rules, scenario([[("super_mutant_brute", (1, 3))],
+                                       [("raider", (1 + gap, 3))]]))
+        brute = b.combatants[0]
+        assert b.grid.dist(brute.pos, b.combatants[1].pos) == gap
+        assert brute.weapon.name == "grenade launcher"
+        agent = PacketAgent(seed=1, overrides={brute.id: fields})
+        said = []
+        for _ in range(6):  # up to its attack (2d20: after aiming) or the end of its turn
+            action, reason = decide(rs, b, agent)
+            said.append(reason)
+            if action.kind in ("attack", "end"):
+                break
+            rs.apply(b, action)
+        launcher = brute.weapon.name == "grenade launcher"
+        assert (action == Action("attack", 1) and launcher) is fires, (gap, said)
+        assert any("too close to its own blast" in r for r in said) is not fires, said
