@@ -469,3 +469,30 @@ def test_splash_weapon_is_never_fired_at_its_own_feet_boundary(rules: str) -> No
         launcher = brute.weapon.name == "grenade launcher"
         assert (action == Action("attack", 1) and launcher) is fires, (gap, said)
         assert any("too close to its own blast" in r for r in said) is not fires, said
+
+
+def test_radaway_when_radiation_has_cut_max_hp_to_the_chem_use_share() -> None:
+    """2d20 (seed 002, Radiation Damage, Take Chem): radiation lowers maximum HP; a packet
+    draws its RadAway and takes it once the maximum is at or under its chem_use share of
+    its full HP (stims_when_hurt: 50%, so 8 of the dweller's 16), not above, never with
+    chem_use never; and not while HP are fine but the maximum is."""
+    s = scenario([[("vault_dweller", (2, 3))], [("raider", (27, 3))]], rows=WIDE)
+    for max_hp, chem, uses in ((8, "stims_when_hurt", True), (9, "stims_when_hurt", False),
+                               (4, "never", False), (12, "always", True),
+                               (13, "always", False)):
+        rs, b = start("f2d20", s)
+        me = b.combatants[0]
+        assert me.max_hp == 16
+        me.max_hp = me.hp = max_hp
+        action, reason = decide(rs, b, chem_use=chem, min_hp=0)
+        assert (action == Action("draw_chem", None, "radaway")) is uses, (max_hp, chem, reason)
+        if not uses:
+            assert "RadAway" not in reason
+            continue
+        assert f"{max_hp}/16" in reason and f"chem_use {chem}" in reason
+        b.extra["pools"][me.side] = 1  # the AP for a second minor action
+        rs.apply(b, action)
+        action, reason = decide(rs, b, chem_use=chem, min_hp=0)
+        assert action == Action("radaway", 0) and "takes RadAway" in reason
+        rs.apply(b, action)
+        assert me.max_hp == min(16, max_hp + 4) and me.items["radaway"] == 0

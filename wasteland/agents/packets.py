@@ -22,7 +22,9 @@ How each field acts (the fields: wasteland/bestiary/models.py AIPacket):
   ally still standing).
 - ``attack_who``: closest, weakest (least HP), strongest (most HP), or whoever last
   attacked it (else the closest); a foe left with no weapon it can use comes last.
-- ``chem_use``: the HP share under which it uses a healing item on itself.
+- ``chem_use``: the HP share under which it uses a healing item on itself (2d20: drawing
+  the chem first); under 2d20 also RadAway, once radiation has cut its maximum HP to that
+  share of its full HP.
 - ``best_weapon``: draws a weapon of that kind when it has one it can use, unless another
   would do more than twice the damage; with "any", the best expected damage.
 - ``called_freq``: percent of attacks aimed at a body part, with V.A.T.S. when it can:
@@ -295,6 +297,16 @@ class PacketAgent:
                 return t, "it attacked me"
         t = min(enemies, key=lambda e: (g.dist(me.pos, e.pos), e.slot))
         return t, "closest enemy"
+
+    @staticmethod
+    def _full_hp(b: Battle, me: Combatant) -> int:
+        """Its maximum HP before radiation damage (2d20 lowers the maximum; elsewhere the
+        maximum is the maximum)."""
+        if b.ruleset != "f2d20":
+            return me.max_hp
+        from wasteland.rules.f2d20 import stats as S
+
+        return int(S.stats(me).hp)
 
     def _flee_reason(self, me: Combatant, p: AIPacket) -> str | None:
         if p.flee_below and me.hp * 100 <= p.flee_below * me.max_hp:
@@ -569,6 +581,14 @@ class PacketAgent:
             if self._legal(view, a):
                 return self._say(a, f"HP {me.hp}/{me.max_hp} under {below}%: draws a "
                                     f"stimpak to heal itself (chem_use {p.chem_use})")
+        full = self._full_hp(b, me)
+        if below and me.max_hp * 100 <= full * below and minor <= pool:
+            why = (f"radiation has cut its maximum HP to {me.max_hp}/{full}, at or under "
+                   f"{below}% (chem_use {p.chem_use})")
+            for a, verb in ((Action("radaway", me.slot), "takes"),
+                            (Action("draw_chem", None, "radaway"), "draws")):
+                if self._legal(view, a):
+                    return self._say(a, f"{verb} RadAway: {why}")
         flee = self._flee_reason(me, p)
         if not self._armed(b, me):
             return self._disarmed(view, me, p, enemies)
