@@ -69,7 +69,7 @@ def test_readied_attack_fires_when_an_enemy_ends_a_move_in_range():
     assert _offers(ev) == [("ann", "readied_attack", "bob")]
     d = a.decider
     assert (a.b.ids[d.combatant], d.slot, d.reaction) == ("ann", "free", "readied")
-    assert a.legal() == {"end", "attack bob", "attack bob head", "attack bob arm",
+    assert a.legal() == {"end", "speak", "attack bob", "attack bob head", "attack bob arm",
                          "attack bob leg"}
     a.rig.d6(5, 5, 5).d6(3, 4)  # 15 + 3 = 18 vs 15; 2d6 = 7
     ev = a.act("attack bob")

@@ -155,6 +155,7 @@ class PnPStats(Strict):
     poison_resistance: int = Field(0, ge=0, le=100, description="percent")
     ap: int = Field(0, ge=0, description="action points per turn, spent on V.A.T.S.")
     vats: bool = Field(False, description="has a Pip-Boy, so may use V.A.T.S.")
+    medicine: int = Field(0, ge=-5, le=10, description="Medicine skill ranks, for first aid")
     weapons: list[WeaponRef] = Field(min_length=1)
     armor: str | None = None
     ammo: dict[str, int] = Field(default_factory=dict)

@@ -17,6 +17,8 @@ Notation (like a chess move):
     buy 2     (2d20: extra d20s bought with AP for the test being made)
     boost 3   (2d20: extra combat dice from AP or ammunition after a hit)
     draw_chem stimpak   radaway self   (2d20: draw a chem, then take it)
+    speak   extinguish self   prepare cover   pair raider_0 stimpak   (PnP: a free line,
+    putting out a fire, a readied non-attack, two one-handed actions at once)
 """
 
 from __future__ import annotations
@@ -54,6 +56,10 @@ _KINDS: tuple[tuple[str, bool, tuple[str | None, ...]], ...] = (
     ("buy", False, ("0", "1", "2", "3")),
     ("boost", False, ("0", "1", "2", "3", "4", "5", "6")),
     # issue 9, PnP rules: append new kinds for Fallout PnP here
+    ("speak", False, (None,)),
+    ("extinguish", True, (None,)),
+    ("prepare", False, ("cover", "stimpak", "reload")),
+    ("pair", True, ("stimpak", "whip")),
     # issue 9, 2d20 rules: append new kinds for Fallout 2d20 here
     ("draw_chem", False, ("stimpak", "radaway")),
     ("radaway", True, (None,)),

@@ -6,14 +6,24 @@ from __future__ import annotations
 from functools import cache
 
 from wasteland.bestiary.models import Weapon
-from wasteland.rules.battle import ACTIVE, DEAD, UNCONSCIOUS, Battle, Combatant
+from wasteland.rules.battle import ACTIVE, DEAD, UNCONSCIOUS, Battle, Combatant, Reaction
 from wasteland.rules.dice import Dice
-from wasteland.rules.events import AttackRolled, Crippled, DamageDealt, Downed, Event, Mods
+from wasteland.rules.events import (
+    AttackRolled,
+    Crippled,
+    DamageDealt,
+    Downed,
+    Event,
+    Mods,
+    Note,
+    ReactionOffered,
+)
 from wasteland.rules.grid import COVER_FULL, COVER_HEAVY, COVER_LIGHT
 
 from .stats import CALLED_PENALTY, VATS_COST, can_wield, has_round, is_melee, perception
 
 COVER_BONUS = {COVER_LIGHT: ("light cover", 2), COVER_HEAVY: ("heavy cover", 4)}
+BLEED_RATE = 1  # reading: a bleeding creature loses 1 HP at the start of each of its turns
 RATE_PENALTY = (0, 3, 6)  # seed 000, Rate of Fire: 2nd shot -3, every later one -6
 WHIP_DICE = {1: Dice(1, 4), 2: Dice(1, 6)}
 
@@ -144,6 +154,8 @@ def resolve_attack(b: Battle, c: Combatant, t: Combatant, ws: int, location: str
             raw = deal_damage(b, c, t, ws, events, crit=crit and i == 0, location=location,
                               drop=drop, whip=whip)
             raw_first = raw_first or raw
+    if drop and c.status == ACTIVE:
+        _land(b, c, t, events)
     if whip:
         return
     if q.spread:
@@ -194,7 +206,6 @@ def threshold(t: Combatant, w: Weapon) -> tuple[str, int]:
     """The DT or resistance a damage type meets, after Armor Piercing and Armor Vulnerable."""
     s = t.creature.pnp
     arm = t.armor
-    q = w.qualities
     if w.damage_type in ("physical", "energy"):
         if w.damage_type == "physical":
             label, dt = "PDT", s.pdt + (arm.pdt if arm else 0)
@@ -281,6 +292,8 @@ def deal_damage(b: Battle, c: Combatant, t: Combatant, ws: int, events: list[Eve
         _ignite(b, t, w, events)
     if location and t.hp > 0:
         _wound_limb(b, t, location, taken, events)
+        if crit and t.hp > 0:
+            _called_effect(b, t, location, events)
     if t.hp <= 0:
         down(b, t, events)
     return raw
@@ -296,8 +309,6 @@ def _ignite(b: Battle, t: Combatant, w: Weapon, events: list[Event]) -> None:
         return
     t.burn_rate = max(t.burn_rate, w.qualities.burning)
     t.burn_left = max(t.burn_left, pool)
-    from wasteland.rules.events import Note
-
     b.emit(events, Note(t.id, f"catches fire: {dice} ({'+'.join(map(str, faces))}) - {label} {edt} = "
                               f"{pool} burn damage, {t.burn_rate} per turn"))
 
@@ -320,12 +331,73 @@ def _wound_limb(b: Battle, t: Combatant, location: str, dealt: int, events: list
                 t.active_weapon = usable[0]
 
 
+def _called_effect(b: Battle, t: Combatant, location: str, events: list[Event]) -> None:
+    """A called shot's special bonus besides crippling (seed 000, Called Shots and V.A.T.S.:
+    bleeding, knocking down). Reading: a critical called shot to a leg knocks the target
+    down; to the head or an arm it makes the target bleed (robots do not bleed)."""
+    if location == "leg":
+        if not t.cond.get("prone"):
+            t.cond["prone"] = True
+            b.emit(events, Note(t.id, "is knocked down (critical called shot to the leg): "
+                                      "prone until it spends a Small action standing up."))
+            offer_prone(b, t, events)
+    elif t.creature.kind != "robot" and not t.cond.get("bleeding"):
+        t.cond["bleeding"] = BLEED_RATE
+        b.emit(events, Note(t.id, f"is bleeding (critical called shot to the {location}): "
+                                  f"{BLEED_RATE} damage at the start of each of its turns "
+                                  f"until first aid or a stimpak stops it."))
+
+
+def offer_prone(b: Battle, t: Combatant, events: list[Event]) -> None:
+    """Attack of Opportunity (Prone): every alert enemy within attacking distance of the
+    fallen ``t``, its free action unused and not in its own turn, may roll initiative
+    against it for a free attack (seed 000, Free Action)."""
+    turn = b.order[b.turn]
+    waiting = {r.reactor for r in b.reactions}
+    for e in b.combatants:
+        if (e.side != t.side and e.status == ACTIVE and not e.free_used and not e.unguarded
+                and e.slot != turn and e.slot not in waiting
+                and can_attack(b, e, t, e.active_weapon)):
+            b.reactions.append(Reaction(e.slot, "unguarded", t.slot))
+            b.emit(events, ReactionOffered(e.id, "unguarded_enemy", t.id))
+
+
+def _land(b: Battle, c: Combatant, t: Combatant, events: list[Event]) -> None:
+    """The drop attack's other side: the attacker jumps down to a free square next to the
+    target and to itself, the lowest there is, and takes 1 falling damage per 5 ft dropped
+    beyond the first 5, DT not applying (reading of seed 000, Drop Attack: "you might take
+    damage in the process"). With no free square to land on it strikes from where it
+    stands and does not fall."""
+    g = b.grid
+    occ = b.occupied
+    hs = g.heights
+    spots = [n for n in g.neighbors[c.pos] if n not in occ and g.dist(n, t.pos) <= 1
+             and hs[n] < hs[c.pos]]
+    if not spots:
+        return
+    spot = min(spots, key=lambda n: hs[n])
+    fall = hs[c.pos] - hs[spot]
+    start = c.pos
+    b.set_pos(c, spot)
+    hurt = max(0, (fall - 5) // 5)
+    c.hp = max(0, c.hp - hurt)
+    c.damage_taken += hurt
+    b.emit(events, Note(c.id, f"drops {fall} ft from {g.xy(start)} to {g.xy(spot)}: falling "
+                              f"damage 1 per 5 ft beyond the first 5 = {hurt} "
+                              f"(HP {c.hp}/{c.max_hp})"))
+    if c.hp <= 0:
+        down(b, c, events)
+
+
 def down(b: Battle, t: Combatant, events: list[Event]) -> None:
     """0 HP: creatures die, player characters fall unconscious (reading, docs/rules/pnp.md)."""
     t.hp = 0
     b.fall(t, UNCONSCIOUS if t.creature.kind == "character" else DEAD)
     t.readied = False
     t.burn_left = t.burn_rate = 0
+    if t.cond:
+        for k in ("prone", "bleeding", "ready"):
+            t.cond.pop(k, None)
     b.reactions = [r for r in b.reactions if r.reactor != t.slot and r.subject != t.slot]
     b.emit(events, Downed(t.id, t.status))
 

@@ -132,6 +132,10 @@ def after_move(b: Battle, c: Combatant, events: list[Event]) -> None:
                 b.reactions.append(Reaction(o.slot, "readied", c.slot))
                 if not b.quiet:
                     b.emit(events, ReactionOffered(o.id, "readied_attack", c.id))
+            elif o.cond and o.cond.get("ready") and g.los(o.pos, c.pos):
+                b.reactions.append(Reaction(o.slot, "prepared", c.slot))
+                if not b.quiet:
+                    b.emit(events, ReactionOffered(o.id, "readied_action", c.id))
         elif abs(xs[o.pos] - cx) <= 1 and abs(ys[o.pos] - cy) <= 1 and speed(o) > 0:
             b.reactions.append(Reaction(o.slot, "step", c.slot))
             if not b.quiet:

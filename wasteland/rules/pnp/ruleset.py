@@ -34,7 +34,7 @@ from wasteland.rules.setup import lay_out
 
 from . import movement
 from .combat import can_attack, deal_damage, down, resolve_attack, weapon_dice
-from .stats import VATS_COST, can_wield, speed
+from .stats import VATS_COST, can_wield, free_hands, speed
 
 END = ACTION_INDEX[Action("end")]
 RELOAD = ACTION_INDEX[Action("reload")]
@@ -49,9 +49,17 @@ STEP_TO, STEP_AWAY = target_ids("step", "toward"), target_ids("step", "away")
 ATTACK = {o: target_ids("attack", o) for o in (None, *LOCATIONS)}
 VATS = {o: target_ids("vats", o) for o in LOCATIONS}
 ATTACK2, WHIP, STIM = target_ids("attack2", None), target_ids("whip", None), target_ids("stimpak", None)
-LARGE_ONLY = {"attack", "vats", "attack2", "whip", "ready", "warmup"}
+SPEAK = ACTION_INDEX[Action("speak")]
+PREPARE = {o: ACTION_INDEX[Action("prepare", None, o)] for o in ("cover", "stimpak", "reload")}
+EXTINGUISH, FIRST_AID = target_ids("extinguish", None), target_ids("first_aid", None)
+PAIR_STIM, PAIR_WHIP = target_ids("pair", "stimpak"), target_ids("pair", "whip")
+LARGE_ONLY = {"attack", "vats", "attack2", "whip", "ready", "warmup", "first_aid", "extinguish",
+              "prepare", "pair"}
 REACTION_NAMES = {"opportunity": "attack of opportunity", "unguarded": "unguarded enemy",
-                  "readied": "readied attack", "step": "5-ft step"}
+                  "readied": "readied attack", "step": "5-ft step",
+                  "prepared": "readied action"}
+FIRST_AID_DC = 12  # reading: an average Medicine check (3d6 + ranks >= 12)
+FIRST_AID_HEAL = "1d6"  # reading: plus the Medicine ranks
 
 
 _ATTACK_IDS: dict[tuple[int, frozenset[str]], tuple[int, ...]] = {}
@@ -72,6 +80,26 @@ def _heal_item(c: Combatant, b: Battle) -> str | None:
         if n > 0 and b.items[item_id].kind == "healing":
             return item_id
     return None
+
+
+def _can_reload(c: Combatant) -> bool:
+    """Whether a reload step would add rounds: ammunition left, room in the weapon (or a
+    reload under way), and a hand to do it with."""
+    w = c.weapons[c.active_weapon]
+    if w.magazine == "none":
+        return False
+    st = c.weapon_states[c.active_weapon]
+    return (c.ammo.get(w.ammo or "", 0) > 0 and (st.loaded < w.capacity or st.reload_step > 0)
+            and (w.hands == 0 or c.crippled.get("arm", 0) < 2))
+
+
+def _needs_first_aid(t: Combatant) -> bool:
+    """First aid helps a bleeding patient, or a hurt one it has not healed yet this fight
+    (reading: its healing works once per patient per fight); robots need a mechanic."""
+    cond = t.cond
+    if t.creature.kind == "robot":
+        return False
+    return bool(cond.get("bleeding")) or (t.hp < t.max_hp and not cond.get("first_aid"))
 
 
 def _offhand(c: Combatant) -> int | None:
@@ -199,9 +227,8 @@ class PnP:
         has_mag = w.magazine != "none"
         loaded = not has_mag or (st.loaded > 0 and st.reload_step == 0)
         # small actions
-        if (has_mag and c.ammo.get(w.ammo or "", 0) > 0
-                and (st.loaded < w.capacity or st.reload_step)
-                and (w.hands == 0 or crippled.get("arm", 0) < 2)):
+        can_reload = _can_reload(c)
+        if can_reload:
             ids.append(RELOAD)
         n_weapons = len(c.weapons)
         if n_weapons > 1:
@@ -213,6 +240,22 @@ class PnP:
             ids.append(COVER)
         heal = _heal_item(c, b) if c.items else None
         # large actions
+        hands = free_hands(c)
+        medic = hands > 0 and c.creature.kind != "robot"
+        prepared = c.readied or bool(c.cond and c.cond.get("ready"))
+        if not prepared:
+            if sp > 0:
+                ids.append(PREPARE["cover"])
+            if heal:
+                ids.append(PREPARE["stimpak"])
+            if can_reload:
+                ids.append(PREPARE["reload"])
+        if c.burn_left > 0:
+            ids.append(EXTINGUISH[c.slot])
+        if medic and _needs_first_aid(c):
+            ids.append(FIRST_AID[c.slot])
+        # two one-handed actions at once: an attack and a stimpak on oneself
+        pair_stim = (heal is not None and c.hp < c.max_hp and w.hands == 1 and hands >= 2)
         if (w.qualities.warm_up and loaded and st.warm < w.rof):
             ids.append(WARMUP)
         vats = c.creature.pnp.vats
@@ -255,8 +298,13 @@ class PnP:
                 if t.side != side and uphill[tp] & free:
                     ids.append(MOVE_AWAY[ts])
             if t.side == side:
-                if heal and d <= 1 and t.hp < t.max_hp:
-                    ids.append(STIM[ts])
+                if d <= 1:
+                    if heal and t.hp < t.max_hp:
+                        ids.append(STIM[ts])
+                    if t.burn_left > 0 and hands > 0:
+                        ids.append(EXTINGUISH[ts])
+                    if medic and _needs_first_aid(t):
+                        ids.append(FIRST_AID[ts])
                 continue
             if can_hit:
                 if ranged:
@@ -272,11 +320,16 @@ class PnP:
                                 ids.append(VATS[loc][ts])
                     if off is not None and can_attack(b, c, t, off):
                         ids.append(ATTACK2[ts])
+                    if pair_stim:
+                        ids.append(PAIR_STIM[ts])
+                    if (off is not None and d <= 1 and c.weapons[off].kind == "ranged"
+                            and can_attack(b, c, t, off, whip=True)):
+                        ids.append(PAIR_WHIP[ts])
             if whip_ok and d <= 1:
                 ids.append(WHIP[ts])
         if heal and c.hp < c.max_hp:
             ids.append(STIM[c.slot])
-        if not c.readied and loaded and wieldable:
+        if not prepared and loaded and wieldable:
             ids.append(READY)
         ids.sort()
         return ids
@@ -284,8 +337,19 @@ class PnP:
     def _reaction_ids(self, b: Battle, r: Reaction) -> list[int]:
         c = b.combatants[r.reactor]
         t = b.combatants[r.subject]
-        ids = [END]
-        if r.kind == "step":
+        ids = [END, SPEAK]
+        if r.kind == "prepared":
+            what = c.cond.get("ready")
+            if what == "cover":
+                if (c.status == ACTIVE and speed(c) > 0 and b.grid.cover[c.pos] == 0
+                        and movement.nearest_cover(b, c) is not None):
+                    ids.append(PREPARE["cover"])
+            elif what == "stimpak":
+                if _heal_item(c, b) and c.hp < c.max_hp:
+                    ids.append(PREPARE["stimpak"])
+            elif what == "reload" and _can_reload(c):
+                ids.append(PREPARE["reload"])
+        elif r.kind == "step":
             g = b.grid
             free = g.free_steps(c.pos, b.occupied)
             if free:
@@ -340,6 +404,15 @@ class PnP:
                 b.emit(events, Note(c.id, f"lets the {REACTION_NAMES[r.kind]} pass."))
             return
         c.free_used = True
+        if a.kind == "speak":
+            b.emit(events, Note(c.id, "speaks a short line (Speak, its free action; no effect "
+                                      "on the fight)."))
+            return
+        if a.kind == "prepare":
+            c.cond.pop("ready", None)
+            b.emit(events, Note(c.id, f"does its readied action ({a.option}) as {t.id} moves."))
+            self._prepared(b, c, a.option or "", events)
+            return
         if a.kind == "step":
             o = b.combatants[a.target] if a.target is not None else t
             nxt = (movement.step_toward(b, c, o.pos) if a.option == "toward"
@@ -412,6 +485,33 @@ class PnP:
             assert a.target is not None
             resolve_attack(b, c, b.combatants[a.target], c.active_weapon, None, events, whip=True,
                            how="pistol-whips")
+        elif k == "first_aid":
+            assert a.target is not None
+            self._first_aid(b, c, b.combatants[a.target], events)
+        elif k == "extinguish":
+            assert a.target is not None
+            t = b.combatants[a.target]
+            t.burn_left = t.burn_rate = 0
+            who = "its own fire" if t is c else f"the fire on {t.id}"
+            b.emit(events, Note(c.id, f"puts out {who} (its Large action)."))
+        elif k == "prepare":
+            c.cond["ready"] = a.option
+            b.emit(events, Note(c.id, f"readies an action: {a.option}, when an enemy it can "
+                                      f"see ends a move."))
+        elif k == "pair":
+            assert a.target is not None
+            t = b.combatants[a.target]
+            pen = [("two weapons", -8)]
+            resolve_attack(b, c, t, c.active_weapon, None, events, extra=pen)
+            if a.option == "stimpak":
+                if c.status == ACTIVE:
+                    self._heal(b, c, c, events)
+            else:
+                off = _offhand(c)
+                assert off is not None
+                if t.status == ACTIVE and c.status == ACTIVE and can_attack(b, c, t, off, whip=True):
+                    resolve_attack(b, c, t, off, None, events, whip=True, extra=pen,
+                                   how="pistol-whips")
         elif k == "attack2":
             assert a.target is not None
             t = b.combatants[a.target]
@@ -468,6 +568,49 @@ class PnP:
         t.hp = min(t.max_hp, t.hp + amount)
         b.emit(events, Healed(c.id, t.id, item.name, str(dice), faces, t.hp - before, t.hp,
                               t.max_hp))
+        if t.cond.get("bleeding"):
+            del t.cond["bleeding"]
+            b.emit(events, Note(t.id, f"stops bleeding ({item.name})."))
+
+    def _first_aid(self, b: Battle, c: Combatant, t: Combatant, events: list[Event]) -> None:
+        """A Skill Check (Large action): 3d6 + Medicine ranks against the difficulty; a
+        success stops bleeding and, once per patient per fight, heals 1d6 + ranks
+        (readings: docs/rules/pnp.md)."""
+        med = c.creature.pnp.medicine
+        faces = b.roll(c.slot, 6, 3, "first aid")
+        total = sum(faces) + med
+        ok = total >= FIRST_AID_DC
+        who = "itself" if t is c else t.id
+        text = (f"gives first aid to {who}: Medicine check 3d6 ({'+'.join(map(str, faces))}) "
+                f"{'+' if med >= 0 else '-'}{abs(med)} Medicine = {total} vs {FIRST_AID_DC}, ")
+        if not ok:
+            b.emit(events, Note(c.id, text + "failure."))
+            return
+        text += "success"
+        if t.cond.get("bleeding"):
+            del t.cond["bleeding"]
+            text += "; bleeding stopped"
+        if t.hp < t.max_hp and not t.cond.get("first_aid"):
+            t.cond["first_aid"] = True
+            dice = weapon_dice(FIRST_AID_HEAL)
+            hf = b.roll(c.slot, dice.sides, dice.count, "first aid healing")
+            amount = max(0, sum(hf) + med)
+            before = t.hp
+            t.hp = min(t.max_hp, t.hp + amount)
+            text += (f"; heals {dice} ({'+'.join(map(str, hf))}) {'+' if med >= 0 else '-'}"
+                     f"{abs(med)} = {amount}, {t.hp - before} HP healed (HP {t.hp}/{t.max_hp})")
+        b.emit(events, Note(c.id, text + "."))
+
+    def _prepared(self, b: Battle, c: Combatant, what: str, events: list[Event]) -> None:
+        """A readied non-attack action, done as the free action."""
+        if what == "cover":
+            cell = movement.nearest_cover(b, c)
+            if cell is not None:
+                movement.walk(b, c, "cover", cell, speed(c), events)
+        elif what == "stimpak":
+            self._heal(b, c, c, events)
+        elif what == "reload":
+            self._reload(b, c, events)
 
     # --- turn flow -----------------------------------------------------------------------
     def _settle(self, b: Battle, events: list[Event]) -> None:
@@ -537,6 +680,10 @@ class PnP:
         c.free_used = False
         c.readied = False
         c.unguarded = False
+        if c.cond:
+            self._conditions(b, c, events)
+            if c.status != ACTIVE:
+                return
         c.ap = c.creature.pnp.ap
         if _timed(c):
             for w, st in zip(c.weapons, c.weapon_states):
@@ -556,6 +703,25 @@ class PnP:
             if c.hp <= 0:
                 down(b, c, events)
                 b.slot = "done"
+
+
+    def _conditions(self, b: Battle, c: Combatant, events: list[Event]) -> None:
+        """Start of turn: a readied action lapses, a bleeding creature bleeds, a prone one
+        stands up with its Small action (readings: docs/rules/pnp.md)."""
+        cond = c.cond
+        cond.pop("ready", None)
+        bleed = cond.get("bleeding", 0)
+        if bleed:
+            c.hp = max(0, c.hp - bleed)
+            c.damage_taken += bleed
+            b.emit(events, Note(c.id, f"bleeds for {bleed} damage (HP {c.hp}/{c.max_hp})."))
+            if c.hp <= 0:
+                down(b, c, events)
+                b.slot = "done"
+                return
+        if cond.pop("prone", None):
+            b.slot = "large"
+            b.emit(events, Note(c.id, "stands up (its Small action)."))
 
 
 _TIMED: dict[tuple[str, ...], bool] = {}
