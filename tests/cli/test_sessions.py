@@ -205,12 +205,18 @@ def test_fight_save_and_resume_from_the_command_line(tmp_path):
     assert wrong.returncode == 2 and "a play game, not a fight" in wrong.stderr
 
 
+def _default_sigint() -> None:
+    """A shell runs background jobs (a CI script's, say) with SIGINT ignored, and Python
+    then never turns it into KeyboardInterrupt: give the game a terminal's Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_a_real_ctrl_c_saves_the_game(tmp_path):
     """SIGINT to `wasteland play` waiting at its prompt: exit 130, the game saved."""
     proc = subprocess.Popen([sys.executable, "-m", "wasteland.cli.main", "play", "--scenario",
                              "duel", "--save-to", "g.json"], cwd=tmp_path, text=True,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+                            stderr=subprocess.PIPE, preexec_fn=_default_sigint)
     assert proc.stdin is not None
     proc.stdin.write("1\n")
     proc.stdin.flush()
