@@ -1,5 +1,10 @@
-"""Exact chances under Fallout 2d20: the number of successes of Nd20 at a target number
-and tag rank is a sum of independent dice, each worth 0, 1 or 2 successes."""
+"""Exact chances under Fallout 2d20, computed the way the engine rolls (ruleset.py
+``F2d20._test``): Nd20 (2 plus the dice bought with AP) against a target number and a
+tag rank, each die worth 0, 1 or 2 successes and a complication at or above the
+complication range; with Aim, the highest die is rerolled once when it failed; with
+assistance, each helper's d20 adds its successes when the leader scores at least one.
+Tests in tests/rules/test_f2d20_odds.py check every helper against enumeration of all
+the faces and against the engine on fixed seeds."""
 
 from __future__ import annotations
 
@@ -10,33 +15,86 @@ from wasteland.rules.battle import Battle, Combatant
 from . import stats as S
 
 
+def _face(f: int, target: int, tag: int, complication_from: int) -> tuple[int, int]:
+    """(successes, complications) of one d20 face, as ``dice.count``."""
+    s = (2 if (f == 1 or f <= tag) else 1) if f <= target else 0
+    return s, 1 if f >= complication_from else 0
+
+
 @cache
-def successes(target: int, tag: int, dice: int) -> tuple[float, ...]:
-    """P(exactly k successes) for k = 0..2*dice."""
-    one = sum(1 for f in range(1, 21) if f <= target and not (f == 1 or f <= tag)) / 20
-    two = sum(1 for f in range(1, 21) if f <= target and (f == 1 or f <= tag)) / 20
-    die = (1 - one - two, one, two)
-    dist = [1.0]
+def outcomes(target: int, tag: int, dice: int, complication_from: int = 20,
+             reroll: bool = False) -> tuple[tuple[int, int, float], ...]:
+    """Every (successes, complications, probability) of ``dice`` d20s; ``reroll``: Aim,
+    the highest die rerolled once if it is over the target number."""
+    faces = [(f, *_face(f, target, tag, complication_from)) for f in range(1, 21)]
+    # state: (successes, complications, highest face) -> probability
+    dist: dict[tuple[int, int, int], float] = {(0, 0, 0): 1.0}
     for _ in range(dice):
-        nxt = [0.0] * (len(dist) + 2)
-        for k, p in enumerate(dist):
-            for s, q in enumerate(die):
-                nxt[k + s] += p * q
+        nxt: dict[tuple[int, int, int], float] = {}
+        for (s, c, hi), p in dist.items():
+            q = p / 20
+            for f, fs, fc in faces:
+                k = (s + fs, c + fc, f if f > hi else hi)
+                nxt[k] = nxt.get(k, 0.0) + q
         dist = nxt
+    out: dict[tuple[int, int], float] = {}
+    for (s, c, hi), p in dist.items():
+        if reroll and hi > target:  # the failed die (no successes) is rolled again
+            c -= 1 if hi >= complication_from else 0
+            for _f, fs, fc in faces:
+                k = (s + fs, c + fc)
+                out[k] = out.get(k, 0.0) + p / 20
+        else:
+            out[(s, c)] = out.get((s, c), 0.0) + p
+    return tuple((s, c, p) for (s, c), p in sorted(out.items()))
+
+
+@cache
+def successes(target: int, tag: int, dice: int, reroll: bool = False) -> tuple[float, ...]:
+    """P(exactly k successes) for k = 0..2*dice."""
+    dist = [0.0] * (2 * dice + 1)
+    for s, _c, p in outcomes(target, tag, dice, 20, reroll):
+        dist[s] += p
     return tuple(dist)
 
 
-def p_pass(target: int, tag: int, difficulty: int, dice: int = 2) -> float:
+def p_pass(target: int, tag: int, difficulty: int, dice: int = 2, reroll: bool = False
+           ) -> float:
     """Chance that a test passes; difficulty 0 passes without a roll (seed 003)."""
     if difficulty <= 0:
         return 1.0
-    return sum(successes(target, tag, dice)[difficulty:])
+    return sum(successes(target, tag, dice, reroll)[difficulty:])
+
+
+def p_complication(target: int, tag: int, dice: int = 2, complication_from: int = 20,
+                   reroll: bool = False) -> float:
+    """Chance of at least one complication (each gives the other sides 1 AP); the dying
+    test's range is 19-20 (seed 002)."""
+    return sum(p for _s, c, p in outcomes(target, tag, dice, complication_from, reroll) if c)
+
+
+def expected_excess(target: int, tag: int, difficulty: int, dice: int = 2,
+                    reroll: bool = False) -> float:
+    """Expected successes beyond the difficulty of a passed test (the AP it generates,
+    before the pool's cap); a test at difficulty 0 that is not rolled generates none."""
+    if difficulty <= 0:
+        return 0.0
+    return sum(p * (k - difficulty)
+               for k, p in enumerate(successes(target, tag, dice, reroll)) if k >= difficulty)
+
+
+def aims(b: Battle, c: Combatant) -> bool:
+    """Whether ``c``'s next attack rerolls a die for Aim (as ``F2d20._roll_attack``)."""
+    return c.cond.get("aim") == b.round and c.cond.get("attacked") != b.round
 
 
 def hit_chance(b: Battle, c: Combatant, t: Combatant, location: str | None = None,
-               extra_dice: int = 0) -> float:
+               extra_dice: int = 0, aim: bool | None = None) -> float:
+    """Exact chance that ``c``'s attack on ``t`` with the weapon in hand passes, with
+    ``extra_dice`` d20s bought, every difficulty modifier the engine applies, and Aim's
+    reroll when ``c`` has aimed this round and not yet attacked (``aim`` overrides)."""
     from .ruleset import F2d20
 
     diff, _ = F2d20().attack_difficulty(b, c, t, c.active_weapon, location)
     tn, tag = S.attack_test(c, c.active_weapon)
-    return p_pass(tn, tag, diff, 2 + extra_dice)
+    return p_pass(tn, tag, diff, 2 + extra_dice, aims(b, c) if aim is None else aim)

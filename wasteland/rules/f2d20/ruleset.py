@@ -39,6 +39,7 @@ from wasteland.rules.zones import Zones, zones_for
 
 from . import stats as S
 from .dice import EXTRA_DICE_COST, MAX_POOL, count, score_cd
+from .odds import aims
 
 END = ACTION_INDEX[Action("end")]
 AIM = ACTION_INDEX[Action("aim")]
@@ -497,12 +498,13 @@ class F2d20:
         return t.status == UNCONSCIOUS and bool(t.cond.get("dying")) and not t.cond.get("stable")
 
     def hit_chance(self, b: Battle, c: Combatant, t: Combatant,
-                   location: str | None = None, extra_dice: int = 0) -> float:
+                   location: str | None = None, extra_dice: int = 0,
+                   aim: bool | None = None) -> float:
         """Exact chance that ``c``'s next attack on ``t`` passes, with ``extra_dice``
-        d20s bought (none by default)."""
+        d20s bought (none by default) and Aim's reroll if ``c`` has aimed (odds.py)."""
         from .odds import hit_chance
 
-        return hit_chance(b, c, t, location, extra_dice)
+        return hit_chance(b, c, t, location, extra_dice, aim)
 
     def can_attack(self, b: Battle, c: Combatant, t: Combatant, ws: int) -> bool:
         """Melee: the target within the weapon's reach and in sight; ranged: in sight, with
@@ -863,7 +865,7 @@ class F2d20:
         c.cond.pop("burrowed", None)
         if wpn.ammo is not None and p.skill not in S.MELEE_SKILLS:
             c.ammo[wpn.ammo] -= 1
-        aim = c.cond.get("aim") == b.round and c.cond.get("attacked") != b.round
+        aim = aims(b, c)
         c.cond["attacked"] = b.round  # Aim: only the first attack of the round rerolls
         passed, excess, _ = self._test(b, c, f"attacks {t.id} with {wpn.name}",
                                        p.skill, diff, parts, events, extra,
