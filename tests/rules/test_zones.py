@@ -263,6 +263,19 @@ def test_zone_cover_reading():
     assert bare.cover(0) == 0
 
 
+def test_zone_cover_at_exactly_a_quarter():
+    """The boundary of the quarter rule (Zones._find_cover, docs/rules/f2d20.md cover
+    reading) on maps where the two readings differ: 2 heavy of 8 squares is exactly a
+    quarter, so heavy (2), though light (3 squares) is commoner and would win the
+    fallback; 2 heavy of 9 is under a quarter, so light (5 of 9 at least light) wins."""
+    quarter = Zones(Grid.from_ascii(["######", "#==,,#", "#,...#", "######"], LEGEND))
+    assert quarter.count == 1 and len(quarter.cells(0)) == 8
+    assert quarter.cover(0) == 2
+    under = Zones(Grid.from_ascii(["#####", "#==,#", "#,,.#", "#...#", "#####"], LEGEND))
+    assert under.count == 1 and len(under.cells(0)) == 9
+    assert under.cover(0) == 1
+
+
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_render_zones_shows_every_zone(name):
     g = _grid(name)
