@@ -123,7 +123,7 @@ def test_f2d20_move_legality_agrees_with_where_the_move_ends() -> None:
             c = b.combatants[dec.combatant]
             fresh = (dec.slot == "act" and x["window"] is None and not x["moved"]
                      and x["minor"] == 0 and x["major"] == 0 and not c.crippled.get("leg")
-                     and not c.crippled.get("torso"))
+                     and not c.crippled.get("torso") and not c.cond.get("prone"))
             if fresh:
                 z = zones_for(b.grid)
                 for t in b.combatants:

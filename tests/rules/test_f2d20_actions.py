@@ -546,7 +546,8 @@ def test_burrow_hides_a_creature_until_it_attacks():
     a.act("end")
     a.rig.d20(5)  # no test (difficulty 0): only the hit location
     a.rig.d6(5, 3, 3)  # 1 damage + Vicious 1 = 2 (torso, no DR)
-    ev = a.act("attack ann")
+    a.act("attack ann")
+    ev = a.act("noroll")
     t = roll_of(ev)
     assert t.faces == [] and ("sneak attack", -1) in t.parts and t.difficulty == 0
     assert a.c("ann").hp == 10

@@ -348,7 +348,8 @@ def test_a_sneak_attack_never_goes_below_zero():
                F("dummy", (3, 2), "dum", side=1, defense=0)], alert=(True, False))
     a.rig.d20(5)
     a.rig.d6(3, 3)
-    t = roll_of(a.act("attack dum"))
+    a.act("attack dum")
+    t = roll_of(a.act("noroll"))
     assert t.difficulty == 0 and t.faces == [] and t.passed
     a.done()
 
@@ -361,6 +362,7 @@ def test_a_sneak_attack_with_a_vicious_weapon_adds_two_combat_dice():
     a.rig.d20(5)
     a.rig.d6(1, 1, 1, 1, 5)  # 5 damage, one effect: Vicious +1
     a.act("attack dum")
+    a.act("noroll")
     assert a.c("dum").hp == 24
     a.done()
 
@@ -380,11 +382,29 @@ def test_an_aware_enemy_is_not_sneak_attacked():
 
 def test_difficulty_zero_needs_no_roll():
     """Seed 003_938882289c4f9016.txt, Sneak Attacks: at difficulty 0 the attack hits
-    without a roll. Reading: the engine never rolls then, and so offers no d20s to buy."""
+    without a roll, but the attacker may still roll. Reading: a `dice` window offers
+    `noroll` (hit, no roll) and the usual `buy 0`..`buy 3` (roll, with dice bought)."""
     a = arena([F("hero", (2, 2), "ann"), F("dummy", (4, 2), "dum", side=1, defense=0)])
     a.set_pool(0, 6)
+    a.act("attack dum")
+    assert a.slot == "dice" and {"noroll", "buy 0", "buy 3"} <= a.legal()
     a.rig.d20(5)  # only the hit location
-    ev = a.act("attack dum")
-    t = roll_of(ev)
+    t = roll_of(a.act("noroll"))
     assert (t.faces, t.difficulty, t.passed, t.ap_gained) == ([], 0, True, 0)
     assert a.slot == "boost" and a.pool(0) == 6
+    a.done()
+
+
+def test_rolling_at_difficulty_zero_generates_ap_and_complications():
+    """Seed 003_938882289c4f9016.txt, Sneak Attacks: at difficulty 0 "you may still decide
+    to" roll, "generating Action Points and complications as normal": 1 (two successes)
+    and 20 (a complication) are 2 AP for the side and 1 for the foe; a bought die too."""
+    a = arena([F("hero", (2, 2), "ann"), F("dummy", (4, 2), "dum", side=1, defense=0)])
+    a.set_pool(0, 1)
+    a.act("attack dum")
+    a.rig.d20(1, 20, 4, 5)  # three d20s (one bought), then the hit location
+    t = roll_of(a.act("buy 1"))
+    assert (t.faces, t.successes, t.passed, t.ap_gained, t.complications) == (
+        [1, 20, 4], 3, True, 3, 1)
+    assert a.pool(0) == 3 and a.pool(1) == 1 and a.slot == "boost"
+    a.done()

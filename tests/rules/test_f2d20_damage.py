@@ -587,10 +587,11 @@ def test_radiation_on_the_hit_that_drops_a_character_counts_as_damage_while_dyin
     assert dum.status == UNCONSCIOUS and dum.crippled == {"torso": 2} and dum.max_hp == 11
 
 
-def test_a_dying_character_takes_no_actions_and_is_not_attacked():
+def test_a_dying_character_takes_no_actions():
     """Seed 002_265a8a3b5c20fde4.txt, Critical Hits, Injuries, and Dying: a dying character
-    is unconscious and cannot act (its turn is only the dying test). Reading: it is off
-    the map, so nobody targets it."""
+    is unconscious and cannot act (its turn is only the dying test); nobody but a foe in
+    reach or sight of it may target it (dum's fists do not reach; attacks on the dying:
+    test_f2d20_more.py)."""
     a = _dying_party(injuries=1)
     a.rig.d20(5, 6)
     a.act("end")  # bea's test passes; her turn is over at once

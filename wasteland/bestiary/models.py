@@ -164,7 +164,7 @@ class PnPStats(Strict):
 
 SPECIAL = ("strength", "perception", "endurance", "charisma", "intelligence", "agility", "luck")
 SKILLS_2D20 = ("small_guns", "energy_weapons", "big_guns", "melee_weapons", "unarmed",
-               "explosives", "throwing", "athletics", "medicine", "survival")
+               "explosives", "throwing", "athletics", "medicine", "survival", "speech")
 
 
 class Attack2d20(Strict):
@@ -191,7 +191,8 @@ class Stats2d20(Strict):
     special: dict[Literal["strength", "perception", "endurance", "charisma", "intelligence",
                           "agility", "luck"], int] | None = None
     skills: dict[Literal["small_guns", "energy_weapons", "big_guns", "melee_weapons", "unarmed",
-                         "explosives", "throwing", "athletics", "medicine", "survival"],
+                         "explosives", "throwing", "athletics", "medicine", "survival",
+                         "speech"],
                  int] = Field(default_factory=dict)
     tags: list[str] = Field(default_factory=list)
     dr: DR2d20 = DR2d20()
@@ -201,7 +202,7 @@ class Stats2d20(Strict):
     armor: str | None = None
     ammo: dict[str, int] = Field(default_factory=dict)
     items: dict[str, int] = Field(default_factory=dict)
-    abilities: list[Literal["big", "little", "burrow"]] = Field(default_factory=list)
+    abilities: list[Literal["big", "little", "burrow", "radiant"]] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _one_kind_of_block(self) -> Stats2d20:

@@ -17,6 +17,9 @@ Notation (like a chess move):
     buy 2     (2d20: extra d20s bought with AP for the test being made)
     boost 3   (2d20: extra combat dice from AP or ammunition after a hit)
     draw_chem stimpak   radaway self   (2d20: draw a chem, then take it)
+    called raider_0 torso   prone   stand   noroll   rally_with speech   assist ted
+    ready_to defend   (2d20: a torso called shot, drop prone and stand up, an automatic
+    success not rolled at difficulty 0, Rally as CHA + Speech, Assist, a readied Defend)
     speak   extinguish self   prepare cover   pair raider_0 stimpak   (PnP: a free line,
     putting out a fire, a readied non-attack, two one-handed actions at once)
 """
@@ -63,6 +66,13 @@ _KINDS: tuple[tuple[str, bool, tuple[str | None, ...]], ...] = (
     # issue 9, 2d20 rules: append new kinds for Fallout 2d20 here
     ("draw_chem", False, ("stimpak", "radaway")),
     ("radaway", True, (None,)),
+    ("called", True, ("torso",)),
+    ("prone", False, (None,)),
+    ("stand", False, (None,)),
+    ("noroll", False, (None,)),
+    ("rally_with", False, ("speech",)),
+    ("assist", True, (None,)),
+    ("ready_to", False, ("defend",)),
 )
 KINDS = tuple(k for k, _, _ in _KINDS)
 TARGETED = {k for k, t, _ in _KINDS if t}

@@ -42,8 +42,8 @@ def outcomes(target: int, tag: int, dice: int, complication_from: int = 20,
         if reroll and hi > target:  # the failed die (no successes) is rolled again
             c -= 1 if hi >= complication_from else 0
             for _f, fs, fc in faces:
-                k = (s + fs, c + fc)
-                out[k] = out.get(k, 0.0) + p / 20
+                sc = (s + fs, c + fc)
+                out[sc] = out.get(sc, 0.0) + p / 20
         else:
             out[(s, c)] = out.get((s, c), 0.0) + p
     return tuple((s, c, p) for (s, c), p in sorted(out.items()))

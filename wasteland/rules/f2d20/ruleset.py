@@ -60,8 +60,20 @@ RADAWAY = target_ids("radaway", None)
 DRAW_CHEM = {k: ACTION_INDEX[Action("draw_chem", None, k)] for k in ("stimpak", "radaway")}
 CHEM_KIND = {"stimpak": "healing", "radaway": "radaway"}  # draw_chem option -> item kind
 TAKE = {"stimpak": STIM, "radaway": RADAWAY}
+CALLED_TORSO = target_ids("called", "torso")
+ASSIST = target_ids("assist", None)
+PRONE = ACTION_INDEX[Action("prone")]
+STAND = ACTION_INDEX[Action("stand")]
+NOROLL = ACTION_INDEX[Action("noroll")]
+RALLY_SPEECH = ACTION_INDEX[Action("rally_with", None, "speech")]
+READY_DEFEND = ACTION_INDEX[Action("ready_to", None, "defend")]
+# reading (published game): a character's melee and unarmed attacks gain +1 CD at STR 7-8,
+# +2 at 9-10, +3 at 11 or more ("bonuses from derived statistics", seed 002 Inflict Damage)
+MELEE_BONUS = ((11, 3), (9, 2), (7, 1))
+AURA_RADS = 2  # reading: radiation a Radiant creature's aura deals at the end of its turn
 
-MINOR = {"aim", "draw", "move", "stimpak", "cover", "draw_chem", "radaway"}  # the rest: major
+MINOR = {"aim", "draw", "move", "stimpak", "cover", "draw_chem", "radaway", "prone",
+         "stand"}  # the rest are major actions (a prone Move is one: a crawl)
 EXTRA_MINOR_AP, EXTRA_MAJOR_AP = 1, 2  # reading: the seeds leave the price open
 DEFEND_AP = 2  # seed 002, Defend: +1 more Defense for 2 AP
 # reading: obscured +1, heavily obscured +2 (+1 for a melee attack: what is within arm's
@@ -365,7 +377,9 @@ class F2d20:
             r = b.reactions[0]
             c, t = b.combatants[r.reactor], b.combatants[r.subject]
             ids = [END]
-            if t.status == ACTIVE and self.can_attack(b, c, t, c.active_weapon):
+            if r.kind == "ready_defend":
+                ids.append(DEFEND)
+            elif t.status == ACTIVE and self.can_attack(b, c, t, c.active_weapon):
                 ids.extend(self._attack_ids(t))
             return sorted(ids)
         c = b.combatants[b.order[b.turn]]
@@ -378,9 +392,10 @@ class F2d20:
         g = b.grid
         z = zones_for(g)
         legs = c.crippled.get("leg", 0) if c.crippled else 0
+        prone = bool(c.cond.get("prone"))
         can_move = not x["moved"] and legs < 2
-        can_sprint = can_move and major_ok and not legs
-        move_ok = can_move and minor_ok
+        can_sprint = can_move and major_ok and not legs and not prone
+        move_ok = can_move and (major_ok if prone else minor_ok)  # prone: a crawl, major
         here = z.zone_of[c.pos]
         occ = b.occupied
         side = c.side
@@ -396,8 +411,12 @@ class F2d20:
             "_orders", {})
         for t in b.combatants:
             if t is c or t.status != ACTIVE:
-                if (major_ok and t is not c and t.side == side and t.status == UNCONSCIOUS
-                        and self._needs_aid(t) and g.dist(c.pos, t.pos) <= 1):
+                if t is c or t.status != UNCONSCIOUS:
+                    continue
+                if t.side != side:  # seed 002 Dying: damage while dying adds an injury
+                    if attack_ok and self.can_attack(b, c, t, c.active_weapon):
+                        ids.extend(self._attack_ids(t))
+                elif major_ok and self._needs_aid(t) and g.dist(c.pos, t.pos) <= 1:
                     ids.append(FIRST_AID[t.slot])
                 continue
             ts, tp = t.slot, t.pos
@@ -438,6 +457,8 @@ class F2d20:
                 continue
             if take and self._chem_helps(b, c, held, t) and g.dist(c.pos, tp) <= 1:
                 ids.append(take[ts])
+            if major_ok and g.sight[mine][tp] and not t.cond.get("assist"):
+                ids.append(ASSIST[ts])
             if major_ok and self._needs_aid(t) and g.dist(c.pos, tp) <= 1:
                 ids.append(FIRST_AID[ts])
         if minor_ok:
@@ -452,6 +473,10 @@ class F2d20:
                 ids.append(COVER)
             if take and self._chem_helps(b, c, held, c):
                 ids.append(take[c.slot])
+            if not prone:
+                ids.append(PRONE)
+            elif can_move:
+                ids.append(STAND)
             if c.items:
                 for opt, kind in CHEM_KIND.items():
                     if held != opt and _heal_item(b, c, kind) is not None:
@@ -460,8 +485,11 @@ class F2d20:
             if not c.cond.get("defend"):
                 ids.append(DEFEND)
             ids.append(RALLY)
-            if not c.readied:
+            if b.standing[side] > 1:
+                ids.append(RALLY_SPEECH)
+            if not c.readied and not c.cond.get("ready"):
                 ids.append(READY)
+                ids.append(READY_DEFEND)
             if self._needs_aid(c):
                 ids.append(FIRST_AID[c.slot])
         ids.sort()
@@ -471,7 +499,8 @@ class F2d20:
         c = b.combatants[w["attacker"]]
         if w["kind"] == "dice":
             pool = _pool(b, c.side)
-            return [BUY[k] for k in range(4) if EXTRA_DICE_COST[k] <= pool]
+            ids = [BUY[k] for k in range(4) if EXTRA_DICE_COST[k] <= pool]
+            return ids + [NOROLL] if w.get("zero") else ids
         if w["kind"] == "defend":
             return [BOOST[0], BOOST[1]] if _pool(b, c.side) >= DEFEND_AP else [BOOST[0]]
         return [BOOST[k] for k in range(min(self._max_boost(b, c, w), len(BOOST) - 1) + 1)]
@@ -482,15 +511,18 @@ class F2d20:
         wpn = c.weapons[w["ws"]]
         p = wpn.f2d20
         assert p is not None
-        if p.skill in S.MELEE_SKILLS or p.skill == "throwing":
+        if S.boosts_with_ap(wpn):
             return min(3, _pool(b, c.side))
         if wpn.ammo is None:  # reading: a self-charging weapon has no rounds to spend
             return 0
         return min(p.fire_rate, c.ammo.get(wpn.ammo, 0))
 
     def _attack_ids(self, t: Combatant) -> list[int]:
-        return [ATTACK[None][t.slot]] + [ATTACK[loc][t.slot] for loc in LOCATIONS
-                                         if loc in t.loc_kinds]
+        ids = [ATTACK[None][t.slot]] + [ATTACK[loc][t.slot] for loc in LOCATIONS
+                                        if loc in t.loc_kinds]
+        if "torso" in t.loc_kinds:
+            ids.append(CALLED_TORSO[t.slot])
+        return ids
 
     def _needs_aid(self, t: Combatant) -> bool:
         if t.status == ACTIVE:
@@ -557,10 +589,14 @@ class F2d20:
                                  f" ({z.name(z.zone_of[start])} -> {z.name(z.zone_of[dest])})"))
         for s in b.extra["base_order"]:  # readied enemies act, in initiative order (seed 002, Ready)
             o = b.combatants[s]
-            if (o.side != c.side and o.status == ACTIVE and o.readied
-                    and self.can_attack(b, o, c, o.active_weapon)):
+            if o.side == c.side or o.status != ACTIVE:
+                continue
+            if o.readied and self.can_attack(b, o, c, o.active_weapon):
                 b.reactions.append(Reaction(o.slot, "readied", c.slot))
                 b.emit(events, ReactionOffered(o.id, "readied_attack", c.id))
+            elif o.cond.get("ready") == "defend" and self.can_attack(b, c, o, c.active_weapon):
+                b.reactions.append(Reaction(o.slot, "ready_defend", c.slot))
+                b.emit(events, ReactionOffered(o.id, "readied_defend", c.id))
 
     # --- applying ------------------------------------------------------------------------
     def legal_actions(self, b: Battle) -> list[Action]:
@@ -584,7 +620,11 @@ class F2d20:
             c = b.combatants[r.reactor]
             if action.kind == "end":
                 if not b.quiet:
-                    b.emit(events, Note(c.id, "holds the readied attack."))
+                    b.emit(events, Note(c.id, "holds the readied " + (
+                        "defence." if r.kind == "ready_defend" else "attack.")))
+            elif r.kind == "ready_defend":
+                c.cond.pop("ready", None)
+                self._defend(b, c, events)
             else:
                 c.readied = False
                 self._declare_attack(b, c, b.combatants[r.subject], action.option, events)
@@ -600,7 +640,7 @@ class F2d20:
         if k == "end":
             x["turn_done"] = True
             return
-        slot = "minor" if k in MINOR else "major"
+        slot = "minor" if k in MINOR and not (k == "move" and c.cond.get("prone")) else "major"
         if x[slot] >= 1:
             cost = EXTRA_MINOR_AP if slot == "minor" else EXTRA_MAJOR_AP
             x["pools"][c.side] -= cost
@@ -631,9 +671,27 @@ class F2d20:
         elif k in ("stimpak", "radaway"):
             assert t is not None
             self._take_chem(b, c, t, events)
-        elif k == "attack":
+        elif k in ("attack", "called"):
             assert t is not None
             self._declare_attack(b, c, t, a.option, events)
+        elif k == "prone":
+            c.cond["prone"] = True
+            b.emit(events, Note(c.id, "drops prone."))
+        elif k == "stand":
+            c.cond.pop("prone", None)
+            x["moved"] = True
+            b.emit(events, Note(c.id, "stands up (the turn's movement action)."))
+        elif k == "rally_with":
+            self._rally(b, c, events, "speech")
+        elif k == "assist":
+            assert t is not None
+            t.cond["assist"] = c.slot
+            c.cond["assisting"] = t.slot
+            b.emit(events, Note(c.id, f"gets ready to assist {t.id} with its next test."))
+        elif k == "ready_to":
+            c.cond["ready"] = a.option
+            b.emit(events, Note(c.id, "readies a Defend for when an enemy comes within "
+                                      "striking distance."))
         elif k == "defend":
             self._defend(b, c, events)
         elif k == "rally":
@@ -651,11 +709,13 @@ class F2d20:
     def _test(self, b: Battle, c: Combatant, what: str, skill: str, difficulty: int,
               parts: list[tuple[str, int]], events: list[Event], extra: int = 0,
               attack: tuple[str, str | None] | None = None, tn_tag: tuple[int, int] | None = None,
-              complication_from: int = 20, reroll: bool = False) -> tuple[bool, int, int]:
+              complication_from: int = 20, reroll: bool = False, roll_anyway: bool = False
+              ) -> tuple[bool, int, int]:
         """Roll a 2d20 test; returns (passed, successes beyond the difficulty, complications).
-        Difficulty 0 passes without a roll (seed 003, Sneak Attacks)."""
+        Difficulty 0 passes without a roll unless ``roll_anyway`` (seed 003, Sneak Attacks).
+        An ally's assistance (``assist``) adds its d20 (seed 002, Assist)."""
         tn, tag = tn_tag or S.target_number(c, skill, attack)
-        if difficulty <= 0:
+        if difficulty <= 0 and not roll_anyway:
             if not b.quiet:
                 b.emit(events, TestRolled(c.id, what, [], tn, tag, 0, parts, 0, 0, True, 0))
             return True, 0, 0
@@ -668,6 +728,10 @@ class F2d20:
                 note = f" (aim: {faces[worst]} rerolled to {new})"
                 faces[worst] = new
         succ, comp = count(faces, tn, tag, complication_from)
+        helper = c.cond.pop("assist", None)
+        if helper is not None:
+            succ, comp = self._assisted(b, c, b.combatants[helper], skill, succ, comp,
+                                        complication_from, events)
         passed = succ >= difficulty
         excess = succ - difficulty if passed else 0
         gained = _gain(b, c.side, excess) if excess else 0
@@ -680,6 +744,26 @@ class F2d20:
                                       passed, gained, extra, note))
         return passed, excess, comp
 
+    def _assisted(self, b: Battle, c: Combatant, h: Combatant, skill: str, succ: int,
+                  comp: int, complication_from: int, events: list[Event]) -> tuple[int, int]:
+        """Assist (seed 002): the helper rolls 1d20 against its own target number for the
+        same skill; reading (the published rule): its successes count only if the leader
+        scored at least one, its complications always count."""
+        h.cond.pop("assisting", None)
+        if h.status != ACTIVE:
+            return succ, comp
+        tn, tag = S.target_number(h, skill)
+        face = b.roll(h.slot, 20, 1, "assist")
+        hs, hc = count(face, tn, tag, complication_from)
+        counted = succ > 0
+        if not b.quiet:
+            b.emit(events, Note(h.id, f"assists {c.id}: 1d20 ({face[0]}) vs TN {tn}"
+                                      + (f", tag {tag}" if tag else "")
+                                      + f" = {hs} success{'es' if hs != 1 else ''}"
+                                      + ("" if counted or not hs else
+                                         f", not counted ({c.id} scored none)") + "."))
+        return succ + (hs if counted else 0), comp + hc
+
     def _defend(self, b: Battle, c: Combatant, events: list[Event]) -> None:
         """AGI + Athletics against the current Defense; success: +1 Defense until the start
         of the next turn, and a window to pay 2 AP for another +1 (seed 002, Defend)."""
@@ -691,9 +775,11 @@ class F2d20:
             if _pool(b, c.side) >= DEFEND_AP:  # for 2 AP, +1 more: the defender decides
                 b.extra["window"] = {"kind": "defend", "attacker": c.slot, "target": c.slot}
 
-    def _rally(self, b: Battle, c: Combatant, events: list[Event]) -> None:
-        """END + Survival at difficulty 0, rolled anyway to bank AP (seed 002, Rally)."""
-        tn, tag = S.target_number(c, "survival")
+    def _rally(self, b: Battle, c: Combatant, events: list[Event], skill: str = "survival"
+               ) -> None:
+        """END + Survival at difficulty 0, rolled anyway to bank AP (seed 002, Rally); or
+        CHA + Speech (Mind + Other for a creature), the seed's example of another pair."""
+        tn, tag = S.target_number(c, skill, ("mind", "other") if skill == "speech" else None)
         faces = b.roll(c.slot, 20, 2, "rally")
         succ, comp = count(faces, tn, tag)
         parts = _test_penalties(b, c)
@@ -703,7 +789,8 @@ class F2d20:
             if comp and si != c.side:
                 _gain(b, si, comp)
         if not b.quiet:
-            b.emit(events, TestRolled(c.id, "rallies (END + Survival)", faces, tn, tag, pen,
+            what = "END + Survival" if skill == "survival" else "CHA + Speech"
+            b.emit(events, TestRolled(c.id, f"rallies ({what})", faces, tn, tag, pen,
                                       parts, succ, comp, succ >= pen, gained))
 
     def _first_aid(self, b: Battle, c: Combatant, t: Combatant, events: list[Event]) -> None:
@@ -768,8 +855,10 @@ class F2d20:
                   "location": location}
         if not b.reactions and b.order[b.turn] == c.slot:
             b.extra["attacked"] = True
-        if (_pool(b, c.side) >= EXTRA_DICE_COST[1]
-                and self.attack_difficulty(b, c, t, c.active_weapon, location)[0] > 0):
+        diff = self.attack_difficulty(b, c, t, c.active_weapon, location)[0]
+        if diff == 0:  # seed 003 Sneak Attacks: no roll needed, but one may roll for AP
+            b.extra["window"] = {**window, "zero": True}
+        elif _pool(b, c.side) >= EXTRA_DICE_COST[1]:
             b.extra["window"] = window
         else:
             self._roll_attack(b, window, 0, events)
@@ -790,7 +879,7 @@ class F2d20:
         if w["kind"] == "dice":
             if n:
                 b.extra["pools"][b.combatants[w["attacker"]].side] -= EXTRA_DICE_COST[n]
-            self._roll_attack(b, w, n, events)
+            self._roll_attack(b, {**w, "roll": a.kind != "noroll"}, n, events)
         else:
             c = b.combatants[w["attacker"]]
             wpn = c.weapons[w["ws"]]
@@ -802,9 +891,7 @@ class F2d20:
             self._damage(b, c, b.combatants[w["target"]], w, n, events)
 
     def _max_boost_uses_ap(self, c: Combatant, w: dict[str, Any]) -> bool:
-        p = c.weapons[w["ws"]].f2d20
-        assert p is not None
-        return p.skill in S.MELEE_SKILLS or p.skill == "throwing"
+        return S.boosts_with_ap(c.weapons[w["ws"]])
 
     def attack_difficulty(self, b: Battle, c: Combatant, t: Combatant, ws: int,
                           location: str | None) -> tuple[int, list[tuple[str, int]]]:
@@ -841,6 +928,11 @@ class F2d20:
             parts.append(("head injury", S.test_penalty(c)))
         if S.injuries(c, "arm") and wpn.hands:
             parts.append(("arm injury", 1))
+        if t.cond.get("prone"):  # reading (published game): prone
+            if melee or z.band(c.pos, t.pos) == 0:
+                parts.append(("prone target, close", -1))
+            else:
+                parts.append(("prone target, medium or farther", 1))
         abilities = S.stats(t).abilities
         if "big" in abilities:
             parts.append(("big target", -1))
@@ -869,7 +961,8 @@ class F2d20:
         c.cond["attacked"] = b.round  # Aim: only the first attack of the round rerolls
         passed, excess, _ = self._test(b, c, f"attacks {t.id} with {wpn.name}",
                                        p.skill, diff, parts, events, extra,
-                                       tn_tag=S.attack_test(c, ws), reroll=aim)
+                                       tn_tag=S.attack_test(c, ws), reroll=aim,
+                                       roll_anyway=bool(w.get("zero") and w.get("roll")))
         t.last_attacker = c.slot
         if not passed:
             return
@@ -893,7 +986,8 @@ class F2d20:
         p = wpn.f2d20
         assert p is not None
         e = p.effects
-        n = p.cd + boost
+        strong = 0 if secondary else S.melee_bonus(c, wpn)  # extra hits: the weapon's CD
+        n = p.cd + boost + strong
         vicious = e.vicious
         bonus: list[tuple[str, int]] = []
         if w.get("sneak"):  # seed 003, Sneak Attacks: Vicious, or +2 CD if already Vicious
@@ -915,7 +1009,8 @@ class F2d20:
         label = f"{dtype} DR" + (f" (Piercing ignores {pierce})" if pierce else "")
         crit = dealt >= 5
         self._hurt(b, c, t, dealt, dtype, loc, crit, events, faces, dmg, fx, bonus, resist - pierce,
-                   label)
+                   label, f" (+{strong} CD for STR {S.stats(c).special['strength']})"  # type: ignore[index]
+                   if strong else "")
         if t.status == DEAD:
             return
         if e.radioactive and fx:  # radiation comes after the other damage types
@@ -982,10 +1077,13 @@ class F2d20:
             self._injure(b, t, kind, events, "critical hit")
         if t.cond.get("dying") and dealt > 0:  # in addition to a critical hit's injury
             self._injure(b, t, kind, events, "damage while dying")
+            if t.cond.pop("stable", None):
+                b.emit(events, Note(t.id, "is no longer stable."))
         if t.status == ACTIVE and (t.hp <= 0 or t.max_hp <= 0):
             if S.is_character(t) and t.max_hp > 0:
                 self._injure(b, t, kind, events, "dropped to 0 HP")
                 t.cond["dying"] = True
+                t.cond["prone"] = True
                 b.fall(t, UNCONSCIOUS)
                 b.emit(events, Note(t.id, "falls prone and is dying."))
             else:
@@ -1028,7 +1126,10 @@ class F2d20:
 
     def _end_turn(self, b: Battle, c: Combatant, events: list[Event]) -> None:
         """Persistent damage strikes at the end of the burning combatant's next turn (one
-        that had begun when the hit landed waits a turn), once (reading)."""
+        that had begun when the hit landed waits a turn), once (reading). A Radiant
+        creature irradiates the rest of its zone (reading)."""
+        if c.status == ACTIVE and "radiant" in S.stats(c).abilities:
+            self._aura(b, c, events)
         persist = c.cond.pop("persist", None)
         if persist and c.status == ACTIVE:
             later = [[src, ws, loc, False] for src, ws, loc, fresh in persist if fresh]
@@ -1045,6 +1146,23 @@ class F2d20:
                 c.cond.pop("persist", None)  # damage does not renew itself (reading)
             if later and c.status == ACTIVE:
                 c.cond["persist"] = later
+
+    def _aura(self, b: Battle, c: Combatant, events: list[Event]) -> None:
+        """Reading: at the end of its turn a Radiant creature deals AURA_RADS radiation to
+        every other combatant in its zone, the dying included; a whole-body effect, so
+        each uses its lowest radiation DR (seed 002, Radiation Damage)."""
+        z = zones_for(b.grid)
+        here = z.zone_of[c.pos]
+        for o in b.combatants:
+            if o is c or o.status == DEAD or z.zone_of[o.pos] != here:
+                continue
+            resist, loc = S.whole_body(o, "radiation")
+            dealt = max(0, AURA_RADS - resist)
+            b.emit(events, Note(c.id, f"irradiates {o.id}: {AURA_RADS} radiation - lowest "
+                                      f"radiation DR {resist} = {dealt}."))
+            if dealt:
+                self._hurt(b, c, o, dealt, "radiation", loc, False, events, [], AURA_RADS,
+                           0, [], resist, "lowest radiation DR", " (whole body)")
 
     def _next_turn(self, b: Battle, events: list[Event]) -> None:
         x = b.extra
@@ -1095,6 +1213,10 @@ class F2d20:
         c.readied = False
         c.unguarded = False
         c.cond.pop("defend", None)
+        c.cond.pop("ready", None)
+        helped = c.cond.pop("assisting", None)  # reading: assistance lasts until then
+        if helped is not None:
+            b.combatants[helped].cond.pop("assist", None)
 
 
 __all__ = ["F2d20"]

@@ -13,7 +13,7 @@ SKILL_ATTRIBUTE = {
     "small_guns": "agility", "energy_weapons": "perception", "big_guns": "endurance",
     "melee_weapons": "strength", "unarmed": "strength", "explosives": "perception",
     "throwing": "agility", "athletics": "agility", "medicine": "intelligence",
-    "survival": "endurance",
+    "survival": "endurance", "speech": "charisma",
 }
 # the standard hit-location table, by location kind (seed 003, Hit Locations: arms and
 # legs are left 9-11 / 15-17 and right 12-14 / 18-20)
@@ -100,6 +100,36 @@ def dr(c: Combatant, location: str, damage_type: str) -> int:
         value += getattr(armor, damage_type)
     broken = c.cond.get("broken", {}).get(location, 0)
     return max(0, value - broken)
+
+
+def whole_body(c: Combatant, damage_type: str) -> tuple[int, str]:
+    """(DR, location) of the location with the lowest DR against ``damage_type``: what a
+    whole-body effect meets (seed 002, Radiation Damage); ties go to the first location
+    of the hit-location table."""
+    return min(((dr(c, name, damage_type), name) for _hi, name, _k in location_table(c)),
+               key=lambda x: x[0])
+
+
+def melee_bonus(c: Combatant, w: Weapon) -> int:
+    """Extra CD of a character's melee or unarmed attack from Strength (reading, the
+    published game: +1 at STR 7-8, +2 at 9-10, +3 at 11+); creatures none (their attacks'
+    CD already include it, as in published creature blocks)."""
+    s = stats(c)
+    if s.special is None or w.f2d20 is None or w.f2d20.skill not in MELEE_SKILLS:
+        return 0
+    strength = s.special["strength"]
+    return 3 if strength >= 11 else 2 if strength >= 9 else 1 if strength >= 7 else 0
+
+
+def boosts_with_ap(w: Weapon) -> bool:
+    """Whether extra CD are bought with AP (melee, unarmed and thrown weapons) rather than
+    ammunition (seed 002/003, Increasing Damage). Thrown: the Throwing skill, or an
+    Explosives weapon without a magazine (a grenade; reading: one with a magazine is a
+    launcher firing rounds)."""
+    p = w.f2d20
+    assert p is not None
+    return (p.skill in MELEE_SKILLS or p.skill == "throwing"
+            or (p.skill == "explosives" and w.magazine == "none"))
 
 
 def injuries(c: Combatant, kind: str | None = None) -> int:
