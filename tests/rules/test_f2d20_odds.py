@@ -205,3 +205,34 @@ def test_the_engine_on_fixed_seeds(seed):
                    (comps, odds.p_complication(11, 3, 3, 20, True)),
                    (dying_comps, odds.p_complication(8, 2, 2, 19))):
         assert abs(got / n - p) <= 4.5 * math.sqrt(p * (1 - p) / n), (got / n, p)
+
+
+def test_hit_chance_counts_an_assisting_ally():
+    """Seed 002_265a8a3b5c20fde4.txt, Assist: the helper's d20 (its own TN for the skill)
+    adds its successes when the leader scored one. Exact: over every face of the leader's
+    two dice and the helper's one (dice.count), against the helper and the engine's
+    difficulty (Defense 2 + reach 2 = 4 is too hard; Defense 2 at two squares: 2)."""
+    a = arena([F("hero", (3, 4), "ann", initiative=20), F("hero", (2, 2), "bea"),
+               F("dummy", (5, 4), "dum", side=1, defense=2)])
+    ann, dum = a.c("ann"), a.c("dum")
+    plain = a.rs.hit_chance(a.b, ann, dum)
+    ann.cond["assist"] = a.c("bea").slot
+    want = Fraction(0)
+    for f in itertools.product(range(1, 21), repeat=3):
+        lead, _ = count(list(f[:2]), 11, 3)
+        aid, _ = count([f[2]], 11, 3)
+        if lead >= 2 or (lead >= 1 and lead + aid >= 2):
+            want += Fraction(1, 8000)
+    got = a.rs.hit_chance(a.b, ann, dum)
+    assert got == pytest.approx(float(want), abs=1e-12) and got > plain
+    assert odds.p_pass(11, 3, 2, 2, helper=(11, 3)) == pytest.approx(float(want), abs=1e-12)
+    # and the engine over every face agrees
+    passed = Fraction(0)
+    for f in itertools.product(range(1, 21), repeat=3):
+        b = arena([F("hero", (3, 4), "ann", initiative=20), F("hero", (2, 2), "bea"),
+                   F("dummy", (5, 4), "dum", side=1, defense=2)])
+        b.c("ann").cond["assist"] = b.c("bea").slot
+        b.rig.d20(*f, 5)
+        (t,) = [e for e in b.act("attack dum") if isinstance(e, events.TestRolled)]
+        passed += Fraction(1, 8000) if t.passed else 0
+    assert passed == want

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from wasteland.rules.battle import Battle, Combatant
+from wasteland.rules.battle import ACTIVE, Battle, Combatant
 
 from . import stats as S
 
@@ -58,12 +58,19 @@ def successes(target: int, tag: int, dice: int, reroll: bool = False) -> tuple[f
     return tuple(dist)
 
 
-def p_pass(target: int, tag: int, difficulty: int, dice: int = 2, reroll: bool = False
-           ) -> float:
-    """Chance that a test passes; difficulty 0 passes without a roll (seed 003)."""
+def p_pass(target: int, tag: int, difficulty: int, dice: int = 2, reroll: bool = False,
+           helper: tuple[int, int] | None = None) -> float:
+    """Chance that a test passes; difficulty 0 passes without a roll (seed 003).
+    ``helper``: an assisting ally's (target number, tag rank): its d20's successes count
+    when the leader scores at least one (seed 002, Assist)."""
     if difficulty <= 0:
         return 1.0
-    return sum(successes(target, tag, dice, reroll)[difficulty:])
+    lead = successes(target, tag, dice, reroll)
+    if helper is None:
+        return sum(lead[difficulty:])
+    aid = successes(helper[0], helper[1], 1)
+    return sum(p * q for k, p in enumerate(lead) for h, q in enumerate(aid)
+               if k >= difficulty or (k >= 1 and k + h >= difficulty))
 
 
 def p_complication(target: int, tag: int, dice: int = 2, complication_from: int = 20,
@@ -92,9 +99,20 @@ def hit_chance(b: Battle, c: Combatant, t: Combatant, location: str | None = Non
                extra_dice: int = 0, aim: bool | None = None) -> float:
     """Exact chance that ``c``'s attack on ``t`` with the weapon in hand passes, with
     ``extra_dice`` d20s bought, every difficulty modifier the engine applies, and Aim's
-    reroll when ``c`` has aimed this round and not yet attacked (``aim`` overrides)."""
+    reroll when ``c`` has aimed this round and not yet attacked (``aim`` overrides), and an
+    ally's assistance."""
     from .ruleset import F2d20
 
     diff, _ = F2d20().attack_difficulty(b, c, t, c.active_weapon, location)
     tn, tag = S.attack_test(c, c.active_weapon)
-    return p_pass(tn, tag, diff, 2 + extra_dice, aims(b, c) if aim is None else aim)
+    return p_pass(tn, tag, diff, 2 + extra_dice, aims(b, c) if aim is None else aim,
+                  helper_of(b, c, c.weapon.f2d20.skill if c.weapon.f2d20 else "unarmed"))
+
+
+def helper_of(b: Battle, c: Combatant, skill: str) -> tuple[int, int] | None:
+    """The (target number, tag rank) of the ally assisting ``c``'s next test of ``skill``,
+    if one is (as ``F2d20._assisted``)."""
+    h = c.cond.get("assist")
+    if h is None or b.combatants[h].status != ACTIVE:
+        return None
+    return S.target_number(b.combatants[h], skill)
