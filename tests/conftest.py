@@ -192,7 +192,10 @@ def _inside_tmp_path(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory,
     # libraries' temp files (stable-baselines3's logger, torch) land in tmp_path too
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     monkeypatch.setenv("TMPDIR", str(tmp_path))
-    GUARD.allowed = (os.path.realpath(tmp_path_factory.getbasetemp()),)
+    base = os.path.realpath(tmp_path_factory.getbasetemp())
+    # pytest's own temp root: the first tmp_path of a run clears old runs' folders there
+    root = os.path.dirname(base)
+    GUARD.allowed = (base, root) if os.path.basename(root).startswith("pytest-of-") else (base,)
     GUARD.hits = []
     GUARD.active = True
     try:

@@ -51,23 +51,40 @@ def test_200_fights_stopped_at_random_points_resume_exactly(ruleset, tmp_path):
         same(whole, resumed)
 
 
-def test_the_fight_command_saves_every_round_and_resumes(tmp_path):
+@pytest.mark.parametrize("where", ["decided", "applied", "mid-action"])
+def test_the_fight_command_saves_every_round_and_resumes(where, tmp_path, monkeypatch):
+    """Ctrl-C after an agent has decided but before its action (its random state already
+    moved), after an action, and in the middle of one (between two of its dice): the
+    save follows the rounds and the resumed fight is the uninterrupted one."""
+    from wasteland.cli.fight import Interrupted
+    from wasteland.rules.battle import Battle
+
     path = tmp_path / "f.json"
     whole, agents = new_fight("pnp", "vault_corridor", 3, ["packet", "random"])
     fight_on(whole, agents)
     b, agents = new_fight("pnp", "vault_corridor", 3, ["packet", "random"])
     seen: list[int] = []
+    real_roll = Battle.roll
 
-    def watch(_line: str) -> None:  # what is on disk while the fight goes on
-        if path.exists():
+    def watch(line: str) -> None:  # what is on disk while the fight goes on
+        if path.exists() and line.startswith("  > "):
             seen.append(saves.load(path).round)
-        if len(seen) > 40:
-            raise KeyboardInterrupt  # as Ctrl-C would, in the middle of the fight
-
-    from wasteland.cli.fight import Interrupted
+        if len(seen) > 8:
+            if where == "decided" and line.startswith("  > "):
+                raise KeyboardInterrupt  # the agent chose; the action is not applied
+            if where == "applied" and not line.startswith("  > "):
+                raise KeyboardInterrupt
+            if where == "mid-action":
+                def roll(self, who, sides, n=1, why=""):  # noqa: ANN001, ANN202
+                    if why != "initiative":  # once: the rebuild rolls its dice again
+                        monkeypatch.setattr(Battle, "roll", real_roll)
+                        raise KeyboardInterrupt
+                    return real_roll(self, who, sides, n, why)
+                monkeypatch.setattr(Battle, "roll", roll)
 
     with pytest.raises(Interrupted):
         fight_on(b, agents, on_event=watch, save_to=path)
+    monkeypatch.setattr(Battle, "roll", real_roll)
     assert len(set(seen)) > 1  # the save followed the rounds
     resumed, agents = resumed_fight(path, {})
     fight_on(resumed, agents)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -116,20 +117,25 @@ def fight_on(b: Battle, per_side: list[Agent], on_event: Callable[[str], None] |
     write()
     n = 0
     mark = len(b.moves)
+    # while a decision is made and applied: its agent's random state from before, so that
+    # a stop in between leaves the fight and the agent as if the decision never began
+    pending: tuple[random.Random, Any] | None = None
     try:
         while not b.over and (stop_after is None or n < stop_after):
             v = view_of(rs, b)
             actor = b.combatants[v.decision.combatant]
             agent = per_side[actor.side]
+            rng = getattr(agent, "rng", None)
+            mark = len(b.moves)
+            pending = (rng, rng.getstate()) if isinstance(rng, random.Random) else None
             action = agent.act(v)
             text = action.text(b.ids, actor.slot)
             result.decisions.append({"round": b.round, "actor": actor.id, "action": text,
                                      "reason": agent.last_reason})
             if on_event:
                 on_event(f"  > {actor.id}: {text}  ({agent.last_reason})")
-            mark = len(b.moves)
             rs.apply(b, action)
-            mark = len(b.moves)
+            pending, mark = None, len(b.moves)
             n += 1
             if on_event:
                 for e in b.log[shown:]:
@@ -139,6 +145,8 @@ def fight_on(b: Battle, per_side: list[Agent], on_event: Callable[[str], None] |
                 saved_round = b.round
                 write()
     except KeyboardInterrupt:
+        if pending is not None:
+            pending[0].setstate(pending[1])
         if mark != len(b.moves):  # stopped inside an action: the fight as it was before it
             b2 = saves.replay(rs, b.scenario, b.seed, b.history[:mark], saves.bestiary_of(b),
                               b.extra.get("max_rounds"))
