@@ -811,10 +811,12 @@ class PacketAgent:
         cell = nearest_cover(b, me)
         if cell is None:
             return None
+        from wasteland.rules.pnp.combat import can_attack
+
         start = me.pos
         me.pos = cell  # what-if: can it still shoot from there; put back at once
-        try:
-            ok = self._can_reach(b, me, me.active_weapon, t) and g.cover[t.pos] < 3
+        try:  # the ruleset's own test: sight, range, and no full cover at either end
+            ok = can_attack(b, me, t, me.active_weapon)
         finally:
             me.pos = start
         if not ok:
