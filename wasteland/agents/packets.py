@@ -86,6 +86,16 @@ def hit_chance(view: View, me: Combatant, t: Combatant, location: str | None,
         me.active_weapon = held
 
 
+def _pnp_chance(b: Battle, me: Combatant, t: Combatant, extra: int) -> float:
+    """PnP: the chance that ``me``'s attack on ``t`` with the weapon in hand hits with
+    ``extra`` more to the roll (-8 for two actions at once), as ``pnp.odds.hit_chance``."""
+    from wasteland.rules.pnp.combat import attack_mods
+    from wasteland.rules.pnp.odds import p_3d6_at_least
+
+    mods, defense, _, _ = attack_mods(b, me, t, me.active_weapon, None, False, False)
+    return p_3d6_at_least(defense - sum(v for _, v in mods) - extra)
+
+
 def _area_weapon(c: Combatant, i: int, ruleset: str = "pnp") -> bool:
     """Whether weapon slot ``i`` hits around its target: splash or spread (PnP), burst
     (2d20; a 2d20 Spread lands its extra hits on the target itself)."""
@@ -575,6 +585,10 @@ class PacketAgent:
         if below and me.hp * 100 <= me.max_hp * below and minor <= pool:
             a = Action("stimpak", me.slot)
             if self._legal(view, a):
+                hurt = f"HP {me.hp}/{me.max_hp} under {below}% (chem_use {p.chem_use})"
+                paired = self._paired_stimpak(view, me, p, enemies, hurt)
+                if paired is not None:
+                    return paired
                 return self._say(a, f"HP {me.hp}/{me.max_hp} under {below}%: heals itself "
                                     f"(chem_use {p.chem_use})")
             a = Action("draw_chem", None, "stimpak")  # 2d20: a chem is drawn first
@@ -607,6 +621,16 @@ class PacketAgent:
             else:
                 note = f" ({flee}, but no enemy is near)"
         self._note = note
+        if not flee:
+            care = self._care(view, me, p)
+            if care is not None:
+                return care
+        return self._fight(view, me, p, enemies)
+
+    def _fight(self, view: View, me: Combatant, p: AIPacket,
+               enemies: list[Combatant]) -> Action:
+        """The rest of a turn: weapon, reload, position, attack or manoeuvre."""
+        b = view.battle
         t, why = self._target(b, me, p, enemies)
         draw = self._weapon(view, me, t, p)
         if draw is not None:
@@ -623,6 +647,76 @@ class PacketAgent:
         if strike is not None:
             return strike
         return self._manoeuvre(view, me, t, p, why)
+
+    def _paired_stimpak(self, view: View, me: Combatant, p: AIPacket,
+                        enemies: list[Combatant], hurt: str) -> Action | None:
+        """PnP, hurt enough for a stimpak: in the Large action (the Small one spent), a shot
+        or blow and the stimpak at once (``pair X stimpak``, -8 to the attack) when the odds
+        at -8 still meet min_to_hit; in the Small action with no one to attack from here,
+        the move that brings it within reach first, keeping the stimpak for that pair."""
+        b = view.battle
+        if b.ruleset != "pnp" or me.weapon.hands != 1 or not self._armed(b, me):
+            return None
+        if self._flee_reason(me, p):
+            return None
+        t, why = self._target(b, me, p, enemies)
+        g = b.grid
+        if b.slot == "large":
+            floor = self._floor(b, p)
+            order = [t] + sorted((e for e in enemies if e is not t),
+                                 key=lambda e: (g.dist(me.pos, e.pos), e.slot))
+            for e in order:
+                a = Action("pair", e.slot, "stimpak")
+                if not self._legal(view, a) or self._area_blocked(b, me, me.active_weapon, e, p):
+                    continue
+                chance = _pnp_chance(b, me, e, -8)
+                if chance > 0 and chance >= floor:
+                    return self._say(a, f"attacks {e.id} and takes a stimpak at once (two "
+                                        f"hands, -8: {chance:.0%} to hit, min_to_hit "
+                                        f"{p.min_to_hit}): {hurt}")
+            return None
+        if b.slot != "small" or any(self._legal(view, Action("attack", e.slot))
+                                    for e in enemies):
+            return None
+        plan = self._fight(view, me, p, enemies)
+        if plan.kind == "move" and plan.option == "toward" and me.items:
+            return self._say(plan, f"{self.last_reason}; keeps its stimpak to take with an "
+                                   f"attack once there: {hurt}")
+        return None
+
+    def _care(self, view: View, me: Combatant, p: AIPacket) -> Action | None:
+        """PnP: put out a fire (its own or an adjacent ally's) that would burn at least half
+        the HP left; first aid for a bleeding patient (itself or an adjacent ally), or for a
+        hurt one (HP at or under the chem_use share, 50% under chem_use never) when no
+        healing item will do (none carried, or chem_use never) and it has Medicine ranks."""
+        b = view.battle
+        if b.ruleset != "pnp":
+            return None
+        g = b.grid
+        patients = [me, *sorted(b.allies_of(me), key=lambda a: (g.dist(me.pos, a.pos), a.slot))]
+        for c in patients:
+            a = Action("extinguish", c.slot)
+            if c.burn_left > 0 and c.burn_left * 2 >= c.hp and self._legal(view, a):
+                who = "its own fire" if c is me else f"the fire on {c.id}"
+                return self._say(a, f"puts out {who}: {c.burn_left} burn damage to come "
+                                    f"against HP {c.hp}/{c.max_hp}")
+        # the chem step before this one has used a healing item when chem_use allows one
+        # and it carries one, so a hurt patient reaching here has no healing item to use
+        care = CHEM_BELOW[p.chem_use] or CHEM_BELOW["stims_when_hurt"]
+        ranks = me.creature.pnp.medicine
+        for c in patients:
+            a = Action("first_aid", c.slot)
+            if not self._legal(view, a):
+                continue
+            who = "itself" if c is me else c.id
+            if c.cond.get("bleeding"):
+                return self._say(a, f"gives first aid to {who}: bleeding "
+                                    f"{c.cond['bleeding']} HP a turn (HP {c.hp}/{c.max_hp})")
+            if ranks > 0 and c.hp * 100 <= c.max_hp * care:
+                why = "chem_use never" if p.chem_use == "never" else "no healing item left"
+                return self._say(a, f"gives first aid to {who}: HP {c.hp}/{c.max_hp} under "
+                                    f"{care}%, {why}, Medicine {ranks}")
+        return None
 
     def _disarmed(self, view: View, me: Combatant, p: AIPacket,
                   enemies: list[Combatant]) -> Action:
