@@ -136,8 +136,12 @@ def _ball(g: Any, pos: int, r: int) -> tuple[int, ...]:
     got = cache.get((pos, r))
     if got is None:
         sight = g.sight[pos]
-        got = cache[(pos, r)] = tuple(s for s in range(g.n_cells) if g.dist(pos, s) <= 1
-                                      or (g.dist(pos, s) <= r and sight[s]))
+        w, h = g.width, g.height
+        x0, y0 = pos % w, pos // w
+        got = cache[(pos, r)] = tuple(
+            y * w + x for y in range(max(0, y0 - r), min(h, y0 + r + 1))
+            for x in range(max(0, x0 - r), min(w, x0 + r + 1))
+            if (abs(x - x0) <= 1 and abs(y - y0) <= 1) or sight[y * w + x])
     return got
 
 
@@ -242,7 +246,7 @@ def _within_reach(b: Battle, c: Combatant) -> bool:
     for e in b.combatants:
         if e.side != c.side and e.status == ACTIVE:
             d = g.dist(e.pos, pos)
-            if d <= 1 or (d <= reach_of(e) and g.sight[e.pos][pos]):
+            if d <= 1 or (d <= 3 and d <= reach_of(e) and g.sight[e.pos][pos]):
                 return True
     return False
 
@@ -401,6 +405,9 @@ class F2d20:
         side = c.side
         held = _held_chem(b, c) if (minor_ok and c.items) else None
         take = TAKE[held] if held else None
+        chem = b.items[_heal_item(b, c, CHEM_KIND[held]) or ""] if held else None
+        heals = chem is not None and chem.f2d20_heal > 0
+        derads = chem is not None and chem.f2d20_rads > 0
         attack_ok = major_ok and S.usable(c, c.weapon)
         gun = _holds_gun(c)
         reach: set[int] | None = None
@@ -455,7 +462,8 @@ class F2d20:
                 if attack_ok and self.can_attack(b, c, t, c.active_weapon):
                     ids.extend(self._attack_ids(t))
                 continue
-            if take and self._chem_helps(b, c, held, t) and g.dist(c.pos, tp) <= 1:
+            if take and ((heals and t.hp < t.max_hp) or (derads and t.max_hp < S.stats(t).hp)
+                         ) and g.dist(mine, tp) <= 1:  # as _chem_helps
                 ids.append(take[ts])
             if major_ok and g.sight[mine][tp] and not t.cond.get("assist"):
                 ids.append(ASSIST[ts])
@@ -478,8 +486,10 @@ class F2d20:
             elif can_move:
                 ids.append(STAND)
             if c.items:
+                items = b.items
+                kinds = {items[i].kind for i, n in c.items.items() if n > 0}
                 for opt, kind in CHEM_KIND.items():
-                    if held != opt and _heal_item(b, c, kind) is not None:
+                    if held != opt and kind in kinds:
                         ids.append(DRAW_CHEM[opt])
         if major_ok:
             if not c.cond.get("defend"):
