@@ -10,7 +10,7 @@ from wasteland.agents.packets import PacketAgent
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Combatant
 
-from .test_packets import decide, scenario, start
+from .test_packets import BOTH, decide, first_attack, scenario, start
 
 FULL = {".": "floor", "#": "wall", ",": "light_cover", "=": "full_cover"}
 
@@ -157,3 +157,23 @@ def test_pnp_hurt_and_out_of_reach_moves_first_and_pairs_the_stimpak() -> None:
     assert b.slot == "large" and b.grid.dist(me.pos, b.combatants[1].pos) == 1
     action, reason = decide(rs, b, agent)
     assert action == Action("pair", 1, "stimpak"), reason
+
+
+# --- weapons: no draw away from a weapon that strikes another enemy as well ----------------
+@BOTH
+def test_no_draw_away_from_a_weapon_that_strikes_another_enemy_as_well(rules: str) -> None:
+    """Found when issue 9's actions changed ruined_street (2d20, seed 0): the brute, its
+    rebar pike in hand and a brawler next to it, drew its grenade launcher for a far
+    target (the one that attacked it) rather than strike the brawler; it strikes the
+    brawler, the launcher stays away."""
+    rows = "\n".join(["." * 22] * 5)
+    sides = [[("super_mutant_brute", (14, 1))], [("brawler", (13, 2)), ("vault_dweller", (8, 1))]]
+    rs, b = start(rules, scenario(sides, rows=rows))
+    brute, brawler, dweller = b.combatants
+    brute.active_weapon = next(i for i, w in enumerate(brute.weapons) if w.kind != "ranged")
+    brute.last_attacker = dweller.slot
+    fields = {"attack_who": "whomever_attacking_me", "best_weapon": "any", "called_freq": 0,
+              "min_to_hit": 0, "distance": "charge", "area_attack_mode": "always"}
+    action, reason = first_attack(rs, b, **fields)
+    assert action == Action("attack", brawler.slot), reason
+    assert brute.weapon.kind != "ranged"

@@ -514,6 +514,11 @@ class PacketAgent:
             return None
         if cur in scored and scored[cur][1] and not scored[best][1]:
             return None  # never trade a weapon that can strike now for one that cannot
+        others = [e for e in b.enemies_of(me)
+                  if e is not t and self._legal(view, Action("attack", e.slot))]
+        if others and max(self._score(view, me, cur, e, p)[0] for e in others
+                          ) * 1.25 + 0.05 >= scores[best]:
+            return None  # nor one that strikes another enemy from here as well
         minor, _major, pool = self._costs(b, me)
         if minor > pool:
             return None
@@ -548,6 +553,8 @@ class PacketAgent:
                              f"(aggression {p.aggression})")
         t = b.combatants[dec.subject] if dec.subject is not None else None
         if dec.slot == "dice":
+            if self._legal(view, Action("noroll")) and t is not None:
+                return self._zero(view, me, t)
             if t is None or len(opts) == 1:
                 return self._say(Action(kind, None, str(opts[0])), "no extra d20 to buy")
             w = b.extra.get("window") or {}
@@ -573,6 +580,31 @@ class PacketAgent:
             n = min(n, 1)
         return self._say(Action(kind, None, str(n)),
                          f"adds {n} combat dice for {n} {what} (aggression {p.aggression})")
+
+    def _zero(self, view: View, me: Combatant, t: Combatant) -> Action:
+        """2d20, an attack at difficulty 0 (a hit without a roll): roll anyway (``buy 0``)
+        while the successes it would bank as AP are worth more than the complications it
+        risks (each gives the other side 1 AP); else take the hit unrolled (``noroll``)."""
+        from wasteland.rules.f2d20 import stats as S
+        from wasteland.rules.f2d20.dice import MAX_POOL
+        from wasteland.rules.f2d20.odds import aims, outcomes
+
+        b = view.battle
+        pool = int(b.extra["pools"][me.side])
+        room = MAX_POOL - pool
+        tn, tag = S.attack_test(me, me.active_weapon)
+        banked = risked = 0.0
+        for succ, comp, q in outcomes(tn, tag, 2, 20, aims(b, me)):
+            banked += q * min(succ, room)
+            risked += q * comp
+        if banked > risked:
+            return self._say(Action("buy", None, "0"),
+                             f"rolls anyway at difficulty 0 against {t.id} to bank AP "
+                             f"({banked:.1f} AP expected, pool {pool}/{MAX_POOL})")
+        why = (f"AP pool full ({pool}/{MAX_POOL})" if room == 0 else
+               f"{banked:.2f} AP expected against {risked:.2f} complications")
+        return self._say(Action("noroll"), f"hits {t.id} without a roll at difficulty 0: "
+                                           f"rolling gains nothing ({why})")
 
     def _turn(self, view: View, me: Combatant, p: AIPacket) -> Action:
         b = view.battle
@@ -625,7 +657,34 @@ class PacketAgent:
             care = self._care(view, me, p)
             if care is not None:
                 return care
+        if me.cond.get("prone") and self._legal(view, Action("stand")):
+            low, why = self._lie_low(view, me, p, enemies)
+            if low and not any(self._legal(view, Action("attack", e.slot)) for e in enemies):
+                low, why = False, "nothing to shoot from the floor"
+            if not low:
+                return self._say(Action("stand"), f"stands up: {why}")
         return self._fight(view, me, p, enemies)
+
+    def _lie_low(self, view: View, me: Combatant, p: AIPacket,
+                 enemies: list[Combatant]) -> tuple[bool, str]:
+        """2d20: whether a hurt sniper lies prone where it stands (shots from another zone
+        are +1 against the prone, docs/rules/f2d20.md), and the fact that decides: it must
+        hold a gun, be at or under half its HP, have no cover in its zone, no enemy in its
+        zone and no brawler in the next (up close the prone are easier to hit)."""
+        b = view.battle
+        zones = self._zones(b)
+        if zones is None or p.distance != "snipe" or me.weapon.kind != "ranged":
+            return False, f"it fights on its feet (distance {p.distance})"
+        if me.hp * 2 > me.max_hp:
+            return False, f"HP {me.hp}/{me.max_hp}, over half"
+        if zones.cover(zones.zone_of[me.pos]):
+            return False, "its zone has cover"
+        for e in sorted(enemies, key=lambda e: (b.grid.dist(me.pos, e.pos), e.slot)):
+            band = zones.band(me.pos, e.pos)
+            if band == 0 or (band == 1 and e.weapon.kind != "ranged"):
+                return False, f"{e.id} is close, and the prone are easier to hit up close"
+        return True, (f"HP {me.hp}/{me.max_hp}, no cover in its zone, no enemy close "
+                      f"(distance snipe)")
 
     def _fight(self, view: View, me: Combatant, p: AIPacket,
                enemies: list[Combatant]) -> Action:
@@ -690,6 +749,8 @@ class PacketAgent:
         hurt one (HP at or under the chem_use share, 50% under chem_use never) when no
         healing item will do (none carried, or chem_use never) and it has Medicine ranks."""
         b = view.battle
+        if b.ruleset == "f2d20":
+            return self._care_2d20(view, me, p)
         if b.ruleset != "pnp":
             return None
         g = b.grid
@@ -718,6 +779,39 @@ class PacketAgent:
                                     f"{care}%, {why}, Medicine {ranks}")
         return None
 
+    def _care_2d20(self, view: View, me: Combatant, p: AIPacket) -> Action | None:
+        """2d20 first aid (seed 002): stabilize a dying ally next to it (else its dying
+        tests may kill it); heal itself or an ally next to it, at or under the chem_use
+        share of HP (50% under chem_use never), when it has Medicine ranks and no healing
+        item will do (none carried, or chem_use never)."""
+        from wasteland.rules.battle import UNCONSCIOUS
+        from wasteland.rules.f2d20 import stats as S
+
+        b = view.battle
+        g = b.grid
+        near = sorted((c for c in b.combatants if c.side == me.side and c is not me),
+                      key=lambda c: (g.dist(me.pos, c.pos), c.slot))
+        for c in near:
+            a = Action("first_aid", c.slot)
+            if c.status == UNCONSCIOUS and c.cond.get("dying") and self._legal(view, a):
+                return self._say(a, f"gives first aid to {c.id}: dying, to stabilize it "
+                                    f"({S.injuries(c)} injuries)")
+        ranks = S.medicine_rank(me)
+        care = CHEM_BELOW[p.chem_use] or CHEM_BELOW["stims_when_hurt"]
+        if ranks <= 0:
+            return None
+        for c in [me, *near]:
+            a = Action("first_aid", c.slot)
+            if c.status == ACTIVE and c.hp * 100 <= c.max_hp * care and self._legal(view, a):
+                if p.chem_use != "never" and c is me and any(
+                        n > 0 and b.items[i].kind == "healing" for i, n in me.items.items()):
+                    continue  # its own stimpak first (the chem step), when it can afford it
+                why = "chem_use never" if p.chem_use == "never" else "no healing item to use"
+                who = "itself" if c is me else c.id
+                return self._say(a, f"gives first aid to {who}: HP {c.hp}/{c.max_hp} under "
+                                    f"{care}%, {why}, Medicine {ranks}")
+        return None
+
     def _disarmed(self, view: View, me: Combatant, p: AIPacket,
                   enemies: list[Combatant]) -> Action:
         """No weapon it can hold and fire: keep away from the enemies (unless it stays)."""
@@ -739,8 +833,8 @@ class PacketAgent:
         is left for the shot; 2d20, one in reach or a brawler in its zone, with the free
         minor action, when it can still shoot from where the move ends."""
         b = view.battle
-        if p.distance != "snipe" or me.weapon.kind != "ranged":
-            return None
+        if p.distance != "snipe" or me.weapon.kind != "ranged" or me.cond.get("prone"):
+            return None  # prone, a move is a crawl that costs the shot (2d20)
         g = b.grid
         zones = self._zones(b)
         if zones is None:
@@ -823,8 +917,9 @@ class PacketAgent:
         shot (the major) has better odds - out of reach, into the weapon's range band, out
         of a zone whose cover shields the target. It asks the ruleset where a move ends."""
         b = view.battle
-        if b.ruleset != "f2d20" or me.weapon.kind != "ranged" or p.distance == "stay":
-            return None
+        if (b.ruleset != "f2d20" or me.weapon.kind != "ranged" or p.distance == "stay"
+                or me.cond.get("prone")):
+            return None  # prone, a move is a crawl that costs the shot
         if p.distance == "stay_close" and self._leader_far(b, me) is not None:
             return None  # its place is by its leader first
         minor, major, _pool = self._costs(b, me)
@@ -873,6 +968,11 @@ class PacketAgent:
             first = self._small_first(view, me, e, enemies, p)
             if first is not None:
                 return first
+            if b.ruleset == "f2d20" and minor == 0 and not me.cond.get("prone"):
+                low, how = self._lie_low(view, me, p, enemies)
+                if low and self._legal(view, Action("prone")):
+                    return self._say(Action("prone"), f"drops prone before shooting {e.id} "
+                                                      f"rather than aim: {how}")
             if (b.ruleset == "f2d20" and minor == 0 and self._legal(view, Action("aim"))
                     and me.cond.get("attacked") != b.round and not self._burrower(me)):
                 return self._say(Action("aim"), f"takes aim at {e.id} before attacking "
@@ -1003,8 +1103,12 @@ class PacketAgent:
         if b.ruleset == "f2d20":
             if minor == 0 and self._legal(view, Action("cover")):
                 return self._say(Action("cover"), "burrows out of reach until it strikes again")
+            enemies = b.enemies_of(me)
+            if minor == 0 and not me.cond.get("prone") and self._legal(view, Action("prone")):
+                low, how = self._lie_low(view, me, p, enemies)
+                if low:
+                    return self._say(Action("prone"), f"drops prone: {how}")
             if major == 0:
-                enemies = b.enemies_of(me)
                 close = [e for e in enemies if g.dist(me.pos, e.pos) <= 1]
                 if close and self._legal(view, Action("defend")):
                     return self._say(Action("defend"), f"defends against {close[0].id}: no "
@@ -1015,9 +1119,19 @@ class PacketAgent:
                 if ready and self._legal(view, Action("ready")):
                     return self._say(Action("ready"), f"readies an attack for {ready[0].id} "
                                                       f"or whoever comes close{hold}")
-                if self._legal(view, Action("rally")):
-                    return self._say(Action("rally"), f"rallies to gain AP: no attack on "
-                                                      f"{t.id} at odds it accepts{hold}")
+                coming = [e for e in self._threats(b, me, enemies) if e.weapon.kind != "ranged"]
+                a = Action("ready_to", None, "defend")
+                if coming and p.aggression < 50 and self._legal(view, a):
+                    return self._say(a, f"readies a Defend for when {coming[0].id} comes "
+                                        f"within reach: no attack at odds it accepts "
+                                        f"(aggression {p.aggression}){hold}")
+                helped = self._assist(view, me, enemies)
+                if helped is not None:
+                    return helped
+                rally = self._rally_best(view, me)
+                if rally is not None:
+                    return self._say(rally, f"{self.last_reason}: no attack on {t.id} at odds it "
+                                        f"accepts{hold}")
         else:
             w = me.weapon
             st = me.wstate
@@ -1034,6 +1148,57 @@ class PacketAgent:
         if p.distance == "stay":
             return self._end(view, f"holds position (distance stay): {t.id} out of reach")
         return self._end(view, f"{t.id} out of reach and no way closer this turn")
+
+    def _assist(self, view: View, me: Combatant, enemies: list[Combatant]) -> Action | None:
+        """2d20, no attack of its own worth its major action: Assist (seed 002) an ally in
+        sight that can attack an enemy from where it stands, adding a d20 at the
+        creature's own target number for that ally's skill, when that d20 succeeds at
+        least half the time (the ally acts before its next turn, when help lapses)."""
+        from wasteland.rules.f2d20 import stats as S
+
+        b = view.battle
+        can_attack = getattr(view.ruleset, "can_attack", None)
+        if can_attack is None:
+            return None
+        g = b.grid
+        for ally in sorted(b.allies_of(me), key=lambda a: (g.dist(me.pos, a.pos), a.slot)):
+            a = Action("assist", ally.slot)
+            w = ally.weapon.f2d20
+            if w is None or not self._legal(view, a):
+                continue
+            foes = [e for e in enemies if can_attack(b, ally, e, ally.active_weapon)]
+            if not foes:
+                continue
+            tn, _tag = S.target_number(me, w.skill)
+            if tn < 10:
+                continue
+            return self._say(a, f"assists {ally.id} against {foes[0].id} (1d20 at TN {tn} "
+                                f"for {w.skill.replace('_', ' ')}): no attack of its own at "
+                                f"odds it accepts")
+        return None
+
+    def _rally_best(self, view: View, me: Combatant) -> Action | None:
+        """2d20 Rally (seed 002): END + Survival, or CHA + Speech (a creature: Mind + Other)
+        while an ally stands, whichever is expected to bank more AP."""
+        from wasteland.rules.f2d20 import stats as S
+        from wasteland.rules.f2d20.odds import successes
+
+        def mean(tn_tag: tuple[int, int]) -> float:
+            return sum(k * q for k, q in enumerate(successes(tn_tag[0], tn_tag[1], 2)))
+
+        plain = Action("rally")
+        if not self._legal(view, plain):
+            return None
+        survival = S.target_number(me, "survival")
+        speech_a = Action("rally_with", None, "speech")
+        if self._legal(view, speech_a):
+            speech = S.target_number(me, "speech", ("mind", "other"))
+            if mean(speech) > mean(survival):
+                self.last_reason = (f"rallies with CHA + Speech (TN {speech[0]}, not "
+                                    f"{survival[0]} for END + Survival) to gain AP")
+                return speech_a
+        self.last_reason = f"rallies to gain AP (END + Survival, TN {survival[0]})"
+        return plain
 
     def _react(self, view: View, me: Combatant, p: AIPacket) -> Action:
         b, dec = view.battle, view.decision
