@@ -10,7 +10,7 @@ from wasteland.agents.packets import PacketAgent
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Combatant
 
-from .test_packets import BOTH, decide, first_attack, scenario, start
+from .test_packets import BOTH, WIDE, decide, first_attack, scenario, start
 
 FULL = {".": "floor", "#": "wall", ",": "light_cover", "=": "full_cover"}
 
@@ -177,3 +177,150 @@ def test_no_draw_away_from_a_weapon_that_strikes_another_enemy_as_well(rules: st
     action, reason = first_attack(rs, b, **fields)
     assert action == Action("attack", brawler.slot), reason
     assert brute.weapon.kind != "ranged"
+
+
+# --- 2d20: difficulty 0 ------------------------------------------------------------------------
+def test_2d20_rolls_at_difficulty_0_only_while_the_pool_has_room() -> None:
+    """Seed 003, Sneak Attacks: at difficulty 0 it may roll anyway for AP. A brawler's
+    blow at a big super mutant (Defense 1, big target -1) is difficulty 0: it rolls while
+    the pool has room for the AP, and takes the hit unrolled when the pool is full."""
+    s = scenario([[("brawler", (2, 3))], [("super_mutant", (3, 3))]])
+    for pool, rolls in ((0, True), (5, True), (6, False)):
+        rs, b = start("f2d20", s)
+        b.extra["pools"][0] = pool
+        fields = {"called_freq": 0, "min_to_hit": 0}
+        agent = PacketAgent(seed=1, overrides={b.combatants[0].id: fields})
+        for _ in range(4):
+            if rs.decider(b).slot == "dice":
+                break
+            action, _ = decide(rs, b, agent)
+            rs.apply(b, action)
+        assert rs.decider(b).slot == "dice" and Action("noroll") in rs.legal_actions(b)
+        action, reason = decide(rs, b, agent)
+        if rolls:
+            assert action == Action("buy", None, "0") and "rolls anyway at difficulty 0" in reason
+        else:
+            assert action == Action("noroll") and "AP pool full (6/6)" in reason, reason
+
+
+# --- 2d20: prone and standing up ---------------------------------------------------------------
+def _sniper(hp: int, enemy_at: tuple[int, int], enemy: str = "raider") -> tuple[Any, Any]:
+    rs, b = start("f2d20", scenario([[("vault_dweller", (1, 3))], [(enemy, enemy_at)]],
+                                    rows=WIDE))
+    b.combatants[0].hp = hp
+    return rs, b
+
+
+SNIPER = {"distance": "snipe", "min_hp": 0, "run_away_mode": "never", "chem_use": "sometimes",
+          "called_freq": 0, "min_to_hit": 0, "best_weapon": "ranged"}
+
+
+def test_2d20_a_hurt_sniper_with_no_cover_drops_prone_before_it_shoots() -> None:
+    """Prone (docs/rules/f2d20.md): shots from another zone are +1 against it. A sniper at
+    or under half its HP, in a zone without cover and no enemy close, drops prone with its
+    minor action (rather than aim); over half, or with an enemy in its zone, it aims."""
+    for hp, at, drops in ((8, (9, 3), True), (9, (9, 3), False), (8, (4, 3), False)):
+        rs, b = _sniper(hp, at)
+        action, reason = decide(rs, b, **SNIPER)
+        assert (action == Action("prone")) is drops, (hp, at, reason)
+        if drops:
+            assert f"HP {hp}/16, no cover in its zone, no enemy close" in reason
+            rs.apply(b, action)
+            action, reason = decide(rs, b, **SNIPER)
+            assert action.kind == "attack", reason  # and shoots from the floor
+
+
+def test_2d20_prone_stands_up_when_an_enemy_is_close_and_stays_down_otherwise() -> None:
+    """Stand (a minor action, the turn's movement): prone with an enemy in its zone (the
+    prone are easier to hit up close) it stands up; lying low from afar it stays down and
+    shoots; healed over half, it stands."""
+    for hp, at, stands in ((8, (4, 3), True), (8, (9, 3), False), (12, (9, 3), True)):
+        rs, b = _sniper(hp, at)
+        b.combatants[0].cond["prone"] = True
+        action, reason = decide(rs, b, **SNIPER)
+        assert (action == Action("stand")) is stands, (hp, at, reason)
+        if stands:
+            assert reason.startswith("stands up: ") and (
+                "raider_0 is close" in reason if at == (4, 3) else "over half" in reason)
+        else:
+            assert action.kind in ("aim", "attack"), reason  # stays down and shoots
+
+
+# --- 2d20: Assist, Rally with Speech, a readied Defend -------------------------------------------
+def test_2d20_assists_an_ally_that_can_attack_when_it_has_no_attack_of_its_own() -> None:
+    """Assist (seed 002): with no attack at odds it accepts (min_to_hit 100), the dweller
+    assists the ally who can attack; with no ally able to attack, it rallies."""
+    rows = "\n".join(["." * 30] * 7)
+    sides = [[("vault_dweller", (1, 3)), ("wastelander", (1, 5))], [("raider", (20, 3))]]
+    rs, b = start("f2d20", scenario(sides, rows=rows))
+    fields = {"min_to_hit": 100, "distance": "stay", "chem_use": "never", "aggression": 60}
+    action, reason = decide(rs, b, **fields)
+    assert action == Action("assist", 1) and "assists wastelander_0 against raider_0" in reason
+    b.combatants[1].ammo = {k: 0 for k in b.combatants[1].ammo}  # the wastelander's gun is dry
+    b.combatants[1].weapons = b.combatants[1].weapons[:1]
+    action, reason = decide(rs, b, **fields)
+    assert action.kind in ("rally", "rally_with"), reason
+
+
+def test_2d20_rallies_with_speech_when_it_is_the_better_pair() -> None:
+    """Rally (seed 002) with CHA + Speech (a creature: Mind + Other) while an ally stands:
+    the mr. handy's Speech TN 8 beats its Survival TN 7; alone, END + Survival."""
+    rows = "\n".join(["." * 30] * 7)
+    fields = {"min_to_hit": 100, "distance": "stay", "aggression": 60}
+    for allies, kind in (([("mr_handy", (1, 5))], "rally_with"), ([], "rally")):
+        rs, b = start("f2d20", scenario([[("mr_handy", (1, 3)), *allies], [("raider", (25, 3))]],
+                                        rows=rows))
+        if allies:
+            b.combatants[1].cond["assist"] = 0  # already helped: nobody to assist
+        action, reason = decide(rs, b, **fields)
+        assert action.kind == kind, reason
+        if kind == "rally_with":
+            assert action.option == "speech" and "TN 8, not 7" in reason
+
+
+def test_2d20_readies_a_defend_for_a_coming_brawler_when_not_aggressive() -> None:
+    """Ready (seed 002) a Defend: no attack at odds it accepts, a brawler that can reach it
+    next turn, aggression under 50; at 50 it rallies instead."""
+    rows = "\n".join(["." * 30] * 7)
+    s = scenario([[("vault_dweller", (1, 3))], [("feral_ghoul", (8, 3))]], rows=rows)
+    base = {"min_to_hit": 100, "distance": "stay", "chem_use": "never"}
+    for aggression, readies in ((49, True), (50, False)):
+        rs, b = start("f2d20", s)
+        action, reason = decide(rs, b, aggression=aggression, **base)
+        assert (action == Action("ready_to", None, "defend")) is readies, reason
+        if readies:
+            assert "feral_ghoul_0 comes within reach" in reason and "aggression 49" in reason
+
+
+# --- 2d20: first aid ---------------------------------------------------------------------------
+def test_2d20_first_aid_stabilizes_a_dying_ally_next_to_it() -> None:
+    """Seed 002, First Aid and Dying: a dying ally next to it is stabilized first; a
+    stabilized one, or one two squares off, is not."""
+    from wasteland.rules.battle import UNCONSCIOUS
+
+    sides = [[("vault_dweller", (2, 3)), ("wastelander", (2, 4))], [("raider", (20, 3))]]
+    for stable, at, aids in ((False, (2, 4), True), (True, (2, 4), False),
+                             (False, (2, 5), False)):
+        rs, b = start("f2d20", scenario(sides, rows=WIDE))
+        ally = b.combatants[1]
+        b.set_pos(ally, b.grid.index(*at))
+        ally.status, ally.hp = UNCONSCIOUS, 0
+        ally.cond.update({"dying": True, "prone": True, **({"stable": True} if stable else {})})
+        action, reason = decide(rs, b, chem_use="never", min_hp=0)
+        assert (action == Action("first_aid", 1)) is aids, reason
+        if aids:
+            assert "dying, to stabilize it" in reason
+
+
+def test_2d20_first_aid_heals_when_hurt_with_no_healing_item() -> None:
+    """The dweller (Medicine 2), at or under half its HP with chem_use never, gives itself
+    first aid; over half it does not; a feral ghoul (its Other as Medicine) never does."""
+    for creature, hp, aids in (("vault_dweller", 8, True), ("vault_dweller", 9, False),
+                               ("feral_ghoul", 4, False)):
+        rs, b = start("f2d20", scenario([[(creature, (2, 3))], [("raider", (25, 3))]],
+                                        rows=WIDE))
+        b.combatants[0].hp = hp
+        action, reason = decide(rs, b, chem_use="never", min_hp=0, run_away_mode="never")
+        assert (action == Action("first_aid", 0)) is aids, (creature, hp, reason)
+        if aids:
+            assert f"HP {hp}/16 under 50%, chem_use never, Medicine 2" in reason

@@ -65,6 +65,8 @@ STAY_CLOSE = 4  # squares: stay_close keeps within this of its leader
 EXTRA_DICE_COST = (0, 1, 3, 6)  # 2d20: total AP for 0..3 extra d20s
 FLOOR_2D20 = 0.1  # 2d20: the least chance it attacks at (else it rallies or defends)
 END = Action("end")
+ASSIST_MIN = 0.4  # 2d20: the least chance of a success its assisting d20 must have
+MEDICS = ("human", "character", "mutant")  # creature kinds that give first aid (2d20)
 
 
 def hit_chance(view: View, me: Combatant, t: Combatant, location: str | None,
@@ -780,7 +782,9 @@ class PacketAgent:
         return None
 
     def _care_2d20(self, view: View, me: Combatant, p: AIPacket) -> Action | None:
-        """2d20 first aid (seed 002): stabilize a dying ally next to it (else its dying
+        """2d20 first aid (seed 002), by people (MEDICS; the rules give every creature
+        its Other as Medicine, but a ghoul or a robot does not bandage): stabilize a dying
+        ally next to it (else its dying
         tests may kill it); heal itself or an ally next to it, at or under the chem_use
         share of HP (50% under chem_use never), when it has Medicine ranks and no healing
         item will do (none carried, or chem_use never)."""
@@ -788,6 +792,8 @@ class PacketAgent:
         from wasteland.rules.f2d20 import stats as S
 
         b = view.battle
+        if me.creature.kind not in MEDICS:
+            return None
         g = b.grid
         near = sorted((c for c in b.combatants if c.side == me.side and c is not me),
                       key=lambda c: (g.dist(me.pos, c.pos), c.slot))
@@ -920,6 +926,8 @@ class PacketAgent:
         if (b.ruleset != "f2d20" or me.weapon.kind != "ranged" or p.distance == "stay"
                 or me.cond.get("prone")):
             return None  # prone, a move is a crawl that costs the shot
+        if self._lie_low(view, me, p, enemies)[0]:
+            return None  # hurt and in the open: it lies low where it is, not walk up
         if p.distance == "stay_close" and self._leader_far(b, me) is not None:
             return None  # its place is by its leader first
         minor, major, _pool = self._costs(b, me)
@@ -1153,7 +1161,8 @@ class PacketAgent:
         """2d20, no attack of its own worth its major action: Assist (seed 002) an ally in
         sight that can attack an enemy from where it stands, adding a d20 at the
         creature's own target number for that ally's skill, when that d20 succeeds at
-        least half the time (the ally acts before its next turn, when help lapses)."""
+        least ASSIST_MIN of the time (the ally acts before its next turn, when help
+        lapses)."""
         from wasteland.rules.f2d20 import stats as S
 
         b = view.battle
@@ -1170,11 +1179,11 @@ class PacketAgent:
             if not foes:
                 continue
             tn, _tag = S.target_number(me, w.skill)
-            if tn < 10:
+            if min(tn, 20) < ASSIST_MIN * 20:
                 continue
             return self._say(a, f"assists {ally.id} against {foes[0].id} (1d20 at TN {tn} "
-                                f"for {w.skill.replace('_', ' ')}): no attack of its own at "
-                                f"odds it accepts")
+                                f"for {w.skill.replace('_', ' ')}, {min(tn, 20) / 20:.0%} a "
+                                f"success): no attack of its own at odds it accepts")
         return None
 
     def _rally_best(self, view: View, me: Combatant) -> Action | None:
