@@ -41,6 +41,19 @@ minor action, moves where a shot has better odds (asking the ruleset where a mov
 ends), burrows after striking when it can, rallies for AP when no attack is worth it,
 and readies when an enemy may walk into reach.
 
+Issue 9's actions, by field: ``chem_use`` - PnP ``pair X stimpak`` (in the Large action,
+when the odds at -8 meet min_to_hit; a hurt creature with no one in reach walks up first,
+keeping the stimpak for it), first aid on a bleeding patient or, with Medicine ranks and no
+healing item to use, on a hurt one (2d20: people only, and first a dying ally next to it,
+to stabilize it), ``extinguish`` a fire that would burn half the HP left; ``distance``
+snipe - 2d20 ``prone`` for a hurt sniper in a zone without cover and no enemy close
+(``stand`` once that no longer holds); ``aggression`` under 50 - 2d20 ``ready_to defend``
+against a brawler that can reach it next turn; with no attack worth its major action,
+2d20 ``assist`` an ally that can attack, ``rally_with speech`` when that pair banks more;
+2d20 ``noroll`` at difficulty 0 when rolling would bank no more AP than the complications
+it risks. Not used: ``speak`` (no effect), PnP ``prepare`` (the same thing done now, under
+the same legality, is never worse), ``pair X whip``, 2d20 ``called X torso``.
+
 The scenario's per-placement ``ai`` overrides apply on top of the creature's packet, and
 the constructor's ``overrides`` (by combatant id) on top of both.
 """
