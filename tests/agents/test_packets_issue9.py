@@ -313,14 +313,19 @@ def test_2d20_first_aid_stabilizes_a_dying_ally_next_to_it() -> None:
 
 
 def test_2d20_first_aid_heals_when_hurt_with_no_healing_item() -> None:
-    """The dweller (Medicine 2), at or under half its HP with chem_use never, gives itself
-    first aid; over half it does not; a feral ghoul (its Other as Medicine) never does."""
-    for creature, hp, aids in (("vault_dweller", 8, True), ("vault_dweller", 9, False),
-                               ("feral_ghoul", 4, False)):
-        rs, b = start("f2d20", scenario([[(creature, (2, 3))], [("raider", (25, 3))]],
+    """The dweller (Medicine 2), at or under half its HP with chem_use never and no attack
+    worth its major action (min_to_hit 100), gives itself first aid (it heals only the
+    Medicine rank, so not in place of an attack); over half it does not; a feral ghoul
+    (its Other as Medicine) never does."""
+    for creature, hp, to_hit, aids in (("vault_dweller", 8, 100, True),
+                                       ("vault_dweller", 9, 100, False),
+                                       ("vault_dweller", 8, 0, False),
+                                       ("feral_ghoul", 4, 100, False)):
+        rs, b = start("f2d20", scenario([[(creature, (2, 3))], [("raider", (8, 3))]],
                                         rows=WIDE))
         b.combatants[0].hp = hp
-        action, reason = decide(rs, b, chem_use="never", min_hp=0, run_away_mode="never")
+        action, reason = decide(rs, b, chem_use="never", min_hp=0, run_away_mode="never",
+                                min_to_hit=to_hit, distance="stay")
         assert (action == Action("first_aid", 0)) is aids, (creature, hp, reason)
         if aids:
             assert f"HP {hp}/16 under 50%, chem_use never, Medicine 2" in reason

@@ -765,7 +765,7 @@ class PacketAgent:
         healing item will do (none carried, or chem_use never) and it has Medicine ranks."""
         b = view.battle
         if b.ruleset == "f2d20":
-            return self._care_2d20(view, me, p)
+            return self._care_2d20(view, me, p, heal=False)
         if b.ruleset != "pnp":
             return None
         g = b.grid
@@ -794,13 +794,15 @@ class PacketAgent:
                                     f"{care}%, {why}, Medicine {ranks}")
         return None
 
-    def _care_2d20(self, view: View, me: Combatant, p: AIPacket) -> Action | None:
+    def _care_2d20(self, view: View, me: Combatant, p: AIPacket, heal: bool
+                   ) -> Action | None:
         """2d20 first aid (seed 002), by people (MEDICS; the rules give every creature
         its Other as Medicine, but a ghoul or a robot does not bandage): stabilize a dying
-        ally next to it (else its dying
-        tests may kill it); heal itself or an ally next to it, at or under the chem_use
-        share of HP (50% under chem_use never), when it has Medicine ranks and no healing
-        item will do (none carried, or chem_use never)."""
+        ally next to it (else its dying tests may kill it); with ``heal`` (its major
+        action has nothing better to do: the healing is only its Medicine rank), heal
+        itself or an ally next to it, at or under the chem_use share of HP (50% under
+        chem_use never), when it has Medicine ranks and no healing item will do (none
+        carried, or chem_use never)."""
         from wasteland.rules.battle import UNCONSCIOUS
         from wasteland.rules.f2d20 import stats as S
 
@@ -817,7 +819,7 @@ class PacketAgent:
                                     f"({S.injuries(c)} injuries)")
         ranks = S.medicine_rank(me)
         care = CHEM_BELOW[p.chem_use] or CHEM_BELOW["stims_when_hurt"]
-        if ranks <= 0:
+        if ranks <= 0 or not heal:
             return None
         for c in [me, *near]:
             a = Action("first_aid", c.slot)
@@ -1146,6 +1148,10 @@ class PacketAgent:
                     return self._say(a, f"readies a Defend for when {coming[0].id} comes "
                                         f"within reach: no attack at odds it accepts "
                                         f"(aggression {p.aggression}){hold}")
+                aid = self._care_2d20(view, me, p, heal=True)
+                if aid is not None:
+                    return self._say(aid, f"{self.last_reason}: no attack at odds it "
+                                          f"accepts{hold}")
                 helped = self._assist(view, me, enemies)
                 if helped is not None:
                     return helped
