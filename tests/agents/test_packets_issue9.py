@@ -329,3 +329,25 @@ def test_2d20_first_aid_heals_when_hurt_with_no_healing_item() -> None:
         assert (action == Action("first_aid", 0)) is aids, (creature, hp, reason)
         if aids:
             assert f"HP {hp}/16 under 50%, chem_use never, Medicine 2" in reason
+
+
+def test_pnp_packets_never_speak() -> None:
+    """Speak (seed 000, a free action) has no effect on a fight: a packet offered it in
+    its reaction windows never spends its free action on it."""
+    from wasteland.agents.base import view_of
+    from wasteland.bestiary.loader import load_scenario
+    from wasteland.rules.protocol import get_ruleset
+
+    rs = get_ruleset("pnp")
+    offered = 0
+    for seed in range(3):
+        b = rs.new_battle(load_scenario("ruined_street"), seed, keep_log=False)
+        agent = PacketAgent(seed)
+        while not b.over:
+            view = view_of(rs, b)
+            action = agent.act(view)
+            if Action("speak") in view.legal:
+                offered += 1
+                assert action != Action("speak"), agent.last_reason
+            rs.apply(b, action)
+    assert offered > 0
