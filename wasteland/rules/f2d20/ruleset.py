@@ -462,13 +462,17 @@ class F2d20:
                 if attack_ok and self.can_attack(b, c, t, c.active_weapon):
                     ids.extend(self._attack_ids(t))
                 continue
-            if take and ((heals and t.hp < t.max_hp) or (derads and t.max_hp < S.stats(t).hp)
-                         ) and g.dist(mine, tp) <= 1:  # as _chem_helps
+            if not (take or major_ok):
+                continue
+            near = g.dist(mine, tp) <= 1
+            if take and near and ((heals and t.hp < t.max_hp)
+                                  or (derads and t.max_hp < S.stats(t).hp)):  # as _chem_helps
                 ids.append(take[ts])
-            if major_ok and g.sight[mine][tp] and not t.cond.get("assist"):
-                ids.append(ASSIST[ts])
-            if major_ok and self._needs_aid(t) and g.dist(c.pos, tp) <= 1:
-                ids.append(FIRST_AID[ts])
+            if major_ok:
+                if g.sight[mine][tp] and not t.cond.get("assist"):
+                    ids.append(ASSIST[ts])
+                if near and self._needs_aid(t):
+                    ids.append(FIRST_AID[ts])
         if minor_ok:
             if c.cond.get("aim") != b.round:
                 ids.append(AIM)
