@@ -404,12 +404,21 @@ class F2d20:
         occ = b.occupied
         side = c.side
         held = _held_chem(b, c) if (minor_ok and c.items) else None
-        take = TAKE[held] if held else None
-        chem = b.items[_heal_item(b, c, CHEM_KIND[held]) or ""] if held else None
-        heals = chem is not None and chem.f2d20_heal > 0
-        derads = chem is not None and chem.f2d20_rads > 0
+        take = None
+        heals = derads = False
+        if held:
+            take = TAKE[held]
+            chem = b.items[_heal_item(b, c, CHEM_KIND[held]) or ""]
+            heals, derads = chem.f2d20_heal > 0, chem.f2d20_rads > 0
         attack_ok = major_ok and S.usable(c, c.weapon)
-        gun = _holds_gun(c)
+        # can_attack's checks on the weapon in hand, made once for every enemy below
+        wpn = c.weapon
+        prof = wpn.f2d20
+        melee = prof is not None and prof.skill in S.MELEE_SKILLS
+        armed = attack_ok and prof is not None and (
+            melee or wpn.ammo is None or c.ammo.get(wpn.ammo, 0) > 0)
+        sees = g.sight[c.pos]
+        gun = prof is not None and not melee  # _holds_gun
         reach: set[int] | None = None
         mine = c.pos
         moves: dict[tuple[int, int], tuple[int, int, int, int]] = z.__dict__.setdefault(
@@ -458,8 +467,9 @@ class F2d20:
                             ok = _ends(z, orders, away2, here, tp, occ, walk, mine, True, None)
                         if ok:
                             ids.append(SPRINT_AWAY[ts])
-            if enemy:
-                if attack_ok and self.can_attack(b, c, t, c.active_weapon):
+            if enemy:  # as can_attack(b, c, t, c.active_weapon)
+                if (armed and sees[tp] and not t.cond.get("burrowed")
+                        and (not melee or g.dist(mine, tp) <= wpn.reach)):
                     ids.extend(self._attack_ids(t))
                 continue
             if not (take or major_ok):
