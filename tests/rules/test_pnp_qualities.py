@@ -362,3 +362,13 @@ def test_lethal_does_not_apply_to_splash_on_bystanders():
     assert a.c("bob").hp == 0
     assert a.c("cal").hp == 10 - 5 and a.c("fred").hp == 40 - 7
     assert not any("Lethal" in d.note for d in damage(ev) if d.target != "bob")
+
+
+def test_splash_on_allies_is_not_damage_dealt():
+    """What reward shaping reads (issue 10): a blast that also catches the thrower's ally
+    counts as damage dealt only for the enemies; the ally's loss is damage taken."""
+    a = _splash()
+    a.rig.d6(5, 5, 5).push(10, 6, 6)  # bob 12, fred (ann's ally) 7, cal 5, dan 2
+    a.act("attack bob")
+    assert a.c("ann").damage_dealt == 12 + 5 + 2
+    assert a.c("fred").damage_taken == 7

@@ -46,7 +46,8 @@ max_cycles=None, reward_shaping=0.0, illegal_action="raise", bestiary=None)``
   `end` for it (its turn ends, its reactions are declined) and once every standing agent
   has used its budget all agents are truncated.
 * `reward_shaping`: adds `reward_shaping * (damage dealt - damage taken) / max HP` to each
-  agent on every step (max HP at the start of the battle: 2d20 radiation lowers it).
+  agent on every step (max HP at the start of the battle: 2d20 radiation lowers it). Damage
+  dealt counts harm to enemies only; a blast that hurts an ally or oneself is damage taken.
 * `illegal_action`: what an illegal action does - one outside the mask, or not an
   integer (an action is an int, a numpy integer or a one-element integer array; a float,
   a string or a bool is never read as a number): `"raise"` (it raises

@@ -1091,7 +1091,8 @@ class F2d20:
             t.hp = max(0, t.hp - dealt)
         taken = before - t.hp
         t.damage_taken += taken
-        c.damage_dealt += taken
+        if t.side != c.side:  # harm to one's own side is not damage dealt (it is taken)
+            c.damage_dealt += taken
         if not b.quiet:
             b.emit(events, CombatDiceRolled(t.id, loc, faces, dmg, fx, bonus, resist, label,
                                             dealt, dtype, t.hp, t.max_hp,

@@ -282,7 +282,8 @@ def deal_damage(b: Battle, c: Combatant, t: Combatant, ws: int, events: list[Eve
     t.hp = max(0, t.hp)
     taken = hp_before - t.hp
     t.damage_taken += taken
-    c.damage_dealt += taken
+    if t.side != c.side:  # harm to one's own side is not damage dealt (it is taken)
+        c.damage_dealt += taken
     if not b.quiet:
         dtype = "physical" if whip else w.damage_type
         b.emit(events, DamageDealt(t.id, str(dice), list(faces), bonus, mult, raw, label, res,
