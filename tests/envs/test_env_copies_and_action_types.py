@@ -84,6 +84,7 @@ def test_gymnasium_env_copy_continues_identically(ruleset: str, how: str) -> Non
         for _ in range(200):
             mask = env.action_masks()
             obs, reward, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+            info = {k: (v.tobytes() if isinstance(v, np.ndarray) else v) for k, v in info.items()}
             out.append((obs.tobytes(), mask.tobytes(), reward, term, trunc, info))
             if term or trunc:
                 break

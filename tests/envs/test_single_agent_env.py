@@ -234,3 +234,23 @@ def test_subproc_vec_env_action_masks() -> None:
             venv.step(actions)
     finally:
         venv.close()
+
+
+@pytest.mark.parametrize("ruleset", ["pnp", "f2d20"])
+def test_masks_reach_the_caller_through_gymnasium_make(ruleset: str) -> None:
+    """Issue 10: Gymnasium 1.x wrappers do not forward action_masks(); every info carries
+    the mask, equal to the env's own, through reset, steps and the end of the battle."""
+    env = gymnasium.make(ENV_ID, ruleset=ruleset, scenario="duel", opponents="scripted")
+    obs, info = env.reset(seed=3)
+    steps = 0
+    done = False
+    while not done:
+        mask = info["action_mask"]
+        assert mask.dtype == np.bool_ and mask.shape == (N_ACTIONS,)
+        assert np.array_equal(mask, env.unwrapped.action_masks())
+        action = int(np.flatnonzero(mask)[-1])
+        obs, _, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+        steps += 1
+    assert steps > 3 and np.array_equal(info["action_mask"], env.unwrapped.action_masks())
+    env.close()

@@ -13,9 +13,13 @@ import wasteland.envs  # registers "Wasteland/Combat-v0"
 
 env = gymnasium.make("Wasteland/Combat-v0", scenario="vault_corridor", opponents="scripted")
 obs, info = env.reset(seed=0)
-action = int(env.np_random.choice(env.unwrapped.action_masks().nonzero()[0]))
+action = int(env.np_random.choice(info["action_mask"].nonzero()[0]))
 obs, reward, terminated, truncated, info = env.step(action)
 ```
+
+The mask is also in every ``info["action_mask"]`` (reset and step), which reaches the caller
+through any wrapper; ``gymnasium.make``'s wrappers do not forward ``action_masks()`` itself
+(use ``env.unwrapped.action_masks()`` or ``env.get_wrapper_attr("action_masks")()``).
 
 Rewards: +1 when the learner's side wins, -1 when it loses, 0 on a draw, plus optionally
 ``reward_shaping * (damage dealt - damage taken) / max HP`` (at the start of the battle)
@@ -266,10 +270,13 @@ class SingleAgentEnv(gymnasium.Env):
     def _info(self) -> dict[str, Any]:
         b = self.battle
         assert b is not None
+        # the mask in info too: Gymnasium 1.x wrappers (gymnasium.make) do not forward
+        # action_masks(), and info reaches the caller through every wrapper
         if self._decision is not None:
-            return {"agent": b.ids[self._decision.combatant]}
+            return {"agent": b.ids[self._decision.combatant], "action_mask": self.action_masks()}
         winner = b.side_names[b.winner] if b.winner is not None else None
-        return {"winner": winner, "reason": b.extra.get("reason", "battle over")}
+        return {"winner": winner, "reason": b.extra.get("reason", "battle over"),
+                "action_mask": self.action_masks()}
 
     # --- masks, rendering ----------------------------------------------------------------
     def action_masks(self) -> np.ndarray:
