@@ -31,3 +31,20 @@ def test_maskable_ppo_beats_random_on_duel():
     _, base_hi = baseline.interval
     assert lo > 0.5, trained.as_dict()
     assert lo > base_hi, (trained.as_dict(), baseline.as_dict())
+
+
+@pytest.mark.parametrize("ruleset", ["pnp", "f2d20"])
+def test_evaluate_puts_any_agent_in_either_seat(ruleset):
+    """Issue 10: the packet (or any agent) can be evaluated in the learner's seat, on either
+    side, on the same seeds as a policy would be."""
+    from wasteland.training.train import evaluate
+
+    packet = evaluate("packet", "vault_corridor", ruleset, fights=30, learner=1,
+                      opponents="random")
+    rand = evaluate("random", "vault_corridor", ruleset, fights=30, learner=1,
+                    opponents="random")
+    assert packet.fights == rand.fights == 30
+    assert packet.wins > rand.wins + 5  # the packet plays the radscorpions' seat better
+    vault = evaluate("packet", "vault_corridor", ruleset, fights=30, learner=0,
+                     opponents="packet")
+    assert vault.wins + vault.losses + vault.draws == 30 and vault.wins > 0

@@ -80,23 +80,32 @@ def train(scenario: str = "duel", ruleset: str = "pnp", timesteps: int = 20_000,
 def evaluate(policy: Any, scenario: str = "duel", ruleset: str = "pnp", fights: int = 200,
              first_seed: int = 10_000, learner: int | str = 0,
              opponents: str = "random") -> Evaluation:
-    """Play ``fights`` battles with seeds first_seed.. ; ``policy`` is a MaskablePPO model
-    (deterministic actions) or the string "random" (uniform among legal actions)."""
+    """Play ``fights`` battles with seeds first_seed.. with ``policy`` in the learner's
+    seat (side ``learner``) against ``opponents``. ``policy`` is a MaskablePPO model
+    (deterministic actions), an agent name ("random": uniform among legal actions,
+    "packet", "scripted") or any Agent, so a baseline can sit in the same seat."""
+    from wasteland.agents.base import make_agent, view_of
+    from wasteland.rules.actions import ACTION_INDEX
+
     env = make_env(scenario, ruleset, learner, opponents)
     rng = np.random.default_rng(first_seed)
+    agent = (make_agent(policy, first_seed) if isinstance(policy, str) and policy != "random"
+             else policy if hasattr(policy, "act") else None)
     wins = losses = draws = 0
     for i in range(fights):
         obs, _ = env.reset(seed=first_seed + i)
         done = False
-        reward = 0.0
         while not done:
             mask = env.action_masks()
-            if policy == "random":
+            if agent is not None:
+                raw = env.unwrapped
+                action = ACTION_INDEX[agent.act(view_of(raw.ruleset, raw.battle))]
+            elif policy == "random":
                 action = int(rng.choice(np.flatnonzero(mask)))
             else:
                 act, _ = policy.predict(obs, action_masks=mask, deterministic=True)
                 action = int(act)
-            obs, reward, term, trunc, _ = env.step(action)
+            obs, _, term, trunc, _ = env.step(action)
             done = term or trunc
         b = env.unwrapped.battle
         if b.winner is None:
