@@ -1,0 +1,133 @@
+"""The packet agent's attacks: whom it strikes at odds the packet accepts, what it does
+first (PnP: top up, take cover; 2d20: aim, drop prone), and where it aims (called shots)."""
+
+from __future__ import annotations
+
+from wasteland.bestiary.models import AIPacket
+from wasteland.rules.actions import LOCATIONS, Action
+from wasteland.rules.battle import Combatant
+
+from ..base import View
+from .movement import Movement
+from .odds import _spot_worth
+
+
+class Attacks(Movement):
+    """Striking."""
+
+    def _strike(self, view: View, me: Combatant, t: Combatant, p: AIPacket, why: str,
+                enemies: list[Combatant]) -> Action | None:
+        """Attack ``t`` or, when it is out of reach, whoever is in reach, at odds the packet
+        accepts; 2d20: aim first with a free minor action, and pay AP for another attack
+        only at fair odds."""
+        b = view.battle
+        g = b.grid
+        minor, major, pool = self._costs(b, me)
+        if major > pool:
+            return None
+        floor = self._floor(b, p)
+        order = [t] + sorted((e for e in enemies if e is not t),
+                             key=lambda e: (g.dist(me.pos, e.pos), e.slot))
+        for i, e in enumerate(order):
+            if not self._legal(view, Action("attack", e.slot)):
+                continue
+            blocked = self._area_blocked(b, me, me.active_weapon, e, p)
+            if blocked:
+                if e is t:
+                    self._note += f" (holds its {me.weapon.name}: {blocked})"
+                continue
+            chance, _ = self._odds(view, me, e, None, p)
+            if chance < floor:
+                continue
+            if major and chance < 0.5 - 0.3 * p.aggression / 100:
+                continue  # another attack costs AP: only at fair odds
+            reason = why if i == 0 else f"in reach while {t.id} is not"
+            first = self._small_first(view, me, e, enemies, p)
+            if first is not None:
+                return first
+            if b.ruleset == "f2d20" and minor == 0 and not me.cond.get("prone"):
+                low, how = self._lie_low(view, me, p, enemies)
+                if low and self._legal(view, Action("prone")):
+                    return self._say(Action("prone"), f"drops prone before shooting {e.id} "
+                                                      f"rather than aim: {how}")
+            if (b.ruleset == "f2d20" and minor == 0 and self._legal(view, Action("aim"))
+                    and me.cond.get("attacked") != b.round and not self._burrower(me)):
+                return self._say(Action("aim"), f"takes aim at {e.id} before attacking "
+                                                f"({chance:.0%} to hit)")
+            return self._attack(view, me, e, p, reason, chance, extra_ap=major)
+        return None
+
+    def _small_first(self, view: View, me: Combatant, t: Combatant,
+                     enemies: list[Combatant], p: AIPacket) -> Action | None:
+        """PnP: an attack taken first forgoes the small action, so before attacking ``t``
+        it tops up a gun loaded round by round, or steps into cover from enemy guns when
+        it can still shoot ``t`` from there."""
+        b = view.battle
+        if b.ruleset != "pnp" or b.slot != "small":
+            return None
+        w = me.weapon
+        st = me.wstate
+        if (w.magazine == "internal" and st.loaded < w.capacity
+                and self._legal(view, Action("reload"))):
+            return self._say(Action("reload"), f"tops up {w.name} ({st.loaded}/{w.capacity}) "
+                                               f"before attacking {t.id}")
+        g = b.grid
+        guns = [e for e in enemies if e.weapon.kind == "ranged"]
+        if (not guns or w.kind != "ranged" or g.cover[me.pos] or p.distance == "stay"
+                or any(g.dist(me.pos, e.pos) <= 1 for e in enemies)
+                or not self._legal(view, Action("cover"))):
+            return None
+        from wasteland.rules.pnp.movement import nearest_cover
+
+        cell = nearest_cover(b, me)
+        if cell is None:
+            return None
+        from wasteland.rules.pnp.combat import can_attack
+
+        start = me.pos
+        me.pos = cell  # what-if: can it still shoot from there; put back at once
+        try:  # the ruleset's own test: sight, range, and no full cover at either end
+            ok = can_attack(b, me, t, me.active_weapon)
+        finally:
+            me.pos = start
+        if not ok:
+            return None
+        return self._say(Action("cover"), f"takes cover from {guns[0].id}'s "
+                                          f"{guns[0].weapon.name}, then shoots {t.id}")
+
+    @staticmethod
+    def _burrower(me: Combatant) -> bool:
+        s = me.creature.f2d20
+        return s is not None and "burrow" in s.abilities
+
+    def _attack(self, view: View, me: Combatant, t: Combatant, p: AIPacket, why: str,
+                chance: float, extra_ap: int = 0) -> Action:
+        b = view.battle
+        location = None
+        kind = "attack"
+        aim = ""
+        plain = chance
+        if p.called_freq and self.rng.random() * 100 < p.called_freq:
+            best = -1.0
+            floor = self._floor(b, p)
+            for loc in LOCATIONS:
+                worth, purpose = _spot_worth(b, me, t, loc)
+                for k in ("vats", "attack"):  # V.A.T.S. first: no penalty, paid with AP
+                    if not self._legal(view, Action(k, t.slot, loc)):
+                        continue
+                    c2, _ = self._odds(view, me, t, None if k == "vats" else loc, p)
+                    value = c2 * worth
+                    # a penalty for aiming is paid only when the spot is worth it
+                    fair = k == "vats" or value >= 0.8 * plain
+                    if c2 >= floor and fair and value > best + 1e-9:
+                        best, location, kind, chance, aim = value, loc, k, c2, purpose
+                    break
+        verb = "charges" if (p.distance == "charge" and b.grid.dist(me.pos, t.pos) <= 1
+                             ) else "attacks"
+        spot = (f" in the {location}" + (" with V.A.T.S." if kind == "vats" else "")
+                + (f" {aim}" if aim else "") + f" (called_freq {p.called_freq})"
+                if location else "")
+        ap = f", {extra_ap} AP for another attack" if extra_ap else ""
+        return self._say(Action(kind, t.slot, location),
+                         f"{verb} {t.id}{spot}: {why}, {chance:.0%} to hit, "
+                         f"aggression {p.aggression}{ap}")

@@ -1,0 +1,165 @@
+"""The base of the packet agent: its packet (the creature's, the scenario's overrides,
+the agent's own), how it states a decision, and what it reads off the battle that every
+part of a decision needs: AP costs, zones, threats, its full HP, reasons to run, odds."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from wasteland.bestiary.models import AIPacket
+from wasteland.rules.actions import ACTION_INDEX, Action
+from wasteland.rules.battle import Battle, Combatant
+
+from ..base import View
+from .odds import EXTRA_DICE_COST, FLOOR_2D20, hit_chance
+
+SNIPE_CLOSE = 3  # squares: a sniper backs away from an enemy this close
+END = Action("end")
+
+
+class PacketBase:
+    """The packet and the helpers every part of a decision uses. The parts build on this
+    class one module at a time (weapons, movement, attack, aid, spare, windows); PacketAgent
+    (agent.py) is the whole."""
+
+    def __init__(self, seed: int = 0, overrides: dict[str, dict[str, Any]] | None = None
+                 ) -> None:
+        self.rng = random.Random(seed)
+        self.overrides = overrides or {}
+        self.last_reason = ""
+        self._packets: dict[tuple[int, str], AIPacket] = {}
+        self._scenario: object = None
+        self._note = ""  # appended to this decision's reason (why it is not running)
+
+    # --- the packet ----------------------------------------------------------------------
+    def packet(self, c: Combatant, b: Battle | None = None) -> AIPacket:
+        """``c``'s packet: its creature's, then the scenario placement's ``ai`` (the k-th
+        placement over all sides is combatant slot k), then this agent's overrides."""
+        if b is not None and b.scenario is not self._scenario:
+            self._scenario = b.scenario
+            self._packets.clear()
+        key = (c.slot, c.id)
+        got = self._packets.get(key)
+        if got is None:
+            fields: dict[str, Any] = {}
+            if b is not None:
+                placements = [p for side in b.scenario.sides for p in side.combatants]
+                if c.slot < len(placements) and placements[c.slot].creature == c.creature.id:
+                    fields.update(placements[c.slot].ai or {})
+            fields.update(self.overrides.get(c.id) or {})
+            got = (AIPacket.model_validate({**c.creature.ai.model_dump(), **fields})
+                   if fields else c.creature.ai)
+            if b is not None:
+                self._packets[key] = got
+        return got
+
+    # --- helpers -------------------------------------------------------------------------
+    def _legal(self, view: View, action: Action) -> bool:
+        idx = ACTION_INDEX.get(action)
+        return idx is not None and idx in view.legal_ids
+
+    def _say(self, action: Action, reason: str) -> Action:
+        self.last_reason = " ".join((reason + self._note).split())
+        return action
+
+    def _end(self, view: View, reason: str) -> Action:
+        if self._legal(view, END):
+            return self._say(END, reason)
+        return self._say(view.legal[0], reason)
+
+    @staticmethod
+    def _costs(b: Battle, me: Combatant) -> tuple[int, int, int]:
+        """(AP the next minor action costs, AP the next major costs, the side's pool);
+        nothing costs AP outside 2d20."""
+        x = b.extra
+        if "pools" not in x:
+            return 0, 0, 0
+        return (0 if x.get("minor", 0) == 0 else 1, 0 if x.get("major", 0) == 0 else 2,
+                int(x["pools"][me.side]))
+
+    def _threats(self, b: Battle, me: Combatant, enemies: list[Combatant],
+                 running: bool = False) -> list[Combatant]:
+        """Enemies that could close in and strike on their next turn (2d20: in the same or
+        the next zone; PnP: within their speed plus reach), nearest first. ``running``:
+        those it is worth running from - a gunman only when it is close (running in the
+        open from a gun does not help, so a coward shoots back at a distant one)."""
+        g = b.grid
+        zones = self._zones(b)
+        out = []
+        for e in enemies:
+            gun = e.weapon.kind == "ranged"
+            if zones is not None:
+                near = zones.band(e.pos, me.pos) <= (0 if running and gun else 1)
+            elif running and gun:
+                near = g.dist(e.pos, me.pos) <= SNIPE_CLOSE
+            else:
+                reach = e.weapon.reach if not gun else 1
+                near = g.dist(e.pos, me.pos) <= e.creature.pnp.speed + reach
+            if near:
+                out.append(e)
+        return sorted(out, key=lambda e: (g.dist(me.pos, e.pos), e.slot))
+
+    @staticmethod
+    def _zones(b: Battle) -> Any:
+        if b.ruleset != "f2d20":
+            return None
+        from wasteland.rules.zones import zones_for
+
+        return zones_for(b.grid)
+
+    @staticmethod
+    def _full_hp(b: Battle, me: Combatant) -> int:
+        """Its maximum HP before radiation damage (2d20 lowers the maximum; elsewhere the
+        maximum is the maximum)."""
+        if b.ruleset != "f2d20":
+            return me.max_hp
+        from wasteland.rules.f2d20 import stats as S
+
+        return int(S.stats(me).hp)
+
+    def _flee_reason(self, me: Combatant, p: AIPacket) -> str | None:
+        if p.flee_below and me.hp * 100 <= p.flee_below * me.max_hp:
+            mode = f"min_hp {p.min_hp}" if p.min_hp else f"run_away_mode {p.run_away_mode}"
+            return f"HP {me.hp}/{me.max_hp} at or under {p.flee_below}% ({mode})"
+        for part in p.hurt_too_much:
+            loc = "head" if part == "blind" else part
+            if me.crippled.get(loc, 0):
+                return f"{part} hurt too much"
+        return None
+
+    # --- odds ----------------------------------------------------------------------------
+    def _odds(self, view: View, me: Combatant, t: Combatant, location: str | None,
+              p: AIPacket, ws: int | None = None) -> tuple[float, int]:
+        """(chance to hit, d20s it would buy for it): 2d20 buys dice with the side's AP
+        while a die adds more to the odds than the AP are worth to it (less, the more
+        aggressive it is); other rulesets buy nothing."""
+        base = hit_chance(view, me, t, location, ws)
+        b = view.battle
+        if b.ruleset != "f2d20" or base >= 1.0:
+            return base, 0
+        _minor, major, pool = self._costs(b, me)
+        if view.decision.slot == "act":
+            pool -= major  # the attack itself may cost AP first
+        worth = 0.2 - 0.12 * p.aggression / 100
+        best, best_v, best_p = 0, base, base
+        for n in (1, 2, 3):
+            if EXTRA_DICE_COST[n] > pool:
+                break
+            pn = hit_chance(view, me, t, location, ws, n)
+            v = pn - worth * EXTRA_DICE_COST[n]
+            if v > best_v + 1e-9:
+                best, best_v, best_p = n, v, pn
+        return best_p, best
+
+    def _floor(self, b: Battle, p: AIPacket) -> float:
+        """The least chance it attacks at: min_to_hit, and under 2d20 at least 10% (a
+        wasted major action there costs what a rally would have banked)."""
+        return max(p.min_to_hit / 100, FLOOR_2D20 if b.ruleset == "f2d20" else 0.0)
+
+    if TYPE_CHECKING:  # defined in subclasses (agent.py, spare.py), called from aid.py, movement.py
+        def _fight(self, view: View, me: Combatant, p: AIPacket,
+                   enemies: list[Combatant]) -> Action: ...
+
+        def _spare(self, view: View, me: Combatant, t: Combatant, p: AIPacket,
+                   why: str) -> Action: ...

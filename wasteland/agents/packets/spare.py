@@ -1,0 +1,131 @@
+"""The packet agent's spare actions: what it does with a turn that has no attack at odds
+it accepts and nowhere to go (2d20: burrow, prone, defend, ready, aid, assist, rally;
+PnP: top up the gun, ready), then the end of its turn."""
+
+from __future__ import annotations
+
+from wasteland.bestiary.models import AIPacket
+from wasteland.rules.actions import Action
+from wasteland.rules.battle import Combatant
+
+from ..base import View
+from .aid import Aid
+
+ASSIST_MIN = 0.4  # 2d20: the least chance of a success its assisting d20 must have
+
+
+class Spare(Aid):
+    """The rest of a turn."""
+
+    def _spare(self, view: View, me: Combatant, t: Combatant, p: AIPacket,
+               why: str) -> Action:
+        """Nothing to attack at odds it accepts and nowhere to go: use what is left of the
+        turn (2d20: burrow, ready, defend or rally; PnP: top up the gun, ready)."""
+        b = view.battle
+        g = b.grid
+        minor, major, pool = self._costs(b, me)
+        hold = " (distance stay)" if p.distance == "stay" else ""
+        if b.ruleset == "f2d20":
+            if minor == 0 and self._legal(view, Action("cover")):
+                return self._say(Action("cover"), "burrows out of reach until it strikes again")
+            enemies = b.enemies_of(me)
+            if minor == 0 and not me.cond.get("prone") and self._legal(view, Action("prone")):
+                low, how = self._lie_low(view, me, p, enemies)
+                if low:
+                    return self._say(Action("prone"), f"drops prone: {how}")
+            if major == 0:
+                close = [e for e in enemies if g.dist(me.pos, e.pos) <= 1]
+                if close and self._legal(view, Action("defend")):
+                    return self._say(Action("defend"), f"defends against {close[0].id}: no "
+                                                       f"attack at odds it accepts{hold}")
+                floor = self._floor(b, p)
+                ready = [e for e in self._threats(b, me, enemies)
+                         if self._odds(view, me, e, None, p)[0] >= floor]
+                if ready and self._legal(view, Action("ready")):
+                    return self._say(Action("ready"), f"readies an attack for {ready[0].id} "
+                                                      f"or whoever comes close{hold}")
+                coming = [e for e in self._threats(b, me, enemies) if e.weapon.kind != "ranged"]
+                a = Action("ready_to", None, "defend")
+                if coming and p.aggression < 50 and self._legal(view, a):
+                    return self._say(a, f"readies a Defend for when {coming[0].id} comes "
+                                        f"within reach: no attack at odds it accepts "
+                                        f"(aggression {p.aggression}){hold}")
+                aid = self._care_2d20(view, me, p, heal=True)
+                if aid is not None:
+                    return self._say(aid, f"{self.last_reason}: no attack at odds it "
+                                          f"accepts{hold}")
+                helped = self._assist(view, me, enemies)
+                if helped is not None:
+                    return helped
+                rally = self._rally_best(view, me)
+                if rally is not None:
+                    return self._say(rally, f"{self.last_reason}: no attack on {t.id} at odds it "
+                                        f"accepts{hold}")
+        else:
+            w = me.weapon
+            st = me.wstate
+            if (b.slot == "small" and w.magazine == "internal" and st.loaded < w.capacity
+                    and self._legal(view, Action("reload"))):
+                return self._say(Action("reload"), f"tops up {w.name} ({st.loaded}/"
+                                                   f"{w.capacity}) while {t.id} is out of reach")
+            if self._legal(view, Action("ready")):
+                return self._say(Action("ready"), f"readies an attack: {t.id} out of reach"
+                                                  f"{hold}")
+        if self._legal(view, Action("attack", t.slot)):
+            return self._end(view, f"ends its turn: no more attacks on {t.id} worth taking"
+                                   f"{hold}")
+        if p.distance == "stay":
+            return self._end(view, f"holds position (distance stay): {t.id} out of reach")
+        return self._end(view, f"{t.id} out of reach and no way closer this turn")
+
+    def _assist(self, view: View, me: Combatant, enemies: list[Combatant]) -> Action | None:
+        """2d20, no attack of its own worth its major action: Assist (seed 002) an ally in
+        sight that can attack an enemy from where it stands, adding a d20 at the
+        creature's own target number for that ally's skill, when that d20 succeeds at
+        least ASSIST_MIN of the time (the ally acts before its next turn, when help
+        lapses)."""
+        from wasteland.rules.f2d20 import stats as S
+
+        b = view.battle
+        can_attack = getattr(view.ruleset, "can_attack", None)
+        if can_attack is None:
+            return None
+        g = b.grid
+        for ally in sorted(b.allies_of(me), key=lambda a: (g.dist(me.pos, a.pos), a.slot)):
+            a = Action("assist", ally.slot)
+            w = ally.weapon.f2d20
+            if w is None or not self._legal(view, a):
+                continue
+            foes = [e for e in enemies if can_attack(b, ally, e, ally.active_weapon)]
+            if not foes:
+                continue
+            tn, _tag = S.target_number(me, w.skill)
+            if min(tn, 20) < ASSIST_MIN * 20:
+                continue
+            return self._say(a, f"assists {ally.id} against {foes[0].id} (1d20 at TN {tn} "
+                                f"for {w.skill.replace('_', ' ')}, {min(tn, 20) / 20:.0%} a "
+                                f"success): no attack of its own at odds it accepts")
+        return None
+
+    def _rally_best(self, view: View, me: Combatant) -> Action | None:
+        """2d20 Rally (seed 002): END + Survival, or CHA + Speech (a creature: Mind + Other)
+        while an ally stands, whichever is expected to bank more AP."""
+        from wasteland.rules.f2d20 import stats as S
+        from wasteland.rules.f2d20.odds import successes
+
+        def mean(tn_tag: tuple[int, int]) -> float:
+            return sum(k * q for k, q in enumerate(successes(tn_tag[0], tn_tag[1], 2)))
+
+        plain = Action("rally")
+        if not self._legal(view, plain):
+            return None
+        survival = S.target_number(me, "survival")
+        speech_a = Action("rally_with", None, "speech")
+        if self._legal(view, speech_a):
+            speech = S.target_number(me, "speech", ("mind", "other"))
+            if mean(speech) > mean(survival):
+                self.last_reason = (f"rallies with CHA + Speech (TN {speech[0]}, not "
+                                    f"{survival[0]} for END + Survival) to gain AP")
+                return speech_a
+        self.last_reason = f"rallies to gain AP (END + Survival, TN {survival[0]})"
+        return plain
