@@ -6,7 +6,7 @@ a gunman out of reach."""
 from __future__ import annotations
 
 from wasteland.bestiary.loader import default_bestiary
-from wasteland.rules.f2d20.ruleset import _within_reach, reach_of
+from wasteland.rules.f2d20.reach import _within_reach, reach_of
 
 from .kit2d20 import F, arena, roll_of
 

@@ -1,5 +1,5 @@
-"""Exact chances under Fallout 2d20, computed the way the engine rolls (ruleset.py
-``F2d20._test``): Nd20 (2 plus the dice bought with AP) against a target number and a
+"""Exact chances under Fallout 2d20, computed the way the engine rolls (skills.py
+``Skills._test``): Nd20 (2 plus the dice bought with AP) against a target number and a
 tag rank, each die worth 0, 1 or 2 successes and a complication at or above the
 complication range; with Aim, the highest die is rerolled once when it failed; with
 assistance, each helper's d20 adds its successes when the leader scores at least one.
@@ -91,7 +91,7 @@ def expected_excess(target: int, tag: int, difficulty: int, dice: int = 2,
 
 
 def aims(b: Battle, c: Combatant) -> bool:
-    """Whether ``c``'s next attack rerolls a die for Aim (as ``F2d20._roll_attack``)."""
+    """Whether ``c``'s next attack rerolls a die for Aim (as ``Attacks._roll_attack``)."""
     return c.cond.get("aim") == b.round and c.cond.get("attacked") != b.round
 
 
@@ -111,7 +111,7 @@ def hit_chance(b: Battle, c: Combatant, t: Combatant, location: str | None = Non
 
 def helper_of(b: Battle, c: Combatant, skill: str) -> tuple[int, int] | None:
     """The (target number, tag rank) of the ally assisting ``c``'s next test of ``skill``,
-    if one is (as ``F2d20._assisted``)."""
+    if one is (as ``Skills._assisted``)."""
     h = c.cond.get("assist")
     if h is None or b.combatants[h].status != ACTIVE:
         return None

@@ -1,0 +1,169 @@
+"""Attacks under Fallout 2d20 (seed 002: Making an Attack, Aim; seed 003: Range, Ranged
+Attacks Within Reach, Sneak Attacks, Increasing Damage)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wasteland.bestiary.models import RANGES_2D20
+from wasteland.rules.battle import Battle, Combatant
+from wasteland.rules.events import Event
+from wasteland.rules.zones import zones_for
+
+from . import stats as S
+from .damage import Damage
+from .dice import EXTRA_DICE_COST
+from .odds import aims
+from .reach import _within_reach
+from .skills import _pool
+
+# reading: obscured +1, heavily obscured +2 (+1 for a melee attack: what is within arm's
+# reach still shows against a moonless sky), unseen +3; (ranged, melee) by PnP penalty
+VIS_DIFFICULTY = {0: (0, 0), -2: (1, 1), -4: (2, 1), -10: (3, 3)}
+
+# reading: a zone's cover makes ranged attacks into it harder; a zone is never all cover,
+# so even one of full cover only adds +3 (a single square of full cover would forbid)
+COVER_DIFFICULTY = (0, 1, 2, 3)
+
+
+
+class Attacks(Damage):
+    """Attacks, for F2d20 (a base class of it)."""
+
+    def hit_chance(self, b: Battle, c: Combatant, t: Combatant,
+                   location: str | None = None, extra_dice: int = 0,
+                   aim: bool | None = None) -> float:
+        """Exact chance that ``c``'s next attack on ``t`` passes, with ``extra_dice``
+        d20s bought (none by default) and Aim's reroll if ``c`` has aimed (odds.py)."""
+        from .odds import hit_chance
+
+        return hit_chance(b, c, t, location, extra_dice, aim)
+
+    def can_attack(self, b: Battle, c: Combatant, t: Combatant, ws: int) -> bool:
+        """Melee: the target within the weapon's reach and in sight; ranged: in sight, with
+        ammunition; nobody attacks a burrowed creature or shoots into a full-cover zone."""
+        wpn = c.weapons[ws]
+        p = wpn.f2d20
+        if p is None or not S.usable(c, wpn) or t.cond.get("burrowed"):
+            return False
+        g = b.grid
+        if not g.sight[c.pos][t.pos]:
+            return False
+        if p.skill in S.MELEE_SKILLS:
+            return g.dist(c.pos, t.pos) <= wpn.reach
+        return wpn.ammo is None or c.ammo.get(wpn.ammo, 0) > 0
+
+    # --- attacks -------------------------------------------------------------------------
+    def _declare_attack(self, b: Battle, c: Combatant, t: Combatant, location: str | None,
+                        events: list[Event]) -> None:
+        window = {"kind": "dice", "attacker": c.slot, "target": t.slot, "ws": c.active_weapon,
+                  "location": location}
+        if not b.reactions and b.order[b.turn] == c.slot:
+            b.extra["attacked"] = True
+        diff = self.attack_difficulty(b, c, t, c.active_weapon, location)[0]
+        if diff == 0:  # seed 003 Sneak Attacks: no roll needed, but one may roll for AP
+            b.extra["window"] = {**window, "zero": True}
+        elif _pool(b, c.side) >= EXTRA_DICE_COST[1]:
+            b.extra["window"] = window
+        else:
+            self._roll_attack(b, window, 0, events)
+
+    def attack_difficulty(self, b: Battle, c: Combatant, t: Combatant, ws: int,
+                          location: str | None) -> tuple[int, list[tuple[str, int]]]:
+        """The target's Defense and every modifier the seeds and readings add."""
+        wpn = c.weapons[ws]
+        p = wpn.f2d20
+        assert p is not None
+        z = zones_for(b.grid)
+        g = b.grid
+        parts: list[tuple[str, int]] = [("Defense", S.stats(t).defense)]
+        if t.cond.get("defend"):
+            parts.append(("defending", int(t.cond["defend"])))
+        melee = p.skill in S.MELEE_SKILLS
+        if not melee:
+            band = z.band(c.pos, t.pos)
+            off = abs(band - RANGES_2D20.index(p.range))
+            if off:
+                parts.append((f"range {RANGES_2D20[band]} vs {p.range}", off))
+            there = z.zone_of[t.pos]
+            # reading: the zone's cover shields it from shots from other zones; inside one
+            # zone, the target's own square decides
+            cov = COVER_DIFFICULTY[g.cover[t.pos] if z.zone_of[c.pos] == there
+                                   else z.cover(there)]
+            if cov:
+                parts.append(("cover", cov))
+            if _within_reach(b, c):
+                parts.append(("within an enemy's reach", 2))
+        if location:
+            parts.append(("chosen location", 1))
+        vis = VIS_DIFFICULTY.get(min(g.vis[t.pos], b.extra.get("ambient", 0)), (0, 0))[melee]
+        if vis:
+            parts.append(("visibility", vis))
+        if S.test_penalty(c):
+            parts.append(("head injury", S.test_penalty(c)))
+        if S.injuries(c, "arm") and wpn.hands:
+            parts.append(("arm injury", 1))
+        if t.cond.get("prone"):  # reading (published game): prone
+            if melee or z.band(c.pos, t.pos) == 0:
+                parts.append(("prone target, close", -1))
+            else:
+                parts.append(("prone target, medium or farther", 1))
+        abilities = S.stats(t).abilities
+        if "big" in abilities:
+            parts.append(("big target", -1))
+        if "little" in abilities:
+            parts.append(("little target", 1))
+        total = sum(v for _, v in parts)
+        if t.unguarded or c.cond.get("burrowed"):
+            parts.append(("sneak attack", -1))
+            total -= 1
+        return max(0, total), parts
+
+    def _roll_attack(self, b: Battle, w: dict[str, Any], extra: int,
+                     events: list[Event]) -> None:
+        c = b.combatants[w["attacker"]]
+        t = b.combatants[w["target"]]
+        ws = w["ws"]
+        wpn = c.weapons[ws]
+        p = wpn.f2d20
+        assert p is not None
+        diff, parts = self.attack_difficulty(b, c, t, ws, w["location"])
+        sneak = t.unguarded or bool(c.cond.get("burrowed"))
+        c.cond.pop("burrowed", None)
+        if wpn.ammo is not None and p.skill not in S.MELEE_SKILLS:
+            c.ammo[wpn.ammo] -= 1
+        aim = aims(b, c)
+        c.cond["attacked"] = b.round  # Aim: only the first attack of the round rerolls
+        passed, excess, _ = self._test(b, c, f"attacks {t.id} with {wpn.name}",
+                                       p.skill, diff, parts, events, extra,
+                                       tn_tag=S.attack_test(c, ws), reroll=aim,
+                                       roll_anyway=bool(w.get("zero") and w.get("roll")))
+        t.last_attacker = c.slot
+        if not passed:
+            return
+        if w["location"]:
+            loc = S.location_of_kind(t, w["location"])
+        else:
+            roll = b.roll(c.slot, 20, 1, "hit location")[0]
+            loc = next(name for hi, name, _ in S.location_table(t) if roll <= hi)
+        w = {**w, "kind": "boost", "loc": loc, "sneak": sneak}
+        if self._max_boost(b, c, w) > 0:
+            b.extra["window"] = w
+        else:
+            self._damage(b, c, t, w, 0, events)
+
+    def _max_boost(self, b: Battle, c: Combatant, w: dict[str, Any]) -> int:
+        """Melee and thrown: +1 CD per AP, at most 3; ranged: +1 CD per extra round of
+        ammunition, at most the fire rate (seed 003, Increasing Damage)."""
+        wpn = c.weapons[w["ws"]]
+        p = wpn.f2d20
+        assert p is not None
+        if S.boosts_with_ap(wpn):
+            return min(3, _pool(b, c.side))
+        if wpn.ammo is None:  # reading: a self-charging weapon has no rounds to spend
+            return 0
+        return min(p.fire_rate, c.ammo.get(wpn.ammo, 0))
+
+    def _max_boost_uses_ap(self, c: Combatant, w: dict[str, Any]) -> bool:
+        return S.boosts_with_ap(c.weapons[w["ws"]])
+

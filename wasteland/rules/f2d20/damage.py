@@ -1,0 +1,175 @@
+"""Damage under Fallout 2d20 (seed 002: Inflict Damage, Damage Effects, Critical Hits,
+Injuries, and Dying, Radiation Damage)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wasteland.rules.battle import ACTIVE, DEAD, UNCONSCIOUS, Battle, Combatant
+from wasteland.rules.events import CombatDiceRolled, Downed, Event, Note
+from wasteland.rules.zones import zones_for
+
+from . import stats as S
+from .dice import score_cd
+from .skills import Skills
+
+# reading (published game): a character's melee and unarmed attacks gain +1 CD at STR 7-8,
+# +2 at 9-10, +3 at 11 or more ("bonuses from derived statistics", seed 002 Inflict Damage)
+MELEE_BONUS = ((11, 3), (9, 2), (7, 1))
+
+AURA_RADS = 2  # reading: radiation a Radiant creature's aura deals at the end of its turn
+
+
+
+class Damage(Skills):
+    """Damage, injuries and dying, for F2d20 (a base class of it)."""
+
+    def _damage(self, b: Battle, c: Combatant, t: Combatant, w: dict[str, Any], boost: int,
+                events: list[Event], half: bool = False, secondary: bool = False) -> None:
+        """Roll the combat dice of a hit and apply DR, damage and the effects rolled.
+        ``half``: a Spread hit; ``secondary`` (Spread, Burst and Persistent hits): its
+        effects do not spread or burst again."""
+        wpn = c.weapons[w["ws"]]
+        p = wpn.f2d20
+        assert p is not None
+        e = p.effects
+        strong = 0 if secondary else S.melee_bonus(c, wpn)  # extra hits: the weapon's CD
+        n = p.cd + boost + strong
+        vicious = e.vicious
+        bonus: list[tuple[str, int]] = []
+        if w.get("sneak"):  # seed 003, Sneak Attacks: Vicious, or +2 CD if already Vicious
+            if vicious:
+                n += 2
+                bonus.append(("sneak attack CD", 0))
+            vicious = True
+        faces, dmg, fx = score_cd(b.roll(c.slot, 6, n, "combat dice"))
+        loc = w["loc"]
+        if vicious and fx:
+            bonus.append(("Vicious", fx))
+            dmg += fx
+        if half:
+            dmg //= 2
+        dtype = p.damage_type
+        resist = S.dr(t, loc, dtype)
+        pierce = min(resist, e.piercing * fx)
+        dealt = max(0, dmg - (resist - pierce))
+        label = f"{dtype} DR" + (f" (Piercing ignores {pierce})" if pierce else "")
+        crit = dealt >= 5
+        self._hurt(b, c, t, dealt, dtype, loc, crit, events, faces, dmg, fx, bonus, resist - pierce,
+                   label, f" (+{strong} CD for STR {S.stats(c).special['strength']})"  # type: ignore[index]
+                   if strong else "")
+        if t.status == DEAD:
+            return
+        if e.radioactive and fx:  # radiation comes after the other damage types
+            rad = max(0, fx - S.dr(t, loc, "radiation"))
+            if rad:
+                self._hurt(b, c, t, rad, "radiation", loc, False, events, [], fx, 0, [],
+                           S.dr(t, loc, "radiation"), "radiation DR", " (Radioactive)")
+        if not fx or t.status == DEAD:
+            return
+        if e.breaking:
+            broken = t.cond.setdefault("broken", {})
+            broken[loc] = broken.get(loc, 0) + fx
+            b.emit(events, Note(t.id, f"has its {loc} DR broken by {fx}."))
+        if e.stun and t.status == ACTIVE:
+            t.cond["stunned"] = True
+            b.emit(events, Note(t.id, "is stunned and loses its next major action."))
+        if e.persistent:  # at the end of the target's next turn: not this one if it is acting
+            fresh = not b.over and b.order[b.turn] == t.slot and not b.extra.get("turn_done")
+            t.cond.setdefault("persist", []).append([c.slot, w["ws"], loc, fresh])
+        if e.spread and not secondary:
+            table = S.location_table(t)
+            for _ in range(fx):
+                if t.status != ACTIVE:
+                    break
+                roll = b.roll(c.slot, 20, 1, "hit location")[0]
+                spot = next(name for hi, name, _ in table if roll <= hi)
+                self._damage(b, c, t, {**w, "loc": spot, "sneak": False}, 0, events, half=True,
+                             secondary=True)
+        if e.burst and not secondary:
+            z = zones_for(b.grid)
+            near = [o for o in b.combatants if o is not t and o.side != c.side
+                    and o.status == ACTIVE and z.zone_of[o.pos] == z.zone_of[t.pos]]
+            for o in near[:fx]:
+                if wpn.ammo is not None:
+                    if c.ammo.get(wpn.ammo, 0) <= 0:
+                        break
+                    c.ammo[wpn.ammo] -= 1
+                roll = b.roll(c.slot, 20, 1, "hit location")[0]
+                spot = next(name for hi, name, _ in S.location_table(o) if roll <= hi)
+                b.emit(events, Note(c.id, f"bursts into {o.id}."))
+                self._damage(b, c, o, {**w, "loc": spot, "sneak": False, "target": o.slot},
+                             0, events, secondary=True)
+
+    def _hurt(self, b: Battle, c: Combatant, t: Combatant, dealt: int, dtype: str, loc: str,
+              crit: bool, events: list[Event], faces: list[int], dmg: int, fx: int,
+              bonus: list[tuple[str, int]], resist: int, label: str, note: str = "") -> None:
+        """Apply damage: radiation lowers maximum HP, 5+ after DR is an injury, 0 HP is an
+        injury and dying for characters, death for creatures (seed 002)."""
+        before = t.hp
+        if dtype == "radiation":
+            t.max_hp = max(0, t.max_hp - dealt)
+            t.hp = min(t.hp, t.max_hp)
+        else:
+            t.hp = max(0, t.hp - dealt)
+        taken = before - t.hp
+        t.damage_taken += taken
+        if t.side != c.side:  # harm to one's own side is not damage dealt (it is taken)
+            c.damage_dealt += taken
+        if not b.quiet:
+            b.emit(events, CombatDiceRolled(t.id, loc, faces, dmg, fx, bonus, resist, label,
+                                            dealt, dtype, t.hp, t.max_hp,
+                                            note + (" (critical hit)" if crit else "")))
+        kind = S.kind_of(t, loc)
+        if crit:
+            self._injure(b, t, kind, events, "critical hit")
+        if t.cond.get("dying") and dealt > 0:  # in addition to a critical hit's injury
+            self._injure(b, t, kind, events, "damage while dying")
+            if t.cond.pop("stable", None):
+                b.emit(events, Note(t.id, "is no longer stable."))
+        if t.status == ACTIVE and (t.hp <= 0 or t.max_hp <= 0):
+            if S.is_character(t) and t.max_hp > 0:
+                self._injure(b, t, kind, events, "dropped to 0 HP")
+                t.cond["dying"] = True
+                t.cond["prone"] = True
+                b.fall(t, UNCONSCIOUS)
+                b.emit(events, Note(t.id, "falls prone and is dying."))
+            else:
+                b.fall(t, DEAD)
+                b.emit(events, Downed(t.id, DEAD))
+            t.readied = False
+            b.reactions = [r for r in b.reactions if r.reactor != t.slot and r.subject != t.slot]
+
+    def _injure(self, b: Battle, t: Combatant, kind: str, events: list[Event], why: str) -> None:
+        t.crippled[kind] = t.crippled.get(kind, 0) + 1
+        b.emit(events, Note(t.id, f"suffers a {kind} injury ({why}; "
+                                  f"{S.injuries(t)} injur{'y' if S.injuries(t) == 1 else 'ies'})."))
+
+    def _aura(self, b: Battle, c: Combatant, events: list[Event]) -> None:
+        """Reading: at the end of its turn a Radiant creature deals AURA_RADS radiation to
+        every other combatant in its zone, the dying included; a whole-body effect, so
+        each uses its lowest radiation DR (seed 002, Radiation Damage)."""
+        z = zones_for(b.grid)
+        here = z.zone_of[c.pos]
+        for o in b.combatants:
+            if o is c or o.status == DEAD or z.zone_of[o.pos] != here:
+                continue
+            resist, loc = S.whole_body(o, "radiation")
+            dealt = max(0, AURA_RADS - resist)
+            b.emit(events, Note(c.id, f"irradiates {o.id}: {AURA_RADS} radiation - lowest "
+                                      f"radiation DR {resist} = {dealt}."))
+            if dealt:
+                self._hurt(b, c, o, dealt, "radiation", loc, False, events, [], AURA_RADS,
+                           0, [], resist, "lowest radiation DR", " (whole body)")
+
+    def _dying_test(self, b: Battle, c: Combatant, events: list[Event]) -> None:
+        """END + Survival, difficulty = injuries, complication range 19-20; failing kills
+        (seed 002, Critical Hits, Injuries, and Dying)."""
+        diff = S.injuries(c)
+        passed, _, _ = self._test(b, c, "fights for life (END + Survival)", "survival", diff,
+                                  [("injuries", diff)], events, complication_from=19)
+        if not passed:
+            c.status = DEAD
+            c.cond.pop("dying", None)
+            b.emit(events, Downed(c.id, DEAD))
+
