@@ -148,10 +148,7 @@ def fight_on(b: Battle, per_side: list[Agent], on_event: Callable[[str], None] |
         if pending is not None:
             pending[0].setstate(pending[1])
         if mark != len(b.moves):  # stopped inside an action: the fight as it was before it
-            b2 = saves.replay(rs, b.scenario, b.seed, b.history[:mark], saves.bestiary_of(b),
-                              b.extra.get("max_rounds"))
-            b2.session = b.session
-            result.battle = b = b2
+            result.battle = b = saves.rewind(b, b.history[:mark])
         write()
         raise Interrupted(result) from None
     write()

@@ -16,13 +16,12 @@ from pathlib import Path
 from rich.console import Console
 
 from wasteland.rules import saves
-from wasteland.rules.battle import Battle
+from wasteland.rules.battle import Battle, rng_to_json
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.newcomers import join
 
 from .play import Game
 from .prompt import ChoiceError, match
-from .session import rng_state
 
 HELP = ("Party turns: a number, or the action (words may be shortened). NPC turns: Enter "
         "accepts the proposal, or type another action to override. Commands: help, look, "
@@ -99,11 +98,7 @@ class GmSession(Game):
 
     def rebuild(self, history: list[str]) -> Battle:
         """This fight replayed from its seed up to ``history``; it becomes the session's."""
-        old = self.b
-        b = saves.replay(self.rs, old.scenario, old.seed, history, saves.bestiary_of(old),
-                         old.extra.get("max_rounds"))
-        b.session, b.dice_hook = old.session, old.dice_hook
-        self.b = b
+        self.b = b = saves.rewind(self.b, history)
         self.shown = len(b.log)
         return b
 
@@ -139,7 +134,7 @@ class GmSession(Game):
                 self.show_choices(actor.slot, dec.slot, dec.reaction, labels)
                 proposal = self.pending_rng = None
             else:
-                self.pending_rng = rng_state(self.npc.rng)
+                self.pending_rng = rng_to_json(self.npc.rng)
                 proposal = self.npc.act(self._view())
                 self.say(f"  {actor.id} proposes: {proposal.text(self.b.ids, actor.slot)} "
                          f"({self.npc.last_reason}) - Enter to accept, or another action",

@@ -24,7 +24,7 @@ from rich.panel import Panel
 from wasteland.agents.packets import PacketAgent
 from wasteland.rules import saves
 from wasteland.rules.actions import Action
-from wasteland.rules.battle import Battle
+from wasteland.rules.battle import Battle, rng_to_json
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.protocol import Ruleset, get_ruleset
 from wasteland.rules.textmap import render_text
@@ -36,7 +36,6 @@ from .session import (
     choose_save_path,
     new_session,
     restore_agent,
-    rng_state,
 )
 
 HELP = ("Type the number of an action, or the action itself (words may be shortened: "
@@ -176,7 +175,7 @@ class Game:
                 if stop is not None:
                     return self.stop(stop)
             else:
-                self.pending_rng = rng_state(self.npc.rng)
+                self.pending_rng = rng_to_json(self.npc.rng)
                 action = self.npc.act(self._view())
                 self.say(f"  {actor.id}: {action.text(self.b.ids, actor.slot)} "
                          f"({self.npc.last_reason})", "cyan")

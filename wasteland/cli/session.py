@@ -10,6 +10,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from wasteland.rules.battle import rng_from_json, rng_to_json
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.savefile import check_target
 
@@ -20,26 +21,16 @@ def new_session(command: str, options: dict[str, Any], humans: list[int] | None 
             "humans": sorted(humans or []), "agents": []}
 
 
-def rng_state(rng: random.Random) -> list[Any]:
-    version, internal, gauss = rng.getstate()
-    return [version, list(internal), gauss]
-
-
-def set_rng(rng: random.Random, state: list[Any]) -> None:
-    version, internal, gauss = state
-    rng.setstate((version, tuple(internal), gauss))
-
-
 def agent_record(kind: str, agent: object, side: int | None = None) -> dict[str, Any]:
     rng = getattr(agent, "rng", None)
     return {"kind": kind, "side": side,
-            "rng": rng_state(rng) if isinstance(rng, random.Random) else None}
+            "rng": rng_to_json(rng) if isinstance(rng, random.Random) else None}
 
 
 def restore_agent(agent: object, record: dict[str, Any]) -> None:
     rng = getattr(agent, "rng", None)
     if isinstance(rng, random.Random) and record.get("rng") is not None:
-        set_rng(rng, record["rng"])
+        rng_from_json(rng, record["rng"])
 
 
 def check_resume_options(saved: dict[str, Any], given: dict[str, Any], resume: Path) -> None:
@@ -49,8 +40,9 @@ def check_resume_options(saved: dict[str, Any], given: dict[str, Any], resume: P
             continue  # not given
         if name in saved and saved[name] != value:
             flag = "--" + name.replace("_", "-")
+            was = f"{flag} {saved[name]}" if saved[name] is not None else f"no {flag}"
             raise WastelandError(
-                f"{flag} {value} conflicts with {resume}, saved with {flag} {saved[name]}; "
+                f"{flag} {value} conflicts with {resume}, saved with {was}; "
                 f"leave {flag} out to resume, or start a new game without --resume")
 
 

@@ -23,6 +23,17 @@ ACTIVE, UNCONSCIOUS, DEAD = "active", "unconscious", "dead"
 STATUSES = (ACTIVE, UNCONSCIOUS, DEAD)
 
 
+def rng_to_json(rng: random.Random) -> list[Any]:
+    """A Random's state as JSON values (what saves hold for the battle and its agents)."""
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def rng_from_json(rng: random.Random, state: list[Any]) -> None:
+    version, internal, gauss = state
+    rng.setstate((version, tuple(internal), gauss))
+
+
 def dice_entry(who: str, sides: int, faces: list[int], why: str) -> str:
     """The history line for dice rolled at the table: "@dice ted 3d6 4 6 5 (initiative)"."""
     return f"@dice {who} {len(faces)}d{sides} {' '.join(map(str, faces))} ({why})"
@@ -248,7 +259,6 @@ class Battle:
     # --- saving -------------------------------------------------------------------------
     def state(self) -> dict[str, Any]:
         """Everything that changes during a fight, as JSON-ready values."""
-        version, internal, gauss = self.rng.getstate()
         return {
             "round": self.round,
             "order": list(self.order),
@@ -259,7 +269,7 @@ class Battle:
             "winner": self.winner,
             "over": self.over,
             "extra": copy.deepcopy(self.extra),
-            "rng": [version, list(internal), gauss],
+            "rng": rng_to_json(self.rng),
             "combatants": [c.state() for c in self.combatants],
         }
 
@@ -270,8 +280,7 @@ class Battle:
         self.pending_move = s["pending_move"]
         self.winner, self.over = s["winner"], s["over"]
         self.extra = copy.deepcopy(s["extra"])
-        version, internal, gauss = s["rng"]
-        self.rng.setstate((version, tuple(internal), gauss))
+        rng_from_json(self.rng, s["rng"])
         for c, cs in zip(self.combatants, s["combatants"]):
             c.restore(cs)
         self.occupied = {c.pos: c.slot for c in self.combatants if c.up}

@@ -62,6 +62,15 @@ def to_dict(b: Battle) -> dict[str, Any]:
     }
 
 
+def rewind(b: Battle, history: list[str]) -> Battle:
+    """``b`` replayed from its seed up to ``history`` (a prefix of its own), with its
+    session and dice hook: how an undo or an interrupted action is taken back."""
+    back = replay(b.ruleset, b.scenario, b.seed, history, bestiary_of(b),
+                  b.extra.get("max_rounds"))
+    back.session, back.dice_hook = b.session, b.dice_hook
+    return back
+
+
 def bestiary_of(b: Battle) -> Bestiary:
     """The entries a battle was built from (what its save carries)."""
     return _bestiary(to_dict(b)["bestiary"], "battle")
