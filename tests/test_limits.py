@@ -160,6 +160,21 @@ def test_max_rounds_cap_in_new_battle(ruleset: str, rounds: object) -> None:
     assert b.extra["max_rounds"] == MAX_ROUNDS
 
 
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_seed_a_battle_accepts_a_save_can_hold(ruleset: str, tmp_path: Path) -> None:
+    """A battle begun with a seed past a save's 64-bit field used to save and then refuse
+    to load; now it is refused at once, in one line, and the largest seed round-trips."""
+    from wasteland.rules import saves
+
+    rs = get_ruleset(ruleset)
+    for seed in (limits.MAX_SEED + 1, -limits.MAX_SEED - 1, 10**20):
+        with pytest.raises(WastelandError, match="seed must be a whole number from"):
+            rs.new_battle(load_scenario("duel"), seed)
+    b = rs.new_battle(load_scenario("duel"), limits.MAX_SEED)
+    saves.save(b, tmp_path / "s.json")
+    assert saves.load(tmp_path / "s.json").seed == limits.MAX_SEED
+
+
 def test_map_cap_in_new_battle_for_a_scenario_made_in_code() -> None:
     big = Scenario.model_construct(**{**parse_entry(Scenario, scenario_data(6, 4), "s",
                                                     "scenario").__dict__,

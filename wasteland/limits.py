@@ -41,6 +41,8 @@ MAX_MAP_WIDTH = 32
 MAX_MAP_HEIGHT = 32
 MAX_MAP_CELLS = 400
 MAX_ROUNDS = 1000
+# a seed a save can hold (a signed 64-bit integer), so every battle begun can be saved
+MAX_SEED = 2**63 - 1
 MAX_YAML_BYTES = 1_000_000
 MAX_DEPTH = 64
 MAX_YAML_NODES = 10_000

@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
+from wasteland.limits import MAX_SEED
+
 from .actions import MAX_COMBATANTS
 from .battle import STATUSES
 
@@ -21,7 +23,6 @@ from .battle import STATUSES
 MAX_HISTORY = 100_000
 MAX_LOG = 400_000
 MAX_LINE = 400
-MAX_SEED = 2**63 - 1
 MAX_BESTIARY_ENTRIES = 200
 
 Line = Annotated[StrictStr, Field(max_length=MAX_LINE)]

@@ -8,7 +8,7 @@ from typing import Protocol
 
 from wasteland.bestiary.loader import Bestiary
 from wasteland.bestiary.models import Scenario
-from wasteland.limits import LimitError, map_size_problem, rounds_problem
+from wasteland.limits import MAX_SEED, LimitError, map_size_problem, rounds_problem
 
 from .battle import Battle, Combatant
 from .grid import VISIBILITY, grid_for
@@ -30,6 +30,8 @@ def lay_out(ruleset: MakesCombatants, scenario: Scenario, seed: int, rng: random
     problem = rounds_problem(max_rounds) if max_rounds is not None else None
     if problem:
         raise LimitError(problem)
+    if not -MAX_SEED <= seed <= MAX_SEED:
+        raise LimitError(f"seed must be a whole number from {-MAX_SEED} to {MAX_SEED}, got {seed}")
     legend: dict[str, list[str]] = {
         k: ([v] if isinstance(v, str) else list(v)) for k, v in scenario.legend.items()}
     rows = scenario.rows()
