@@ -82,24 +82,30 @@ melee/ranged, range, RoF and reach, spare weapons, healing items, readied, free 
 used, Speed, cover and height of my square, visibility (my square or the light, the
 worse), unguarded, and the 2d20 AP economy: my side's pool and the fullest enemy pool
 (/ 6), minor and major actions used and moved this turn; zeros under PnP) and then one
-block per combatant slot in slot order, so block `k` is the combatant that action
-targets `k` name: present, is me, ally, enemy, alive, HP fraction, dx and dy (normalized
-by the map size), distance, in line of sight, cover, height difference, range band (2d20
-zones: close 0 .. extreme 1; 0 under PnP), crippled head/arm/leg, readied, is the
-subject of the decision (the reaction's subject, the 2d20 attack's target), ranged
-weapon, free action used, unguarded, weapon empty. Under 2d20, cover is the zone's,
-weapons fire from the ammunition supply (no magazines) and Speed is 0. Empty slots are
-zeros.
+block per combatant in egocentric order (me first, then the others still fighting from
+the nearest out, ties to enemies and then the most hurt, then the fallen), so block `k`
+is the combatant that an action's target `k` names: present, is me, ally, enemy, alive,
+HP fraction, dx and dy (normalized by the map size), distance, in line of sight, cover,
+height difference, range band (2d20 zones: close 0 .. extreme 1; 0 under PnP), crippled
+head/arm/leg, readied, is the subject of the decision (the reaction's subject, the 2d20
+attack's target), ranged weapon, free action used, unguarded, weapon empty. Under 2d20,
+cover is the zone's, weapons fire from the ammunition supply (no magazines) and Speed is
+0. Empty blocks are zeros.
 
-`action_mask` is exactly the ruleset's `legal_ids` for the deciding agent and all zeros
-for every other agent (and for everybody once the battle is over).
+`action_mask` is exactly the ruleset's `legal_ids` for the deciding agent (in the
+egocentric ids below) and all zeros for every other agent (and for everybody once the
+battle is over).
 
 ## Action space
 
 Indices into the fixed action table (`wasteland.rules.actions.ACTION_TABLE`), the same for
 every scenario and ruleset: `end`, `reload`, `ready`, `cover`, `draw N`,
 `move toward|away T`, `step toward|away T`, `attack T [head|arm|leg]`, `vats T LOC`,
-`attack2 T`, `whip T`, `stimpak T`, and the 2d20 intents. `T` is a combatant slot.
+`attack2 T`, `whip T`, `stimpak T`, and the 2d20 intents. `T` is egocentric: the
+combatant of observation block `T` (0 is the agent itself, 1 the nearest other, ...),
+so what a policy learns does not depend on slot numbers. `env.action_text(a)` names an
+id's target by combatant id; `wasteland.envs.encoding.to_table(a, env.order())` gives
+the ruleset's table id.
 
 ## Rewards
 
@@ -147,7 +153,15 @@ from wasteland.rules.errors import IllegalActionError, WastelandError
 from wasteland.rules.protocol import Decision, Ruleset, get_ruleset
 from wasteland.rules.textmap import render_text
 
-from .encoding import Encoder, fallback_id, mask_box, mask_of, observation_box
+from .encoding import (
+    Encoder,
+    ego_ids,
+    fallback_id,
+    mask_box,
+    mask_of,
+    observation_box,
+    to_table,
+)
 
 ILLEGAL_MODES = ("raise", "end")
 
@@ -232,12 +246,18 @@ def _shown(action: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def illegal_message(battle: Battle, dec: Decision, action: Any, legal: list[int]) -> str:
+def illegal_message(battle: Battle, dec: Decision, action: Any, legal: list[int],
+                    order: list[int] | None = None) -> str:
+    """``action`` as the caller gave it (an egocentric id when ``order`` is given, else a
+    table id), ``legal`` the table ids."""
     ids = battle.ids
     me = dec.combatant
     idx = action_index(action)
-    if idx is not None:
-        what = repr(ACTION_TABLE[idx].text(ids, me))
+    table = idx if (idx is None or order is None) else to_table(idx, order)
+    if table is not None:
+        what = repr(ACTION_TABLE[table].text(ids, me))
+    elif idx is not None:
+        what = f"{idx} ({ACTION_TABLE[idx].text()}: no combatant in that observation block)"
     elif isinstance(action, (int, np.integer)) and not isinstance(action, bool):
         what = f"{_shown(action)} (not an index of the action table, 0..{N_ACTIONS - 1})"
     else:
@@ -301,6 +321,7 @@ class raw_env(AECEnv, EzPickle):
         self._enc: Encoder | None = None
         self._decision: Decision | None = None
         self._legal: list[int] = []
+        self._order: list[int] = []
         self._rewarded = False
         self._used: list[int] = []
         self._net: list[int] = []
@@ -365,7 +386,9 @@ class raw_env(AECEnv, EzPickle):
         enc = self._enc
         assert enc is not None
         if dec is not None and dec.combatant == slot:
-            return {"observation": enc.observe(slot, dec), "action_mask": mask_of(self._legal)}
+            order = self._order
+            return {"observation": enc.observe(slot, dec, order),
+                    "action_mask": mask_of(ego_ids(self._legal, order))}
         return {"observation": enc.observe(slot, None),
                 "action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}
 
@@ -377,10 +400,12 @@ class raw_env(AECEnv, EzPickle):
         b = self.battle
         dec = self._decision
         assert b is not None and dec is not None
-        idx = action if type(action) is int else action_index(action)
+        ego = action if type(action) is int else action_index(action)
+        idx = to_table(ego, self._order) if ego is not None else None
         if idx not in self._legal:  # also None and out-of-table indices
             if self.illegal_action == "raise":
-                raise IllegalActionError(illegal_message(b, dec, action, self._legal))
+                raise IllegalActionError(illegal_message(b, dec, action, self._legal,
+                                                         self._order))
             idx = fallback_id(self._legal)
             self.infos[agent] = {"illegal_action": True}
         elif self.infos[agent]:
@@ -421,6 +446,8 @@ class raw_env(AECEnv, EzPickle):
                 continue
             self._decision = dec
             self._legal = R.legal_ids(b)
+            assert self._enc is not None
+            self._order = self._enc.order(dec.combatant)
             self.agent_selection = self.possible_agents[dec.combatant]
             return
         winner = b.winner
@@ -434,6 +461,7 @@ class raw_env(AECEnv, EzPickle):
     def _end_episode(self, truncated: bool) -> None:
         self._decision = None
         self._legal = []
+        self._order = []
         done = self.truncations if truncated else self.terminations
         for a in self.agents:
             done[a] = True
@@ -453,15 +481,29 @@ class raw_env(AECEnv, EzPickle):
 
     # --- queries -------------------------------------------------------------------------
     def legal_ids(self) -> list[int]:
-        """The cached legal action ids of the current decision (empty when it is over)."""
-        return list(self._legal)
+        """The legal action ids of the current decision, egocentric as the env's actions
+        are (empty when it is over)."""
+        return ego_ids(self._legal, self._order)
+
+    def order(self, agent: str | None = None) -> list[int]:
+        """The combatant slots in ``agent``'s observation block order (default: the agent
+        deciding now)."""
+        assert self._enc is not None
+        if agent is None:
+            return list(self._order)
+        return self._enc.order(self._slot_of[agent])
 
     def action_text(self, action: int, agent: str | None = None) -> str:
-        """The notation of a table index, naming targets by combatant id."""
+        """The notation of an env action id (egocentric, as ``agent`` - default the agent
+        deciding now - sees it), naming targets by combatant id."""
         assert self.battle is not None
         actor = self._slot_of[agent] if agent is not None else (
             self._decision.combatant if self._decision is not None else None)
-        return ACTION_TABLE[action].text(self.battle.ids, actor)
+        order = self.order(agent) if agent is not None else self._order
+        table = to_table(action, order) if order else action
+        if table is None:
+            return f"{ACTION_TABLE[action].text()} (no combatant in that block)"
+        return ACTION_TABLE[table].text(self.battle.ids, actor)
 
     def render(self) -> str | None:
         return render_battle(self.render_mode, self.battle, self.ruleset)

@@ -10,12 +10,21 @@ ruleset, so one policy can drive any combatant anywhere. It is a flat float32 ve
   and the action-point economy of rulesets that keep one (2d20: my side's AP pool, the
   fullest enemy pool, minor and major actions used and whether I moved this turn; zeros
   under PnP);
-* ``MAX_COMBATANTS`` blocks of ``SLOT_FEATURES``, one per combatant slot in slot order, so
-  that block ``k`` describes the combatant that the action table's target ``k`` names.
-  Empty slots are all zeros.
+* ``MAX_COMBATANTS`` blocks of ``SLOT_FEATURES``, one per combatant in egocentric order:
+  the observer first, then the others still fighting from the nearest out (ties: enemies
+  first, then the most hurt), then those out of the fight. The order never depends on
+  slot numbers (only an exact tie falls back to them), so what a policy learns about
+  "the nearest enemy" holds in any scenario and any slot. Empty blocks are all zeros.
 
-The mask is the ruleset's ``legal_ids`` for the deciding combatant as a 0/1 vector over the
-fixed action table. Only the ruleset decides legality; this module only copies it.
+Actions in the envs are egocentric too: a targeted action's target ``k`` names the
+combatant of observation block ``k`` (``0`` is the observer itself), so a policy's
+"attack block 1" means "attack the nearest" wherever it fights. ``Encoder.order(me)``
+gives the slots in block order; ``to_table`` and ``to_ego`` translate action ids between
+the egocentric ids the envs speak and the fixed action table the rulesets speak.
+
+The mask is the ruleset's ``legal_ids`` for the deciding combatant, translated to
+egocentric ids, as a 0/1 vector. Only the ruleset decides legality; this module only
+copies it.
 
 Everything read here is ruleset-neutral battle state (positions, HP, statuses, weapons,
 ammunition) or read generically: Speed from the stat block named like the ruleset when it
@@ -37,7 +46,14 @@ import numpy as np
 from gymnasium import spaces
 
 from wasteland.bestiary.models import Weapon
-from wasteland.rules.actions import ACTION_INDEX, MAX_COMBATANTS, MAX_WEAPONS, N_ACTIONS, Action
+from wasteland.rules.actions import (
+    ACTION_INDEX,
+    ACTION_TABLE,
+    MAX_COMBATANTS,
+    MAX_WEAPONS,
+    N_ACTIONS,
+    Action,
+)
 from wasteland.rules.battle import ACTIVE, Battle
 from wasteland.rules.protocol import Decision, Ruleset, get_ruleset
 from wasteland.rules.zones import Zones
@@ -86,11 +102,50 @@ NO_FEED, MAGAZINE, SUPPLY = 0, 1, 2  # how a weapon gets its ammunition (see Enc
 
 
 def feature_names() -> list[str]:
-    """The name of every position of the observation vector, e.g. ``slot3.hp_frac``."""
+    """The name of every position of the observation vector, e.g. ``block3.hp_frac`` (the
+    fourth combatant in egocentric order)."""
     names = list(GLOBAL_FEATURES)
     for k in range(MAX_COMBATANTS):
-        names.extend(f"slot{k}.{f}" for f in SLOT_FEATURES)
+        names.extend(f"block{k}.{f}" for f in SLOT_FEATURES)
     return names
+
+
+# Targeted actions: the target of each table id (-1: none) and, per id, the id of the same
+# kind and option aimed at each combatant position (slot or block alike).
+TARGET_OF: tuple[int, ...] = tuple(-1 if a.target is None else a.target for a in ACTION_TABLE)
+RETARGET: tuple[tuple[int, ...], ...] = tuple(
+    (i,) * MAX_COMBATANTS if a.target is None else
+    tuple(ACTION_INDEX[Action(a.kind, t, a.option)] for t in range(MAX_COMBATANTS))
+    for i, a in enumerate(ACTION_TABLE))
+
+
+def to_table(ego_id: int, order: Sequence[int]) -> int | None:
+    """The table id of an egocentric action id, given the observation's block order (the
+    slot of each block); None when it targets an empty block or is off the table."""
+    if not 0 <= ego_id < N_ACTIONS:
+        return None
+    t = TARGET_OF[ego_id]
+    if t < 0:
+        return ego_id
+    if t >= len(order):
+        return None
+    return RETARGET[ego_id][order[t]]
+
+
+def to_ego(table_id: int, order: Sequence[int]) -> int:
+    """The egocentric id of a table id (the inverse of ``to_table``)."""
+    t = TARGET_OF[table_id]
+    if t < 0:
+        return table_id
+    return RETARGET[table_id][order.index(t)]
+
+
+def ego_ids(legal: Sequence[int], order: Sequence[int]) -> list[int]:
+    """Table ids to egocentric ids, for a whole legal list."""
+    block = [0] * MAX_COMBATANTS
+    for k, slot in enumerate(order):
+        block[slot] = k
+    return [i if TARGET_OF[i] < 0 else RETARGET[i][block[TARGET_OF[i]]] for i in legal]
 
 
 def observation_box() -> spaces.Box:
@@ -269,9 +324,38 @@ class Encoder:
         self._geo[a][b] = got
         return got
 
-    def observe(self, me: int, dec: Decision | None = None) -> np.ndarray:
+    def order(self, me: int) -> list[int]:
+        """The slots of the combatants in the order of the observation's blocks: ``me``, the
+        others still fighting by distance (ties: enemies, then the lower HP fraction, then
+        the slot), then those out of the fight in the same way."""
+        cs = self.battle.combatants
+        g = self.battle.grid
+        xs, ys = g.xs, g.ys
+        p = cs[me].pos
+        x0, y0 = xs[p], ys[p]
+        enemy = self._prefix[me]
+        keys = []
+        for o in cs:
+            j = o.slot
+            if j == me:
+                continue
+            q = o.pos
+            dx, dy = xs[q] - x0, ys[q] - y0
+            d = (dx if dx > 0 else -dx)
+            dy = dy if dy > 0 else -dy
+            if dy > d:
+                d = dy
+            keys.append((o.status != ACTIVE, d, 1.0 - enemy[j][3],
+                         o.hp / o.max_hp if o.max_hp > 0 else 0.0, j))
+        keys.sort()
+        return [me] + [k[4] for k in keys]
+
+    def observe(self, me: int, dec: Decision | None = None,
+                order: Sequence[int] | None = None) -> np.ndarray:
         """The observation of combatant slot ``me``; ``dec`` is the current decision if it is
-        ``me``'s (else the decision features are zeros)."""
+        ``me``'s (else the decision features are zeros); ``order`` the block order if
+        already known (``self.order(me)``)."""
+        blocks = order if order is not None else self.order(me)
         b = self.battle
         cs = b.combatants
         c = cs[me]
@@ -347,7 +431,10 @@ class Encoder:
         if row is None:
             row = self._geo[pos] = [None] * self._cells
         subj = cs[subject] if subject >= 0 else None
-        for o, pre, al, ows in zip(cs, self._prefix[me], self._prefix_alive[me], self.weapons):
+        prefix, prefix_alive, weapons = self._prefix[me], self._prefix_alive[me], self.weapons
+        for j in blocks:
+            o = cs[j]
+            pre, al, ows = prefix[j], prefix_alive[j], weapons[j]
             if o.status != ACTIVE:  # out of the fight: who it was is all that is left
                 out += pre
                 out += _DOWN

@@ -1,9 +1,13 @@
 """A Gymnasium env in which one side learns and every other combatant is driven by an agent.
 
 The learner's policy decides for each combatant of its side in turn (and for their
-reactions); opponents are scripted agents by default. The observation is combat_v0's
-egocentric vector for the learner combatant deciding now (no mask inside it), the action
-space is the fixed action table, and ``action_masks()`` returns the legal actions as a
+reactions), or only for its combatants of the creature kinds named in ``learner_kinds``
+(the rest of its side is then played by ``allies``); opponents are scripted agents by
+default. The observation is combat_v0's egocentric vector for the learner combatant
+deciding now (no mask inside it), the action space is the fixed action table with
+egocentric targets (target ``k`` is observation block ``k``: 0 myself, 1 the nearest
+other, ...; ``to_table(a, env.order())`` gives the ruleset's id), and ``action_masks()``
+returns the legal actions as a
 bool array, as sb3-contrib's MaskablePPO expects (it finds the method through any
 Gymnasium wrapper and any SB3 VecEnv, DummyVecEnv or SubprocVecEnv).
 
@@ -21,10 +25,11 @@ The mask is also in every ``info["action_mask"]`` (reset and step), which reache
 through any wrapper; ``gymnasium.make``'s wrappers do not forward ``action_masks()`` itself
 (use ``env.unwrapped.action_masks()`` or ``env.get_wrapper_attr("action_masks")()``).
 
-Rewards: +1 when the learner's side wins, -1 when it loses, 0 on a draw, plus optionally
-``reward_shaping * (damage dealt - damage taken) / max HP`` (at the start of the battle)
-summed over the learner's combatants on every step. ``terminated`` when a side wins (or
-nobody is left), ``truncated`` when the round limit ends the battle as a draw.
+Rewards: +1 when the learner's side wins, -1 when it loses, ``draw_reward`` (default 0)
+on a draw, plus optionally ``reward_shaping * (damage dealt - damage taken) / max HP``
+(at the start of the battle) summed over the learner's combatants on every step.
+``terminated`` when a side wins (or nobody is left), ``truncated`` when the round limit
+ends the battle as a draw.
 
 An action outside the mask raises ``IllegalActionError`` (one line naming the action and
 the legal ones); with ``illegal_action="end"`` it is replaced by ``end`` and the step's
@@ -46,7 +51,7 @@ from gymnasium import spaces
 from wasteland.agents.base import Agent, View, make_agent
 from wasteland.bestiary.loader import Bestiary
 from wasteland.bestiary.models import Scenario
-from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, N_ACTIONS
+from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, N_ACTIONS, Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import IllegalActionError, WastelandError
 from wasteland.rules.protocol import Decision, Ruleset
@@ -60,7 +65,16 @@ from .combat_v0 import (
     resolve_scenario,
     start_battle,
 )
-from .encoding import END_ID, Encoder, fallback_id, mask_of, observation_box
+from .encoding import (
+    END_ID,
+    Encoder,
+    ego_ids,
+    fallback_id,
+    mask_of,
+    observation_box,
+    to_ego,
+    to_table,
+)
 
 OpponentSpec = str | Agent
 NEW_BATTLE_TRIES = 100
@@ -90,6 +104,9 @@ class SingleAgentEnv(gymnasium.Env):
         illegal_action: str = "raise",
         render_mode: str | None = None,
         bestiary: Bestiary | None = None,
+        learner_kinds: Sequence[str] | None = None,
+        allies: OpponentSpec = "packet",
+        draw_reward: float = 0.0,
     ) -> None:
         check_options(self.metadata["render_modes"], render_mode, illegal_action)
         self.ruleset = resolve_ruleset(ruleset)
@@ -108,11 +125,24 @@ class SingleAgentEnv(gymnasium.Env):
             raise WastelandError(f"learner side {learner} out of range; sides: "
                                  + ", ".join(f"{i} {s}" for i, s in enumerate(sides)))
         self.learner = learner
+        self.draw_reward = float(draw_reward)
 
         probe = self.ruleset.new_battle(self.scenario, 0, bestiary, keep_log=False,
                                         max_rounds=max_rounds)
         self.ids = list(probe.ids)
-        self.learner_slots = [c.slot for c in probe.combatants if c.side == learner]
+        kinds = set(learner_kinds) if learner_kinds is not None else None
+        self.learner_slots = [c.slot for c in probe.combatants if c.side == learner
+                              and (kinds is None or c.creature.id in kinds)]
+        if not self.learner_slots:
+            raise WastelandError(
+                f"scenario {self.scenario.id!r}: side {sides[learner]!r} has no combatant of "
+                f"the learner's kinds ({', '.join(sorted(kinds or ()))})")
+        self._learner_set = frozenset(self.learner_slots)
+        self.ally_slots = [c.slot for c in probe.combatants if c.side == learner
+                           and c.slot not in self._learner_set]
+        self._ally_spec = allies
+        if isinstance(allies, str):
+            make_agent(allies)  # fails with the list of agent names
         self.opponent_ids = [c.id for c in probe.combatants if c.side != learner]
         self._opponent_spec = self._check_opponents(opponents)
         self.opponents: dict[int, Agent] = {}
@@ -123,6 +153,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._enc: Encoder | None = None
         self._decision: Decision | None = None
         self._legal: list[int] = []
+        self._order: list[int] = []
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
         self._net = 0.0
         self._hp0: list[int] = []
@@ -189,6 +220,10 @@ class SingleAgentEnv(gymnasium.Env):
                 elif isinstance(getattr(agent, "rng", None), random.Random):
                     agent.rng.seed(s)  # type: ignore[attr-defined]
             self.opponents[slot] = agent
+        for slot in self.ally_slots:  # the learner side's other kinds
+            spec = self._ally_spec
+            self.opponents[slot] = make_agent(spec, int(rng.integers(0, 2**31 - 1))) \
+                if isinstance(spec, str) else spec
         # the starting maximum: 2d20 radiation lowers max_hp during the fight, even to 0
         self._hp0 = [max(1, c.max_hp) for c in b.combatants]
         self._net = self._learner_net()
@@ -198,11 +233,13 @@ class SingleAgentEnv(gymnasium.Env):
         b = self.battle
         if b is None or b.over or self._decision is None:
             raise WastelandError("step() called on a finished episode; call reset() first")
-        idx = action_index(action)
-        illegal = idx is None or not self._mask[idx]
-        if idx is None or illegal:
+        ego = action_index(action)
+        illegal = ego is None or not self._mask[ego]
+        idx = to_table(ego, self._order) if not illegal and ego is not None else None
+        if idx is None:
             if self.illegal_action == "raise":
-                raise IllegalActionError(illegal_message(b, self._decision, action, self._legal))
+                raise IllegalActionError(illegal_message(b, self._decision, action, self._legal,
+                                                         self._order))
             idx = fallback_id(self._legal)
         self.ruleset.apply(b, ACTION_TABLE[idx], check=False)
         self._advance()
@@ -220,6 +257,8 @@ class SingleAgentEnv(gymnasium.Env):
                 terminated = True
             if b.winner is not None:
                 reward += 1.0 if b.winner == self.learner else -1.0
+            else:
+                reward += self.draw_reward
         info = self._info()
         if illegal:
             info["illegal_action"] = True
@@ -238,14 +277,16 @@ class SingleAgentEnv(gymnasium.Env):
         b = self.battle
         assert b is not None
         R = self.ruleset
-        learner = self.learner
+        mine = self._learner_set
         while not b.over:
             dec = R.decider(b)
             legal = R.legal_ids(b)
-            if b.combatants[dec.combatant].side == learner:
+            if dec.combatant in mine:
+                assert self._enc is not None
                 self._decision = dec
                 self._legal = legal
-                self._mask = mask_of(legal, np.bool_)
+                self._order = order = self._enc.order(dec.combatant)
+                self._mask = mask_of(ego_ids(legal, order), np.bool_)
                 return
             agent = self.opponents[dec.combatant]
             action = agent.act(View(b, R, dec, legal))
@@ -257,13 +298,14 @@ class SingleAgentEnv(gymnasium.Env):
             R.apply(b, action, check=False)
         self._decision = None
         self._legal = []
+        self._order = []
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
 
     def _obs(self) -> np.ndarray:
         assert self._enc is not None
         dec = self._decision
         if dec is not None:
-            return self._enc.observe(dec.combatant, dec)
+            return self._enc.observe(dec.combatant, dec, self._order)
         # the battle is over: the view of the first learner combatant
         return self._enc.observe(self.learner_slots[0], None)
 
@@ -289,7 +331,17 @@ class SingleAgentEnv(gymnasium.Env):
         return self._mask.copy()
 
     def legal_ids(self) -> list[int]:
-        return list(self._legal)
+        """The legal actions now, as egocentric env ids."""
+        return ego_ids(self._legal, self._order)
+
+    def order(self) -> list[int]:
+        """The combatant slots in the current observation's block order."""
+        return list(self._order)
+
+    def env_action(self, action: Action) -> int:
+        """The env id of a ruleset action (what an agent playing the learner's seat
+        returns), for the current decision."""
+        return to_ego(ACTION_INDEX[action], self._order)
 
     def render(self) -> str | None:
         return render_battle(self.render_mode, self.battle, self.ruleset)
