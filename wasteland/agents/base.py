@@ -55,13 +55,19 @@ def view_of(ruleset: Ruleset, battle: Battle) -> View:
     return View(battle, ruleset, ruleset.decider(battle), ruleset.legal_ids(battle))
 
 
-AGENTS = ("random", "scripted", "packet")
+AGENTS = ("random", "scripted", "packet", "policy:NAME")
 
 
 def make_agent(name: str, seed: int = 0) -> Agent:
+    """An agent by name: random, scripted, packet, or ``policy:NAME`` (a shipped policy,
+    or ``policy:path/to/NAME.npz``)."""
     from .random_agent import RandomAgent
     from .scripted import ScriptedAgent
 
+    if name.startswith("policy:"):
+        from .policy import PolicyAgent
+
+        return PolicyAgent(name[len("policy:"):], seed)
     if name == "random":
         return RandomAgent(seed)
     if name == "scripted":

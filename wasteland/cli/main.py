@@ -281,6 +281,15 @@ def bestiary_validate(
         typer.echo(f"ok: {', '.join(checked)}")
 
 
+def _register_training() -> None:
+    from wasteland.cli.train_cmds import register
+
+    register(app)
+
+
+_register_training()
+
+
 def _usage_error(e: Exception) -> str | None:
     """A mistyped command line (typer's usage error: unknown option, bad value) as one
     line naming what is wrong and where help is; None for any other exception. Matched by

@@ -101,6 +101,10 @@ BAND_SCALE = 3.0
 NO_FEED, MAGAZINE, SUPPLY = 0, 1, 2  # how a weapon gets its ammunition (see Encoder)
 
 
+# how blocks are ordered; part of what a trained policy's observation hash covers
+ORDER_RULE = "me; active by distance, enemies first, lower hp fraction, slot; then fallen"
+
+
 def feature_names() -> list[str]:
     """The name of every position of the observation vector, e.g. ``block3.hp_frac`` (the
     fourth combatant in egocentric order)."""

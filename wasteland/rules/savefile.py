@@ -138,11 +138,12 @@ def _fsync_folder(folder: Path, target: Path) -> None:
             raise SaveError(f"cannot write {target}: {e.strerror} (syncing its folder)") from None
 
 
-def write_atomic(path: str | Path, text: str) -> None:
-    """Replace ``path`` with ``text`` atomically (unique temp file, fsync, rename, fsync of
-    the folder). The old save stays as it was if anything fails; SaveError (one line)."""
+def write_atomic(path: str | Path, text: str | bytes) -> None:
+    """Replace ``path`` with ``text`` (str as UTF-8, or bytes) atomically (unique temp
+    file, fsync, rename, fsync of the folder). The old save stays as it was if anything
+    fails; SaveError (one line)."""
     target = check_target(path)
-    data = text.encode("utf-8")
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
     old = _existing(target)
     mode = stat.S_IMODE(old.st_mode) & 0o777 if old else 0o666 & ~_umask()
     folder = target.parent

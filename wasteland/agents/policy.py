@@ -1,0 +1,212 @@
+"""A trained policy as an agent: the network's weights in a .npz file (plain arrays, read
+with ``allow_pickle=False``) and a JSON manifest beside it, run in numpy.
+
+Playing needs no torch and no stable-baselines3. The manifest names the ruleset, the
+creature kinds the policy was trained for, and hashes of the observation features and
+of the action table; a file whose hashes differ from the running code is refused in one
+line, since its outputs would mean other actions. Combatants of other kinds on the same
+side are played by the packet (a trained radscorpion does not know how to be a raider).
+
+    policy = load_policy("radscorpion_pnp")          # shipped, or a path to NAME.npz
+    agent = PolicyAgent(policy, seed=3)              # argmax; temperature > 0 samples
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from wasteland.rules.actions import ACTION_TABLE, Action
+from wasteland.rules.battle import Battle
+from wasteland.rules.errors import WastelandError
+
+from .base import View
+
+FORMAT = "wasteland-policy/1"
+SHIPPED = "wasteland.policies"
+ACTIVATIONS = ("tanh", "relu")
+
+
+def observation_hash() -> str:
+    """A hash of what the observation means: every feature's name, and the block order."""
+    from wasteland.envs.encoding import ORDER_RULE, feature_names
+
+    text = "\n".join(feature_names()) + "\norder: " + ORDER_RULE
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def action_hash() -> str:
+    """A hash of the action table, with egocentric targets (block k)."""
+    text = "\n".join(a.text() for a in ACTION_TABLE) + "\ntargets: observation blocks"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass
+class Policy:
+    """The arrays of an MLP policy head: hidden layers, then the action logits."""
+
+    name: str
+    manifest: dict[str, Any]
+    weights: list[np.ndarray]
+    biases: list[np.ndarray]
+    activation: str = "tanh"
+    kinds: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def ruleset(self) -> str:
+        return str(self.manifest["ruleset"])
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        x = obs.astype(np.float64)
+        last = len(self.weights) - 1
+        for i, (w, b) in enumerate(zip(self.weights, self.biases)):
+            x = x @ w + b
+            if i < last:
+                x = np.tanh(x) if self.activation == "tanh" else np.maximum(x, 0.0)
+        return x
+
+
+def shipped_names() -> list[str]:
+    """The policies that ship in the package."""
+    try:
+        root = resources.files(SHIPPED)
+    except ModuleNotFoundError:
+        return []
+    return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".json"))
+
+
+def _paths(name_or_path: str | Path) -> tuple[Path, Path, str]:
+    text = str(name_or_path)
+    if "/" in text or text.endswith((".npz", ".json")):
+        base = Path(text)
+        stem = base.with_suffix("") if base.suffix in (".npz", ".json") else base
+        return stem.with_suffix(".npz"), stem.with_suffix(".json"), stem.name
+    if text not in shipped_names():
+        names = ", ".join(shipped_names()) or "none"
+        raise WastelandError(f"unknown policy {text!r}; shipped policies: {names} "
+                             f"(or give a path to a NAME.npz)")
+    root = Path(str(resources.files(SHIPPED)))
+    return root / f"{text}.npz", root / f"{text}.json", text
+
+
+def load_policy(name_or_path: str | Path, check: bool = True) -> Policy:
+    """A shipped policy by name, or NAME.npz + NAME.json from a path. One-line errors for a
+    missing, unreadable or mismatched file."""
+    npz, js, name = _paths(name_or_path)
+    try:
+        manifest = json.loads(js.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise WastelandError(f"policy {name}: no manifest {js}") from None
+    except (OSError, ValueError) as e:
+        raise WastelandError(f"policy {name}: {js} is not a readable JSON manifest ({e})") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise WastelandError(f"policy {name}: {js} is not a {FORMAT} manifest")
+    if check:
+        for key, now in (("observation_hash", observation_hash()), ("action_hash", action_hash())):
+            if manifest.get(key) != now:
+                what = key.split("_")[0]
+                raise WastelandError(
+                    f"policy {name}: trained for another {what} table ({key} "
+                    f"{manifest.get(key)} in {js.name}, {now} in this version); retrain it")
+    try:
+        with np.load(npz, allow_pickle=False) as data:
+            arrays = {k: data[k] for k in data.files}
+    except FileNotFoundError:
+        raise WastelandError(f"policy {name}: no weights file {npz}") from None
+    except (OSError, ValueError) as e:
+        raise WastelandError(f"policy {name}: {npz} is not a readable .npz of arrays ({e})") from None
+    n = int(manifest.get("layers", 0))
+    try:
+        weights = [np.asarray(arrays[f"w{i}"], dtype=np.float64) for i in range(n)]
+        biases = [np.asarray(arrays[f"b{i}"], dtype=np.float64) for i in range(n)]
+    except KeyError as e:
+        raise WastelandError(f"policy {name}: {npz.name} has no array {e.args[0]}") from None
+    from wasteland.envs.encoding import OBS_SIZE
+    from wasteland.rules.actions import N_ACTIONS
+
+    width = OBS_SIZE
+    for i, (w, b) in enumerate(zip(weights, biases)):
+        if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
+            raise WastelandError(f"policy {name}: layer {i} has shape {w.shape}, expected "
+                                 f"({width}, k) with a bias of k")
+        width = w.shape[1]
+    if not n or width != N_ACTIONS:
+        raise WastelandError(f"policy {name}: its output has {width} actions, the table {N_ACTIONS}")
+    act = manifest.get("activation", "tanh")
+    if act not in ACTIVATIONS:
+        raise WastelandError(f"policy {name}: unknown activation {act!r}; "
+                             f"accepted: {', '.join(ACTIVATIONS)}")
+    return Policy(name, manifest, weights, biases, act, frozenset(manifest.get("creatures", [])))
+
+
+class PolicyAgent:
+    """Plays its creature kinds with the policy (the most likely legal action, or sampled
+    with ``temperature``); other combatants of its side with the packet."""
+
+    def __init__(self, policy: Policy | str | Path, seed: int = 0, temperature: float = 0.0,
+                 fallback: Any = None) -> None:
+        self.policy = policy if isinstance(policy, Policy) else load_policy(policy)
+        self.name = f"policy:{self.policy.name}"
+        self.temperature = float(temperature)
+        self.rng = random.Random(seed)
+        self.last_reason = ""
+        self._battle: Battle | None = None
+        self._enc: Any = None
+        if fallback is None:
+            from .packets import PacketAgent
+
+            fallback = PacketAgent(seed)
+        self.fallback = fallback
+
+    def _encoder(self, view: View) -> Any:
+        if self._battle is not view.battle or self._enc is None:
+            from wasteland.envs.encoding import Encoder
+
+            self._enc = Encoder(view.battle, view.ruleset)
+            self._battle = view.battle
+        return self._enc
+
+    def act(self, view: View) -> Action:
+        p = self.policy
+        me = view.me
+        if view.battle.ruleset != p.ruleset or (p.kinds and me.creature.id not in p.kinds):
+            action = self.fallback.act(view)
+            why = ("trained for " + p.ruleset if view.battle.ruleset != p.ruleset
+                   else f"not trained for {me.creature.id}")
+            self.last_reason = f"packet ({p.name} {why}): {self.fallback.last_reason}"
+            return action
+        from wasteland.envs.encoding import ego_ids, to_table
+
+        enc = self._encoder(view)
+        order = enc.order(me.slot)
+        logits = p.logits(enc.observe(me.slot, view.decision, order))
+        legal = ego_ids(view.legal_ids, order)
+        z = logits[legal]
+        z = z - z.max()
+        probs = np.exp(z)
+        probs /= probs.sum()
+        if self.temperature > 0:
+            # one draw of the agent's own RNG, so a saved game resumes the same
+            t = np.exp((z - z.max()) / self.temperature)
+            t /= t.sum()
+            u = self.rng.random()
+            k = min(int(np.searchsorted(np.cumsum(t), u, side="right")), len(legal) - 1)
+        else:
+            k = int(np.argmax(z))
+        table = to_table(legal[k], order)
+        assert table is not None
+        action = ACTION_TABLE[table]
+        prob = float(probs[k])
+        self.last_reason = (f"policy {p.name}: {action.text(view.battle.ids, me.slot)}, "
+                            f"p={prob:.2f}" + (f" (of {len(legal)} legal)" if len(legal) > 1 else ""))
+        if math.isnan(prob):
+            raise WastelandError(f"policy {p.name}: its network gave no number (NaN)")
+        return action

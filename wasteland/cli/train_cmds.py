@@ -1,0 +1,125 @@
+"""`wasteland train`, `wasteland export` and `wasteland agents`: trained policies from a
+config to a shipped file, and the list of every agent. Torch and stable-baselines3 are
+imported only inside train and export."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from wasteland.rules.errors import WastelandError
+
+AGENT_HELP = {
+    "random": "uniform among the legal actions",
+    "scripted": "attack the closest enemy in range, approach otherwise, reload, stimpak when low",
+    "packet": "Fallout 2 style AI packets per creature: aggression, distance, targets, chems, "
+              "called shots, run away",
+}
+
+
+def train(
+    config: Annotated[str, typer.Argument(help="A shipped config name (see `wasteland agents`) "
+                                                "or a path to a config .yaml.")],
+    set_: Annotated[list[str] | None, typer.Option(
+        "--set", help="Override a config field: key=value (e.g. steps=200000, "
+                      "ppo.learning_rate=1e-4); repeatable.")] = None,
+    resume: Annotated[Path | None, typer.Option(help="Continue the run in this folder from "
+                                                     "its newest checkpoint.")] = None,
+    out: Annotated[Path | None, typer.Option(help="The run folder. [default: runs/CONFIG_ID]")
+                   ] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+) -> None:
+    """Train a policy with MaskablePPO from a config (needs the `train` extra)."""
+    from wasteland.training.run import prepare_run
+
+    cfg, run = prepare_run(config, set_ or [], out, resume)
+    try:
+        from wasteland.training.run import train_run
+    except ImportError as e:
+        raise WastelandError(f"training needs the 'train' extra (torch, stable-baselines3, "
+                             f"sb3-contrib): pip install -e '.[train]' ({e})") from None
+    typer.echo(f"training {cfg.id} ({cfg.ruleset}, {', '.join(cfg.creatures)}) for "
+               f"{cfg.steps:,} steps in {run}")
+    s = train_run(cfg, run, resume=resume is not None, show=typer.echo, progress=progress)
+    verdict = "beats" if s["beats_packet"] else "does not yet beat"
+    typer.echo(f"done: {s['steps']:,} steps in {s['wall_s']:.0f} s; the policy {verdict} the "
+               f"packet in its seat on every evaluation map")
+    typer.echo(f"export it with: wasteland export {run} --name {cfg.id}")
+
+
+def export(
+    run: Annotated[Path, typer.Argument(help="A run folder made by `wasteland train`.")],
+    name: Annotated[str, typer.Option(help="The policy's name (NAME.npz, NAME.json).")],
+    out: Annotated[Path, typer.Option(help="Where to write the two files.")] = Path("."),
+    checkpoint: Annotated[str | None, typer.Option(
+        help="Export checkpoints/step_N.zip instead of final.zip (give checkpoints/step_N.zip).")
+    ] = None,
+) -> None:
+    """Export a trained run to NAME.npz (weights) and NAME.json (manifest)."""
+    import re
+
+    if not re.fullmatch(r"[a-z0-9_]+", name):
+        raise WastelandError(f"--name {name!r}: use lower-case letters, digits and _")
+    try:
+        from wasteland.training.export import export_run
+    except ImportError as e:
+        raise WastelandError(f"export needs the 'train' extra: pip install -e '.[train]' ({e})"
+                             ) from None
+    npz, js = export_run(run, name, out, checkpoint)
+    typer.echo(f"wrote {npz} and {js}; play it with --agents policy:{npz}")
+
+
+def agent_rows() -> list[dict[str, Any]]:
+    from wasteland.agents.policy import load_policy, shipped_names
+
+    rows: list[dict[str, Any]] = [{"agent": k, "kind": "scripted" if k != "random" else "random",
+                                   "about": v} for k, v in AGENT_HELP.items()]
+    for n in shipped_names():
+        try:
+            p = load_policy(n)
+            m = p.manifest
+            t = m.get("training", {})
+            ev = [r for r in t.get("evaluation", []) if r.get("opponents") == "packet"]
+            rows.append({
+                "agent": f"policy:{n}", "kind": "policy", "ruleset": m["ruleset"],
+                "creatures": m.get("creatures", []), "steps": m.get("steps"),
+                "wall_s": t.get("wall_s"), "config": m.get("config", {}).get("id"),
+                "evaluation": [{k: r[k] for k in ("scenario", "win_rate", "packet_win_rate")}
+                               for r in ev],
+                "about": m.get("config", {}).get("description", ""),
+            })
+        except WastelandError as e:
+            rows.append({"agent": f"policy:{n}", "kind": "policy", "error": str(e)})
+    return rows
+
+
+def agents(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """List every agent and shipped policy, with each policy's training summary."""
+    from wasteland.training.config import config_names
+
+    rows = agent_rows()
+    if as_json:
+        typer.echo(json.dumps({"agents": rows, "configs": config_names()}, indent=2))
+        return
+    for r in rows:
+        if r["kind"] != "policy":
+            typer.echo(f"{r['agent']:<28} {r['about']}")
+            continue
+        if "error" in r:
+            typer.echo(f"{r['agent']:<28} unusable: {r['error']}")
+            continue
+        ev = ", ".join(f"{e['scenario']} {e['win_rate']:.0%} (packet {e['packet_win_rate']:.0%})"
+                       for e in r["evaluation"])
+        typer.echo(f"{r['agent']:<28} {r['ruleset']}: {', '.join(r['creatures'])}; "
+                   f"{r['steps']:,} steps" + (f" in {r['wall_s']:.0f} s" if r["wall_s"] else "")
+                   + (f"; seat win rate vs packet: {ev}" if ev else ""))
+    typer.echo("training configs: " + ", ".join(config_names()))
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(train)
+    app.command()(export)
+    app.command()(agents)

@@ -1,0 +1,192 @@
+"""Training configs: YAML files validated like the bestiary (one-line errors naming the
+file, the field and what is accepted). One config per shipped policy lives in
+wasteland/training/configs/; ``wasteland train NAME`` finds it there, or takes a path.
+
+``--set key=value`` overrides a field before validation, e.g. ``--set steps=200000`` or
+``--set ppo.learning_rate=1e-4``; the value is read as YAML (numbers, lists, ...).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from wasteland.bestiary.loader import BestiaryError, looks_like_path, parse_entry, read_yaml
+from wasteland.rules.errors import WastelandError
+
+CONFIGS = Path(__file__).parent / "configs"
+OPPONENTS = ("packet", "random", "league")
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PPO(Strict):
+    """MaskablePPO's hyperparameters (sb3-contrib names)."""
+
+    n_steps: int = Field(1024, ge=16, le=65536)
+    batch_size: int = Field(256, ge=8, le=65536)
+    n_epochs: int = Field(5, ge=1, le=50)
+    learning_rate: float = Field(3e-4, gt=0, le=1)
+    gamma: float = Field(0.99, gt=0, le=1)
+    gae_lambda: float = Field(0.95, ge=0, le=1)
+    clip_range: float = Field(0.2, gt=0, le=1)
+    ent_coef: float = Field(0.01, ge=0, le=1)
+    vf_coef: float = Field(0.5, ge=0, le=10)
+    max_grad_norm: float = Field(0.5, gt=0, le=100)
+
+
+class Reward(Strict):
+    draw: float = Field(-0.5, ge=-1, le=1, description="a draw at the round limit")
+    shaping: float = Field(0.1, ge=0, le=10,
+                           description="x (damage to enemies - damage taken) / max HP")
+
+
+class Phase(Strict):
+    """From this fraction of the run on, each episode's opponents are drawn from ``mix``
+    (weights, normalized)."""
+
+    start: float = Field(0.0, ge=0, le=1)
+    mix: dict[Literal["packet", "random", "league"], float]
+
+    @model_validator(mode="after")
+    def _weights(self) -> Phase:
+        if not self.mix or any(w < 0 for w in self.mix.values()) or sum(self.mix.values()) <= 0:
+            raise ValueError("mix needs positive weights for some of: " + ", ".join(OPPONENTS))
+        return self
+
+
+class Arenas(Strict):
+    """Procedurally generated arenas: a share of the episodes, against which foes."""
+
+    share: float = Field(0.5, ge=0, le=1)
+    foes: list[str] = Field(default_factory=lambda: ["vault_dweller", "wastelander", "brawler",
+                                                     "raider"])
+    mirror: float = Field(0.2, ge=0, le=1, description="share of arenas against its own kinds")
+    creature_count: tuple[int, int] = (1, 3)
+    foe_count: tuple[int, int] = (1, 3)
+
+
+class League(Strict):
+    snapshot_every: int = Field(100_000, ge=1000)
+    keep: int = Field(5, ge=1, le=50)
+
+
+class Evaluation(Strict):
+    every: int = Field(50_000, ge=1000)
+    fights: int = Field(100, ge=1, le=100_000)
+    scenarios: list[str] = Field(default_factory=list,
+                                 description="default: the config's scenarios")
+    first_seed: int = Field(1_000_000, ge=0)
+
+
+class TrainConfig(Strict):
+    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    description: str = ""
+    ruleset: Literal["pnp", "f2d20"]
+    creatures: list[str] = Field(min_length=1, description="the creature kinds it plays")
+    scenarios: list[str] = Field(default_factory=list,
+                                 description="built-in scenarios or paths mixed with arenas")
+    arenas: Arenas = Field(default_factory=Arenas)
+    opponents: list[Phase] = Field(default_factory=lambda: [Phase(mix={"packet": 1.0})])
+    allies: Literal["packet", "scripted", "random"] = "packet"
+    network: list[int] = Field(default_factory=lambda: [128, 128], min_length=1, max_length=4)
+    activation: Literal["tanh", "relu"] = "tanh"
+    ppo: PPO = Field(default_factory=PPO)
+    reward: Reward = Field(default_factory=Reward)
+    league: League = Field(default_factory=League)
+    evaluation: Evaluation = Field(default_factory=Evaluation)
+    steps: int = Field(500_000, ge=1, le=1_000_000_000)
+    n_envs: int = Field(2, ge=1, le=64)
+    subproc: bool = False
+    seed: int = Field(0, ge=0, le=2**31 - 1)
+
+    @model_validator(mode="after")
+    def _check(self) -> TrainConfig:
+        if not self.scenarios and self.arenas.share < 1:
+            raise ValueError("no scenarios: list some, or set arenas.share to 1")
+        if any(not 1 <= n <= 1024 for n in self.network):
+            raise ValueError("network: layer widths are 1 to 1024")
+        starts = [p.start for p in self.opponents]
+        if not starts or starts[0] != 0 or starts != sorted(starts):
+            raise ValueError("opponents: phases start at 0 and in order of start")
+        return self
+
+    def hash(self) -> str:
+        text = json.dumps(self.model_dump(mode="json"), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def phase_at(self, progress: float) -> Phase:
+        current = self.opponents[0]
+        for p in self.opponents:
+            if p.start <= progress:
+                current = p
+        return current
+
+
+def config_names() -> list[str]:
+    return sorted(p.stem for p in CONFIGS.glob("*.yaml"))
+
+
+def config_path(name: str) -> Path:
+    if looks_like_path(name):
+        return Path(name)
+    if name not in config_names():
+        raise WastelandError(f"unknown training config {name!r}; shipped configs: "
+                             f"{', '.join(config_names())} (or give a path to a .yaml file)")
+    return CONFIGS / f"{name}.yaml"
+
+
+def _set(data: dict[str, Any], assignment: str, where: str) -> None:
+    key, eq, raw = assignment.partition("=")
+    if not eq or not key.strip():
+        raise WastelandError(f"--set {assignment!r}: expected key=value, e.g. steps=200000 or "
+                             f"ppo.learning_rate=1e-4")
+    try:
+        value = yaml.safe_load(raw) if raw.strip() else None
+    except yaml.YAMLError:
+        value = raw
+    node = data
+    parts = key.strip().split(".")
+    for part in parts[:-1]:
+        nxt = node.setdefault(part, {})
+        if not isinstance(nxt, dict):
+            raise WastelandError(f"--set {key}: {part} in {where} is not a section")
+        node = nxt
+    node[parts[-1]] = value
+
+
+def load_config(name_or_path: str | Path, overrides: list[str] | None = None) -> TrainConfig:
+    """A config by shipped name or path, with ``key=value`` overrides applied."""
+    path = config_path(str(name_or_path))
+    data = read_yaml(path)
+    if not isinstance(data, dict):
+        raise BestiaryError(f"{path}: expected a mapping of fields for a training config")
+    for o in overrides or []:
+        _set(data, o, str(path))
+    cfg = parse_entry(TrainConfig, data, path, "training config")
+    _check_names(cfg, path)
+    return cfg
+
+
+def _check_names(cfg: TrainConfig, path: Path) -> None:
+    """Creature ids and scenarios that exist, so a typo fails before training starts."""
+    from wasteland.bestiary.loader import default_bestiary, load_scenario
+
+    known = default_bestiary().creatures
+    for field, ids in (("creatures", cfg.creatures), ("arenas.foes", cfg.arenas.foes)):
+        for c in ids:
+            if c not in known:
+                raise BestiaryError(f"{path}: training config {cfg.id!r}: {field}: unknown "
+                                    f"creature {c!r}; known: {', '.join(sorted(known))}")
+    for s in cfg.scenarios + cfg.evaluation.scenarios:
+        sc = load_scenario(s)
+        if not any(p.creature in cfg.creatures for side in sc.sides for p in side.combatants):
+            raise BestiaryError(f"{path}: training config {cfg.id!r}: scenario {s!r} has none "
+                                f"of its creatures ({', '.join(cfg.creatures)})")

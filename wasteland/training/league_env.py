@@ -1,0 +1,121 @@
+"""The env a config trains in: every episode draws a map (a built-in scenario of the config,
+or a procedurally generated arena) and the opponents (packet, random, or a frozen
+snapshot of the policy itself: the league), by the curriculum phase of the run.
+
+It is a Gymnasium env with SingleAgentEnv's spaces (egocentric observation, egocentric
+action ids, ``action_masks()``); the learner plays the config's creature kinds, the rest
+of its side is played by the config's ``allies`` agent.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from wasteland.bestiary.loader import load_scenario
+from wasteland.bestiary.models import Scenario
+from wasteland.envs.encoding import observation_box
+from wasteland.envs.single_agent import SingleAgentEnv
+from wasteland.rules.actions import N_ACTIONS
+
+from .config import TrainConfig
+from .seats import side_of
+
+
+class LeagueEnv(gymnasium.Env):
+    metadata: dict[str, Any] = {"render_modes": []}
+
+    def __init__(self, cfg: TrainConfig) -> None:
+        self.cfg = cfg
+        self.observation_space = observation_box()
+        self.action_space = spaces.Discrete(N_ACTIONS)
+        self.scenarios: list[Scenario] = [load_scenario(s) for s in cfg.scenarios]
+        self.progress = 0.0
+        self.league: list[Any] = []  # Policy objects of frozen snapshots
+        self._league_paths: list[str] = []
+        self._cached: dict[tuple[str, str], SingleAgentEnv] = {}
+        self.env: SingleAgentEnv | None = None
+        self.episode: dict[str, Any] = {}
+
+    # called by the trainer through VecEnv.env_method
+    def set_progress(self, progress: float) -> None:
+        self.progress = float(progress)
+
+    def set_league(self, paths: list[str]) -> None:
+        if paths == self._league_paths:
+            return
+        from wasteland.agents.policy import load_policy
+
+        self.league = [load_policy(Path(p)) for p in paths]
+        self._league_paths = list(paths)
+
+    def _opponent(self, rng: np.random.Generator) -> tuple[str, Any]:
+        mix = self.cfg.phase_at(self.progress).mix
+        names = [k for k, w in mix.items() if w > 0 and (k != "league" or self.league)]
+        if not names:
+            return "packet", "packet"
+        w = np.array([mix[k] for k in names], dtype=float)
+        kind = names[int(rng.choice(len(names), p=w / w.sum()))]
+        if kind != "league":
+            return kind, kind
+        from wasteland.agents.policy import PolicyAgent
+
+        pol = self.league[int(rng.integers(len(self.league)))]
+        # a snapshot samples its moves, so the learner meets a spread of play
+        return "league", PolicyAgent(pol, int(rng.integers(2**31 - 1)), temperature=1.0)
+
+    def _make(self, rng: np.random.Generator, opponent: Any, kind: str) -> SingleAgentEnv:
+        cfg = self.cfg
+        a = cfg.arenas
+        common = dict(ruleset=cfg.ruleset, opponents=opponent, learner_kinds=cfg.creatures,
+                      allies=cfg.allies, reward_shaping=cfg.reward.shaping,
+                      draw_reward=cfg.reward.draw)
+        if not self.scenarios or rng.random() < a.share:
+            from .arenas import random_arena
+
+            mirror = rng.random() < a.mirror
+            sc = random_arena(rng, cfg.creatures, cfg.creatures if mirror else a.foes,
+                              creature_count=a.creature_count,
+                              foe_count=a.creature_count if mirror else a.foe_count)
+            self.episode = {"map": "arena" + (" (mirror)" if mirror else ""), "opponents": kind}
+            return SingleAgentEnv(scenario=sc, learner="Creatures", **common)
+        sc = self.scenarios[int(rng.integers(len(self.scenarios)))]
+        self.episode = {"map": sc.id, "opponents": kind}
+        key = (sc.id, kind)
+        if kind != "league" and key in self._cached:
+            return self._cached[key]
+        env = SingleAgentEnv(scenario=sc, learner=side_of(sc, cfg.creatures), **common)
+        if kind != "league":
+            self._cached[key] = env
+        return env
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        rng = self.np_random
+        for _ in range(20):  # a drawn arena may end before the learner acts: draw again
+            kind, opponent = self._opponent(rng)
+            self.env = self._make(rng, opponent, kind)
+            try:
+                obs, info = self.env.reset(seed=int(rng.integers(2**31 - 1)))
+            except Exception as e:  # noqa: BLE001 - only the "ended before acting" case
+                if "ended before" not in str(e):
+                    raise
+                continue
+            info.update(self.episode)
+            return obs, info
+        raise RuntimeError("20 maps in a row ended before the learner could act")
+
+    def step(self, action: Any):
+        assert self.env is not None
+        obs, reward, term, trunc, info = self.env.step(action)
+        if term or trunc:
+            info.update(self.episode)
+        return obs, reward, term, trunc, info
+
+    def action_masks(self) -> np.ndarray:
+        assert self.env is not None
+        return self.env.action_masks()
