@@ -25,6 +25,12 @@ from wasteland.rules.actions import N_ACTIONS
 from .config import TrainConfig
 from .seats import side_of
 
+# Arenas are drawn from a pool that renews slowly: laying out a new map (its sight and
+# walking tables) costs about 40 ms, dozens of episodes' worth of steps, while a map
+# already seen is cached by the engine (rules/grid.py keeps 256).
+ARENA_POOL = 96
+ARENA_RENEW = 0.05
+
 
 class LeagueEnv(gymnasium.Env):
     metadata: dict[str, Any] = {"render_modes": []}
@@ -38,6 +44,7 @@ class LeagueEnv(gymnasium.Env):
         self.league: list[Any] = []  # Policy objects of frozen snapshots
         self._league_paths: list[str] = []
         self._cached: dict[tuple[str, str], SingleAgentEnv] = {}
+        self._arenas: list[tuple[Scenario, bool]] = []
         self.env: SingleAgentEnv | None = None
         self.episode: dict[str, Any] = {}
 
@@ -75,23 +82,40 @@ class LeagueEnv(gymnasium.Env):
                       allies=cfg.allies, reward_shaping=cfg.reward.shaping,
                       draw_reward=cfg.reward.draw)
         if not self.scenarios or rng.random() < a.share:
-            from .arenas import random_arena
-
-            mirror = rng.random() < a.mirror
-            sc = random_arena(rng, cfg.creatures, cfg.creatures if mirror else a.foes,
-                              creature_count=a.creature_count,
-                              foe_count=a.creature_count if mirror else a.foe_count)
+            sc, mirror = self._arena(rng)
             self.episode = {"map": "arena" + (" (mirror)" if mirror else ""), "opponents": kind}
-            return SingleAgentEnv(scenario=sc, learner="Creatures", **common)
-        sc = self.scenarios[int(rng.integers(len(self.scenarios)))]
-        self.episode = {"map": sc.id, "opponents": kind}
-        key = (sc.id, kind)
-        if kind != "league" and key in self._cached:
-            return self._cached[key]
-        env = SingleAgentEnv(scenario=sc, learner=side_of(sc, cfg.creatures), **common)
-        if kind != "league":
+            key, learner = (f"arena:{id(sc)}", kind), "Creatures"
+        else:
+            sc = self.scenarios[int(rng.integers(len(self.scenarios)))]
+            self.episode = {"map": sc.id, "opponents": kind}
+            key, learner = (sc.id, kind), side_of(sc, cfg.creatures)
+        env = self._cached.get(key)
+        if env is None:
+            env = SingleAgentEnv(scenario=sc, learner=learner, **common)
             self._cached[key] = env
+        if kind == "league":  # a new snapshot agent each episode
+            env._opponent_spec = env._check_opponents(opponent)
         return env
+
+    def _arena(self, rng: np.random.Generator) -> tuple[Scenario, bool]:
+        from .arenas import random_arena
+
+        pool = self._arenas
+        if len(pool) >= ARENA_POOL and rng.random() >= ARENA_RENEW:
+            return pool[int(rng.integers(len(pool)))]
+        a, cfg = self.cfg.arenas, self.cfg
+        mirror = bool(rng.random() < a.mirror)
+        sc = random_arena(rng, cfg.creatures, cfg.creatures if mirror else a.foes,
+                          creature_count=a.creature_count,
+                          foe_count=a.creature_count if mirror else a.foe_count)
+        if len(pool) < ARENA_POOL:
+            pool.append((sc, mirror))
+        else:  # renew: the replaced map's envs go with it
+            k = int(rng.integers(len(pool)))
+            old = id(pool[k][0])
+            self._cached = {key: e for key, e in self._cached.items() if key[0] != f"arena:{old}"}
+            pool[k] = (sc, mirror)
+        return sc, mirror
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
