@@ -84,7 +84,8 @@ class LeagueEnv(gymnasium.Env):
         if not self.scenarios or rng.random() < a.share:
             sc, mirror = self._arena(rng)
             self.episode = {"map": "arena" + (" (mirror)" if mirror else ""), "opponents": kind}
-            key, learner = (f"arena:{id(sc)}", kind), "Creatures"
+            key = (f"arena:{id(sc)}", kind)
+            learner: int | str = "Creatures"
         else:
             sc = self.scenarios[int(rng.integers(len(self.scenarios)))]
             self.episode = {"map": sc.id, "opponents": kind}
