@@ -9,6 +9,8 @@ side are played by the packet (a trained radscorpion does not know how to be a r
 
     policy = load_policy("radscorpion_pnp")          # shipped, or a path to NAME.npz
     agent = PolicyAgent(policy, seed=3)              # argmax; temperature > 0 samples
+    agent = PolicyAgent("radscorpion")               # the family: radscorpion_pnp under
+                                                     # PnP, radscorpion_f2d20 under 2d20
 """
 
 from __future__ import annotations
@@ -83,6 +85,14 @@ def shipped_names() -> list[str]:
     return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".json"))
 
 
+def family(name: str) -> list[str]:
+    """The shipped policies NAME_<ruleset> that ``policy:NAME`` stands for."""
+    from wasteland.rules.protocol import RULESETS
+
+    have = set(shipped_names())
+    return [f"{name}_{r}" for r in RULESETS if f"{name}_{r}" in have]
+
+
 def _paths(name_or_path: str | Path) -> tuple[Path, Path, str]:
     text = str(name_or_path)
     if "/" in text or text.endswith((".npz", ".json")):
@@ -153,8 +163,15 @@ class PolicyAgent:
 
     def __init__(self, policy: Policy | str | Path, seed: int = 0, temperature: float = 0.0,
                  fallback: Any = None) -> None:
-        self.policy = policy if isinstance(policy, Policy) else load_policy(policy)
-        self.name = f"policy:{self.policy.name}"
+        if isinstance(policy, Policy):
+            policies = [policy]
+        elif isinstance(policy, str) and policy not in shipped_names() and family(policy):
+            policies = [load_policy(n) for n in family(policy)]
+        else:
+            policies = [load_policy(policy)]
+        self.by_ruleset = {p.ruleset: p for p in policies}
+        self.policy = policies[0]
+        self.name = f"policy:{policy.name if isinstance(policy, Policy) else policy}"
         self.temperature = float(temperature)
         self.rng = random.Random(seed)
         self.last_reason = ""
@@ -175,8 +192,8 @@ class PolicyAgent:
         return self._enc
 
     def act(self, view: View) -> Action:
-        p = self.policy
         me = view.me
+        p = self.by_ruleset.get(view.battle.ruleset, self.policy)
         if view.battle.ruleset != p.ruleset or (p.kinds and me.creature.id not in p.kinds):
             action = self.fallback.act(view)
             why = ("trained for " + p.ruleset if view.battle.ruleset != p.ruleset
