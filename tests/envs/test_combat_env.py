@@ -25,7 +25,10 @@ from wasteland.envs.encoding import (
     SLOTS,
     B,
     G,
+    ego_ids,
     feature_names,
+    to_ego,
+    to_table,
 )
 from wasteland.rules.actions import ACTION_INDEX, N_ACTIONS, Action
 from wasteland.rules.errors import IllegalActionError
@@ -78,7 +81,8 @@ def scripted_play(e) -> dict[str, float]:
         if term or trunc:
             e.step(None)
             continue
-        e.step(ACTION_INDEX[bot.act(view_of(raw.ruleset, raw.battle))])
+        # the bot speaks the ruleset's table; the env's targets are observation blocks
+        e.step(to_ego(ACTION_INDEX[bot.act(view_of(raw.ruleset, raw.battle))], raw.order()))
     return totals
 
 
@@ -181,7 +185,13 @@ def test_mask_is_legal_ids_for_the_decider_and_zero_for_the_others(ruleset: str)
         b = raw.battle
         dec = raw.ruleset.decider(b)
         assert agent == b.ids[dec.combatant]
-        assert np.flatnonzero(obs["action_mask"]).tolist() == raw.ruleset.legal_ids(b)
+        order = raw.order()
+        assert order == raw.order(agent) and order[0] == dec.combatant
+        assert sorted(order) == list(range(len(b.combatants)))
+        legal = raw.ruleset.legal_ids(b)
+        mask = np.flatnonzero(obs["action_mask"]).tolist()
+        assert mask == sorted(ego_ids(legal, order)) == sorted(raw.legal_ids())
+        assert sorted(to_table(i, order) for i in mask) == sorted(legal)
         assert obs["observation"][GLOBAL_FEATURES.index("deciding")] == 1.0
         for other in env.agents:
             if other != agent:
@@ -203,8 +213,10 @@ def test_same_agent_decides_several_times_in_a_row() -> None:
     e = combat_v0.env(scenario=far)
     e.reset(seed=1)
     first = e.agent_selection
-    target = 1 if first == "ted" else 0
-    e.step(ACTION_INDEX[Action("move", target, "toward")])  # PnP: a small action
+    # block 1: the other one, whoever decides (block 0 is the decider itself)
+    assert e.unwrapped.action_text(ACTION_INDEX[Action("move", 1, "toward")]) == (
+        "move toward " + ("scorp" if first == "ted" else "ted"))
+    e.step(ACTION_INDEX[Action("move", 1, "toward")])  # PnP: a small action
     assert e.agent_selection == first  # the same combatant takes its large action
     assert e.unwrapped.battle.slot == "large"
     e.step(END)
@@ -228,12 +240,15 @@ def test_reaction_moves_agent_selection_to_the_reactor() -> None:
     assert e.agent_selection == "scorp"
     obs = e.observe("scorp")
     v = obs["observation"]
-    assert np.flatnonzero(obs["action_mask"]).tolist() == raw.ruleset.legal_ids(raw.battle)
-    assert obs["action_mask"][ACTION_INDEX[Action("attack", 0)]]
+    assert raw.order("scorp") == raw.order() == [1, 0]  # scorp's own block, then ted's
+    assert np.flatnonzero(obs["action_mask"]).tolist() == sorted(
+        ego_ids(raw.ruleset.legal_ids(raw.battle), raw.order()))
+    assert obs["action_mask"][ACTION_INDEX[Action("attack", 1)]]  # ted is block 1
+    assert raw.action_text(ACTION_INDEX[Action("attack", 1)]) == "attack ted"
     assert v[GLOBAL_FEATURES.index("reaction_opportunity")] == 1.0
     assert v[GLOBAL_FEATURES.index("slot_free")] == 1.0
     subj = SLOT_FEATURES.index("reaction_subject")
-    assert v[G + 0 * B + subj] == 1.0 and v[G + 1 * B + subj] == 0.0
+    assert v[G + 1 * B + subj] == 1.0 and v[G + 0 * B + subj] == 0.0
     assert not e.observe("ted")["action_mask"].any()
     e.step(END)  # decline: ted's walk resumes and his turn goes on
     assert e.agent_selection == "ted" or raw.battle.over
@@ -244,10 +259,13 @@ def test_observation_is_egocentric() -> None:
     e.reset(seed=0)
     ted, scorp = e.observe("ted")["observation"], e.observe("scorp")["observation"]
     is_me, enemy, dx = (SLOT_FEATURES.index(f) for f in ("is_me", "enemy", "dx"))
+    # block 0 is always me, block 1 the other one
     assert ted[G + is_me] == 1.0 and ted[G + B + enemy] == 1.0
-    assert scorp[G + B + is_me] == 1.0 and scorp[G + enemy] == 1.0
-    assert ted[G + B + dx] > 0 > scorp[G + dx]
-    assert not ted[G + 2 * B:].any()  # empty slots are zeros
+    assert scorp[G + is_me] == 1.0 and scorp[G + B + enemy] == 1.0
+    assert ted[G + enemy] == scorp[G + enemy] == ted[G + B + is_me] == scorp[G + B + is_me] == 0
+    assert ted[G + dx] == scorp[G + dx] == 0.0  # my own offset
+    assert ted[G + B + dx] > 0 > scorp[G + B + dx]  # scorp east of ted, ted west of scorp
+    assert not ted[G + 2 * B:].any()  # empty blocks are zeros
 
 
 # --- illegal actions ---------------------------------------------------------------------
@@ -438,7 +456,7 @@ def test_f2d20_observation_has_the_slot_and_the_ap_economy() -> None:
         if dec.slot in ("dice", "boost"):  # the attack's target is marked like a subject
             subj = SLOT_FEATURES.index("reaction_subject")
             marked = [k for k in range(len(b.combatants)) if v[G + k * B + subj]]
-            assert marked == [dec.subject]
+            assert [raw.order()[k] for k in marked] == [dec.subject]
             kind = "buy" if dec.slot == "dice" else "boost"
             assert all(raw.action_text(i).startswith(kind) or (  # noroll: difficulty 0
                 kind == "buy" and raw.action_text(i) == "noroll")
@@ -486,7 +504,9 @@ def test_f2d20_weapons_fire_from_the_supply() -> None:
     assert feature(ted, "speed") == 0.0  # 2d20 moves by zones
     b.combatants[0].ammo[pistol.ammo] = 0
     scorp = e.observe("scorp")["observation"]
-    assert scorp[G + SLOT_FEATURES.index("weapon_empty")] == 1.0
+    assert e.order("scorp") == [1, 0]  # ted is block 1 of scorp's view
+    assert scorp[G + B + SLOT_FEATURES.index("weapon_empty")] == 1.0
+    assert scorp[G + SLOT_FEATURES.index("weapon_empty")] == 0.0  # scorp's claws
     assert feature(e.observe("ted")["observation"], "loaded_frac") == 0.0
     # the range band to an adjacent enemy: same zone, Close
     assert ted[G + B + SLOT_FEATURES.index("range_band")] == 0.0
@@ -501,7 +521,9 @@ def test_f2d20_range_band_and_zone_cover_in_the_geometry() -> None:
     for me in range(len(b.combatants)):
         v = e.observe(b.ids[me])["observation"]
         assert feature(v, "cover") == pytest.approx(z.cover(z.zone_of[b.combatants[me].pos]) / 3)
-        for k, o in enumerate(b.combatants):
+        order = e.order(b.ids[me])
+        assert order[0] == me and sorted(order) == list(range(len(b.combatants)))
+        for k, o in enumerate(b.combatants[j] for j in order):
             assert v[G + k * B + band] == pytest.approx(z.band(b.combatants[me].pos, o.pos) / 3)
             assert v[G + k * B + cover] == pytest.approx(z.cover(z.zone_of[o.pos]) / 3)
 

@@ -1,11 +1,11 @@
 """The observation's per-combatant ``ally`` feature (wasteland/envs/encoding.py): 1 for
 another combatant of the observer's side, 0 for the observer itself, for enemies and for
-empty slots; a downed ally is still an ally (who it was is what is left of it), under
-every ruleset."""
+empty blocks; a downed ally is still an ally (who it was is what is left of it), under
+every ruleset. Blocks are in egocentric order (``Encoder.order``); these tests read them
+back in slot order through it."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from wasteland.bestiary.models import Placement, Scenario, Side
@@ -26,10 +26,15 @@ def room(sides: dict[str, list[tuple[str, tuple[int, int], str]]]) -> Scenario:
                for name, members in sides.items()])
 
 
-def column(obs: np.ndarray, feature: str) -> list[float]:
-    """``feature`` of every combatant slot of an observation."""
+def column(enc: Encoder, me: int, feature: str) -> list[float]:
+    """``feature`` of every combatant slot in ``me``'s observation, in slot order (each
+    slot's block found through ``enc.order(me)``), then the empty blocks."""
+    obs = enc.observe(me)
     f = SLOT_FEATURES.index(feature)
-    return [float(obs[G + k * B + f]) for k in range(MAX_COMBATANTS)]
+    blocks = [float(obs[G + k * B + f]) for k in range(MAX_COMBATANTS)]
+    order = enc.order(me)
+    assert order[0] == me and sorted(order) == list(range(len(order)))
+    return [blocks[order.index(s)] for s in range(len(order))] + blocks[len(order):]
 
 
 TWO_A_SIDE = {"Vault": [("vault_dweller", (2, 2), "ted"), ("vault_dweller", (2, 3), "kat")],
@@ -45,11 +50,10 @@ def test_ally_marks_the_others_of_my_side(rules: str) -> None:
     enc = Encoder(b, rs)
     expected = {0: [0, 1, 0, 0], 1: [1, 0, 0, 0], 2: [0, 0, 0, 1], 3: [0, 0, 1, 0]}
     for me, ally in expected.items():
-        obs = enc.observe(me)
-        assert column(obs, "ally") == ally + EMPTY, (me, column(obs, "ally"))
+        assert column(enc, me, "ally") == ally + EMPTY, (me, column(enc, me, "ally"))
         # ally, enemy and is_me split the present combatants between them
-        assert column(obs, "enemy") == [float(me // 2 != k // 2) for k in range(4)] + EMPTY
-        assert column(obs, "is_me") == [float(k == me) for k in range(4)] + EMPTY
+        assert column(enc, me, "enemy") == [float(me // 2 != k // 2) for k in range(4)] + EMPTY
+        assert column(enc, me, "is_me") == [float(k == me) for k in range(4)] + EMPTY
 
 
 @pytest.mark.parametrize("rules", RULESETS)
@@ -59,8 +63,8 @@ def test_ally_absent_when_alone_on_my_side(rules: str) -> None:
                             "Radscorpions": [("radscorpion", (6, 1), "scorp_a"),
                                              ("radscorpion", (6, 3), "scorp_b")]}), 0)
     enc = Encoder(b, rs)
-    assert not any(column(enc.observe(0), "ally"))
-    assert column(enc.observe(1), "ally") == [0, 0, 1] + [0.0] * (MAX_COMBATANTS - 3)
+    assert not any(column(enc, 0, "ally"))
+    assert column(enc, 1, "ally") == [0, 0, 1] + [0.0] * (MAX_COMBATANTS - 3)
 
 
 @pytest.mark.parametrize("rules", RULESETS)
@@ -70,7 +74,7 @@ def test_a_downed_ally_is_still_an_ally(rules: str) -> None:
     kat = b.combatants[1]
     kat.hp, kat.status = 0, UNCONSCIOUS
     enc = Encoder(b, rs)
-    obs = enc.observe(0)
-    assert column(obs, "ally")[:4] == [0, 1, 0, 0]
-    assert column(obs, "alive")[:4] == [1, 0, 1, 1]
-    assert column(obs, "enemy")[:4] == [0, 0, 1, 1]
+    me = 0
+    assert column(enc, me, "ally")[:4] == [0, 1, 0, 0]
+    assert column(enc, me, "alive")[:4] == [1, 0, 1, 1]
+    assert column(enc, me, "enemy")[:4] == [0, 0, 1, 1]

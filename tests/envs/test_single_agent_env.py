@@ -14,7 +14,7 @@ from gymnasium.utils.env_checker import check_env
 from wasteland.agents import RandomAgent, ScriptedAgent
 from wasteland.bestiary.models import Placement, Scenario, Side
 from wasteland.envs import ENV_ID, SingleAgentEnv
-from wasteland.envs.encoding import OBS_SIZE
+from wasteland.envs.encoding import OBS_SIZE, ego_ids, to_table
 from wasteland.rules.actions import ACTION_INDEX, N_ACTIONS, Action
 from wasteland.rules.errors import IllegalActionError, WastelandError
 from wasteland.rules.protocol import RULESETS
@@ -81,7 +81,11 @@ def test_mask_is_the_learners_legal_ids(ruleset: str) -> None:
         seen.add(info["agent"])
         m = e.action_masks()
         assert m.dtype == np.bool_
-        assert np.flatnonzero(m).tolist() == e.ruleset.legal_ids(b)
+        order = e.order()
+        assert order[0] == dec.combatant and sorted(order) == list(range(len(b.combatants)))
+        legal = e.ruleset.legal_ids(b)
+        assert np.flatnonzero(m).tolist() == sorted(ego_ids(legal, order)) == sorted(e.legal_ids())
+        assert sorted(to_table(i, order) for i in np.flatnonzero(m)) == sorted(legal)
         assert obs in e.observation_space
 
     rng = np.random.default_rng(0)
