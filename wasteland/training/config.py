@@ -73,6 +73,14 @@ class Arenas(Strict):
     foe_count: tuple[int, int] = (1, 3)
 
 
+class Imitation(Strict):
+    """A warm start: the network first learns the packet's choices in its seat."""
+
+    decisions: int = Field(0, ge=0, le=10_000_000, description="0: no warm start")
+    epochs: int = Field(10, ge=1, le=200)
+    learning_rate: float = Field(1e-3, gt=0, le=1)
+
+
 class League(Strict):
     snapshot_every: int = Field(100_000, ge=1000)
     keep: int = Field(5, ge=1, le=50)
@@ -101,6 +109,7 @@ class TrainConfig(Strict):
     ppo: PPO = Field(default_factory=PPO)
     reward: Reward = Field(default_factory=Reward)
     league: League = Field(default_factory=League)
+    imitation: Imitation = Field(default_factory=Imitation)
     evaluation: Evaluation = Field(default_factory=Evaluation)
     steps: int = Field(500_000, ge=1, le=1_000_000_000)
     n_envs: int = Field(2, ge=1, le=64)

@@ -166,6 +166,7 @@ def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
     from .export import policy_of, write_policy
 
     say = show or (lambda s: None)
+    t0 = time.time()  # the wall time counts everything: warm start, evaluations, saving
     _seed_all(cfg.seed)
     vec = _vec_env(cfg)
     tb = _tensorboard(run)
@@ -176,6 +177,17 @@ def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
         say(f"resuming {run} from {ckpt.name} ({start_step:,} steps)")
     else:
         model = _new_model(cfg, vec, tb)
+    warm: dict[str, float] = {}
+    if not start_step and cfg.imitation.decisions:
+        from .imitation import collect, warm_start
+
+        t = time.time()
+        data = collect(cfg, cfg.imitation.decisions, cfg.seed)
+        warm = warm_start(model, data, cfg.imitation.epochs, lr=cfg.imitation.learning_rate,
+                          seed=cfg.seed)
+        warm["seconds"] = round(time.time() - t, 1)
+        say(f"warm start: {int(warm['decisions']):,} packet decisions, agreement "
+            f"{warm['agreement']:.1%}, {warm['seconds']:.0f} s")
     evaluator = Evaluator(cfg)
     (run / "checkpoints").mkdir(exist_ok=True)
     (run / "league").mkdir(exist_ok=True)
@@ -183,7 +195,6 @@ def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
     if not csv_path.exists():
         with open(csv_path, "w", newline="") as f:
             csv.DictWriter(f, CSV_FIELDS).writeheader()
-    t0 = time.time()
     prior = 0.0
     if (run / "summary.json").is_file():
         prior = float(json.loads((run / "summary.json").read_text()).get("wall_s", 0.0))
@@ -284,7 +295,8 @@ def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
     vec.close()
     summary = {"config": cfg.id, "config_hash": cfg.hash(), "steps": int(model.num_timesteps),
                "wall_s": wall, "first_beat_packet": state["first_beat"],
-               "evaluation": state["rows"], "beats_packet": beats_packet(state["rows"])}
+               "evaluation": state["rows"], "beats_packet": beats_packet(state["rows"]),
+               "warm_start": warm}
     (run / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     return summary
 
