@@ -146,6 +146,8 @@ SCENARIO_CASES = [
     ("one_side", "sides:", "at least 2"),
     ("bad_position", "sides[0].combatants[0].at:", "at most 2 items"),
     ("too_many", "sides:", "11 combatants, at most 10"),
+    ("bad_agent", "sides[1].agent:", "unknown agent 'policy'; accepted: random, scripted, "
+                                     "packet, policy:NAME"),
 ]
 
 

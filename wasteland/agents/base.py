@@ -3,9 +3,11 @@ returns one of them (with a one-line reason, for the GM)."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Protocol
 
+from wasteland.bestiary.models import AGENT_KINDS
 from wasteland.rules.actions import ACTION_TABLE, Action
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.errors import WastelandError
@@ -55,19 +57,36 @@ def view_of(ruleset: Ruleset, battle: Battle) -> View:
     return View(battle, ruleset, ruleset.decider(battle), ruleset.legal_ids(battle))
 
 
-AGENTS = ("random", "scripted", "packet", "policy:NAME")
+AGENTS = (*AGENT_KINDS, "policy:NAME")
+
+
+def agent_kind(name: str) -> str:
+    """The name that makes this agent again from anywhere: a policy's path made absolute."""
+    if name.startswith("policy:"):
+        rest = name[len("policy:"):]
+        if "/" in rest or os.sep in rest or rest.endswith((".npz", ".json")):
+            return "policy:" + os.path.abspath(rest)
+    return name
+
+
+def kind_of(agent: object) -> str:
+    """What make_agent needs to make ``agent`` again (saved with a game to resume it)."""
+    return str(getattr(agent, "kind", None) or getattr(agent, "name", ""))
 
 
 def make_agent(name: str, seed: int = 0) -> Agent:
     """An agent by name: random, scripted, packet, or ``policy:NAME`` (a shipped policy,
-    or ``policy:path/to/NAME.npz``)."""
+    or ``policy:path/to/NAME.npz``). A policy agent keeps in ``kind`` the name that makes
+    it again (its path made absolute), which a save records."""
     from .random_agent import RandomAgent
     from .scripted import ScriptedAgent
 
     if name.startswith("policy:"):
         from .policy import PolicyAgent
 
-        return PolicyAgent(name[len("policy:"):], seed)
+        agent = PolicyAgent(name[len("policy:"):], seed)
+        agent.kind = agent_kind(name)  # type: ignore[attr-defined]
+        return agent
     if name == "random":
         return RandomAgent(seed)
     if name == "scripted":

@@ -115,6 +115,8 @@ def parse_entry(model: type[M], data: Any, path: Path | str, kind: str) -> M:
             msg = f"unknown field (accepted here: {_accepted(model, tuple(err['loc']))})"
         elif err["type"] == "missing":
             msg = "missing required field"
+        elif err["type"] == "value_error":  # our validators' messages, without pydantic's tag
+            msg = str(msg).removeprefix("Value error, ")
         msg = " ".join(str(msg).split())  # one line, whatever the validator said
         raise BestiaryError(f"{path}: {kind} {entry!r}: {_where(err['loc'])}: {msg}{more}") from None
 
@@ -276,7 +278,38 @@ def load_scenario(name_or_path: str | Path, bestiary: Bestiary | None = None) ->
         path = SCENARIOS / f"{name_or_path}.yaml"
     s = parse_entry(Scenario, read_yaml(path), path, "scenario")
     check_scenario(s, bestiary, path)
-    return s
+    return resolve_agents(s, path)
+
+
+def resolve_agents(s: Scenario, path: Path) -> Scenario:
+    """The scenario with each side's ``policy:`` agent checked: a shipped policy's name, or
+    the path of a NAME.npz (with NAME.json beside it) relative to the scenario file, made
+    absolute so that the agent is found from anywhere (and in a save)."""
+    from .models import AGENT_CHOICES
+
+    sides = list(s.sides)
+    for i, side in enumerate(sides):
+        if side.agent is None or not side.agent.startswith("policy:"):
+            continue
+        where = f"{path}: scenario {s.id!r}: sides[{i}].agent"
+        name = side.agent[len("policy:"):]
+        if "/" in name or os.sep in name or name.endswith((".npz", ".json")):
+            p = Path(os.path.abspath(path.parent / name))  # an absolute name stays as it is
+            stem = p.with_suffix("") if p.suffix in (".npz", ".json") else p
+            missing = [f for f in (stem.with_suffix(".npz"), stem.with_suffix(".json"))
+                       if not f.is_file()]
+            if missing:
+                raise BestiaryError(f"{where}: no policy file {missing[0]}; accepted: "
+                                    f"{AGENT_CHOICES}")
+            sides[i] = side.model_copy(update={"agent": f"policy:{stem.with_suffix('.npz')}"})
+        else:
+            from wasteland.agents.policy import shipped_names
+
+            if name not in shipped_names():
+                raise BestiaryError(
+                    f"{where}: unknown policy {name!r}; shipped policies: "
+                    f"{', '.join(shipped_names()) or 'none'}; accepted: {AGENT_CHOICES}")
+    return s if sides == list(s.sides) else s.model_copy(update={"sides": sides})
 
 
 def scenario_names() -> list[str]:

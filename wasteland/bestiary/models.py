@@ -275,10 +275,37 @@ class Placement(Strict):
         None, description="AI packet fields that override the creature's, for this fight")
 
 
+AGENT_KINDS = ("random", "scripted", "packet")
+AGENT_CHOICES = "random, scripted, packet, policy:NAME (a shipped policy, or a path to NAME.npz)"
+
+
+def agent_problem(name: str) -> str | None:
+    """Why ``name`` is not an agent name (random, scripted, packet or policy:NAME), or None.
+    Only the form is checked here; whether the policy exists is the loader's business."""
+    if name in AGENT_KINDS:
+        return None
+    rest = name[len("policy:"):] if name.startswith("policy:") else None
+    if rest and rest.strip() == rest and "," not in rest:
+        return None
+    return f"unknown agent {name!r}; accepted: {AGENT_CHOICES}"
+
+
 class Side(Strict):
     name: str
     alert: bool = Field(True, description="false: unguarded until each one's first turn")
+    agent: str | None = Field(
+        None, description="the agent that plays this side by default: random, scripted, packet, "
+                          "or policy:NAME (a shipped policy, or a path to NAME.npz, relative to "
+                          "the scenario file). fight --agents and play/gm --ai override it")
     combatants: list[Placement] = Field(min_length=1)
+
+    @field_validator("agent")
+    @classmethod
+    def _agent(cls, v: str | None) -> str | None:
+        problem = agent_problem(v) if v is not None else None
+        if problem:
+            raise ValueError(problem)
+        return v
 
 
 class Scenario(Strict):

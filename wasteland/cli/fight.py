@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wasteland.agents.base import Agent, make_agent, view_of
+from wasteland.agents.base import Agent, kind_of, make_agent, view_of
 from wasteland.bestiary.loader import load_scenario
 from wasteland.rules import saves
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.protocol import get_ruleset
 
-from .session import agent_record, check_resume_options, new_session, restore_agent
+from .session import (
+    agent_record,
+    check_resume_options,
+    new_session,
+    restore_agent,
+    rng_snapshot,
+)
 
 
 @dataclass
@@ -49,15 +54,20 @@ class FightResult:
 
 def new_fight(ruleset: str, scenario: str, seed: int, agents: list[str] | None = None,
               max_rounds: int | None = None) -> tuple[Battle, list[Agent]]:
-    """A fresh battle and one agent per side (``agents`` names their kinds; default
-    scripted; one name serves every side)."""
+    """A fresh battle and one agent per side: ``agents`` names their kinds in side order
+    (one name serves every side); a side it does not name plays by the agent its scenario
+    names for it, else scripted."""
     rs = get_ruleset(ruleset)
     sc = load_scenario(scenario)
-    b = rs.new_battle(sc, seed, max_rounds=max_rounds)
-    kinds = agents or ["scripted"]
+    defaults = [side.agent or "scripted" for side in sc.sides]
+    kinds = list(agents or [])
     if len(kinds) == 1:
         kinds = kinds * len(sc.sides)
-    kinds = (kinds + ["scripted"] * len(sc.sides))[:len(sc.sides)]
+    if len(kinds) > len(sc.sides):
+        raise WastelandError(f"--agents names {len(kinds)} agents; scenario {sc.id!r} has "
+                             f"{len(sc.sides)} sides ({', '.join(s.name for s in sc.sides)})")
+    kinds = kinds + defaults[len(kinds):]
+    b = rs.new_battle(sc, seed, max_rounds=max_rounds)
     per_side: list[Agent] = [make_agent(k, seed + i) for i, k in enumerate(kinds)]
     b.session = new_session("fight", {"ruleset": ruleset, "scenario": scenario, "seed": seed,
                                       "agents": ",".join(kinds), "max_rounds": max_rounds})
@@ -90,7 +100,7 @@ def run_fight(ruleset: str, scenario: str, seed: int, agents: list[str] | None =
 
 def save_fight(b: Battle, per_side: list[Agent], path: Path) -> None:
     """Save the fight with its agents' random state, so that it resumes exactly."""
-    b.session["agents"] = [agent_record(a.name, a, i) for i, a in enumerate(per_side)]
+    b.session["agents"] = [agent_record(kind_of(a), a, i) for i, a in enumerate(per_side)]
     saves.save(b, path)
 
 
@@ -119,15 +129,14 @@ def fight_on(b: Battle, per_side: list[Agent], on_event: Callable[[str], None] |
     mark = len(b.moves)
     # while a decision is made and applied: its agent's random state from before, so that
     # a stop in between leaves the fight and the agent as if the decision never began
-    pending: tuple[random.Random, Any] | None = None
+    pending: tuple[Agent, dict[str, Any]] | None = None
     try:
         while not b.over and (stop_after is None or n < stop_after):
             v = view_of(rs, b)
             actor = b.combatants[v.decision.combatant]
             agent = per_side[actor.side]
-            rng = getattr(agent, "rng", None)
             mark = len(b.moves)
-            pending = (rng, rng.getstate()) if isinstance(rng, random.Random) else None
+            pending = (agent, rng_snapshot(agent))
             action = agent.act(v)
             text = action.text(b.ids, actor.slot)
             result.decisions.append({"round": b.round, "actor": actor.id, "action": text,
@@ -146,7 +155,7 @@ def fight_on(b: Battle, per_side: list[Agent], on_event: Callable[[str], None] |
                 write()
     except KeyboardInterrupt:
         if pending is not None:
-            pending[0].setstate(pending[1])
+            restore_agent(*pending)
         if mark != len(b.moves):  # stopped inside an action: the fight as it was before it
             result.battle = b = saves.rewind(b, b.history[:mark])
         write()

@@ -1,7 +1,8 @@
 """`wasteland gm`: run an encounter at the table.
 
-The party's actions are typed in; every NPC's choice is proposed with its reason and the
-GM accepts it (Enter), or types another legal action to override it. With physical dice
+The party's actions are typed in; every NPC's choice is proposed with its reason (by its
+AI packet, or the agent --ai or the scenario names: a trained policy says "policy NAME:
+...") and the GM accepts it (Enter), or types another legal action to override it. With physical dice
 the engine asks for each roll a party member makes instead of rolling it. Commands at any
 prompt: help, look, undo (the last action or arrival), add CREATURE X Y SIDE (a newcomer),
 save [FILE], quit (saves). Input may be piped in, so a session can be scripted. The session
@@ -16,7 +17,7 @@ from pathlib import Path
 from rich.console import Console
 
 from wasteland.rules import saves
-from wasteland.rules.battle import Battle, rng_to_json
+from wasteland.rules.battle import Battle
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.newcomers import join
 
@@ -132,12 +133,12 @@ class GmSession(Game):
             labels = [a.text(self.b.ids, actor.slot) for a in legal]
             if actor.side in self.humans:
                 self.show_choices(actor.slot, dec.slot, dec.reaction, labels)
-                proposal = self.pending_rng = None
+                proposal = self.pending = None
             else:
-                self.pending_rng = rng_to_json(self.npc.rng)
-                proposal = self.npc.act(self._view())
+                npc = self.npc_for(actor.side)
+                proposal = npc.act(self._view())
                 self.say(f"  {actor.id} proposes: {proposal.text(self.b.ids, actor.slot)} "
-                         f"({self.npc.last_reason}) - Enter to accept, or another action",
+                         f"({npc.last_reason}) - Enter to accept, or another action",
                          "cyan")
             while True:
                 line = self.read()
@@ -160,7 +161,7 @@ class GmSession(Game):
                         self.say(f"{e} (help for commands)", "red")
                         continue
                 self.apply(action)
-                self.pending_rng = None
+                self.pending = None
                 self.events()
                 self.autosave()
                 break
@@ -170,11 +171,12 @@ class GmSession(Game):
 def start_gm(ruleset: str | None, scenario: str | None, party: str | None, seed: int | None,
              resume: Path | None, save_path: Path | None, console: Console,
              lines: Iterator[str], physical_dice: bool = False, character: str | None = None,
-             enemies: str | None = None) -> int:
+             enemies: str | None = None, ai: str | None = None) -> int:
     from .play import begin
 
     options = {"ruleset": ruleset, "scenario": scenario, "party": party, "seed": seed,
-               "physical_dice": physical_dice, "character": character, "enemies": enemies}
+               "physical_dice": physical_dice, "character": character, "enemies": enemies,
+               "ai": ai}
     b = begin("gm", options, resume, side_option="party")
     b.session["options"].setdefault("physical_dice", False)
     path = save_path or resume or Path("wasteland-gm.json")

@@ -29,6 +29,9 @@ def _emit_json(data: object) -> None:
 
 
 SCENARIO_HELP = "Built-in scenario name, or a scenario file (a path: with / or .yaml)."
+AI_HELP = ("The agent that plays the NPCs / enemies: packet (default), scripted, random, "
+           "policy:NAME (a shipped policy, or policy:path/to/NAME.npz). Without it, the agent "
+           "the scenario names for a side, else packet.")
 
 
 @app.command()
@@ -39,7 +42,9 @@ def fight(
         help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the battle's dice. [default: 1]")] = None,
     agents: Annotated[str | None, typer.Option(
-        help="Agent per side, comma-separated: scripted, packet, random. [default: scripted]")
+        help="Agent per side, comma-separated: scripted, packet, random, policy:NAME (a "
+             "shipped policy, or policy:path/to/NAME.npz). One name plays every side; a side "
+             "not named plays by its scenario's agent. [default: the scenario's, else scripted]")
     ] = None,
     max_rounds: Annotated[int | None, typer.Option(help="Round limit (default: the scenario's).")] = None,
     save: Annotated[Path | None, typer.Option(
@@ -61,8 +66,8 @@ def fight(
         save = save or resume
     else:
         b, per_side = new_fight(ruleset or "pnp", scenario or "vault_corridor",
-                                1 if seed is None else seed, (agents or "scripted").split(","),
-                                max_rounds)
+                                1 if seed is None else seed,
+                                agents.split(",") if agents is not None else None, max_rounds)
     if save is not None:  # checked before the fight, so a bad path costs nothing
         save, moved = choose_save_path(save, b.session["id"], resume)
         if moved:
@@ -119,14 +124,15 @@ def play(
         help="Your character or squad: creature ids, comma-separated (default: the map's).")] = None,
     enemies: Annotated[str | None, typer.Option(
         help="The enemies: creature ids, comma-separated (default: the map's).")] = None,
+    ai: Annotated[str | None, typer.Option("--ai", metavar="AGENT", help=AI_HELP)] = None,
 ) -> None:
-    """Fight the AI alone: you play one side, the NPCs play by their AI packets."""
+    """Fight the AI alone: you play one side, the NPCs play by their AI packets (or --ai)."""
     from rich.console import Console
 
     from wasteland.cli.play import start
 
     code = start(ruleset, scenario, side, seed, resume, save_to, Console(highlight=False),
-                 _lines(), character, enemies)
+                 _lines(), character, enemies, ai)
     sys.exit(code)
 
 
@@ -150,15 +156,17 @@ def gm(
         help="The party: creature ids, comma-separated (default: the map's).")] = None,
     enemies: Annotated[str | None, typer.Option(
         help="The enemies: creature ids, comma-separated (default: the map's).")] = None,
+    ai: Annotated[str | None, typer.Option("--ai", metavar="AGENT", help=AI_HELP)] = None,
 ) -> None:
     """Run an encounter at the table: type the party's actions, accept or override the
-    NPCs' choices, undo, add newcomers, optionally roll real dice."""
+    NPCs' choices (proposed by their AI packets, or --ai), undo, add newcomers, optionally
+    roll real dice."""
     from rich.console import Console
 
     from wasteland.cli.gm import start_gm
 
     code = start_gm(ruleset, scenario, party, seed, resume, save_to, Console(highlight=False),
-                    _lines(), physical_dice, character, enemies)
+                    _lines(), physical_dice, character, enemies, ai)
     sys.exit(code)
 
 

@@ -1,8 +1,10 @@
 """`wasteland play`: fight the AI alone in a terminal.
 
 You play one side (one combatant or a squad); every other combatant is an NPC driven by
-its AI packet, and each NPC decision is shown with its reason. The map, everybody's HP,
-ammunition and conditions, and the log with every die are drawn with rich. On your turn
+an agent (``--ai``: packet by default, or scripted, random, a trained ``policy:NAME``; else
+the agent a scenario names for its side), and each NPC decision is shown with its reason.
+The map, everybody's HP, ammunition and conditions, and the log with every die are drawn
+with rich. On your turn
 the legal actions are numbered; type a number, or the action in notation with any word
 shortened ("att rad he"), or help / look / save [FILE] / quit. Input may be piped in, so a
 whole game can be scripted.
@@ -21,10 +23,10 @@ from typing import Any
 from rich.console import Console
 from rich.panel import Panel
 
-from wasteland.agents.packets import PacketAgent
+from wasteland.agents.base import Agent, kind_of, make_agent
 from wasteland.rules import saves
 from wasteland.rules.actions import Action
-from wasteland.rules.battle import Battle, rng_to_json
+from wasteland.rules.battle import Battle
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.protocol import Ruleset, get_ruleset
 from wasteland.rules.textmap import render_text
@@ -36,6 +38,7 @@ from .session import (
     choose_save_path,
     new_session,
     restore_agent,
+    rng_snapshot,
 )
 
 HELP = ("Type the number of an action, or the action itself (words may be shortened: "
@@ -51,18 +54,16 @@ class Game:
         self.humans = set(battle.session["humans"])
         self.console = console
         self.lines = lines
-        self.npc = PacketAgent(seed=battle.seed)
-        for rec in battle.session.get("agents", []):
-            if rec["kind"] == "packet":
-                restore_agent(self.npc, rec)
+        self.npcs = npc_agents(battle)
         self.save_path, moved = choose_save_path(save_path, battle.session["id"], resumed)
         if moved:
             self.say(moved, "yellow")
         self.shown = len(battle.log)
         self.saved_round = battle.round
-        # the NPC agent's random state before the decision under way: a save made while it
-        # waits (a GM's proposal) must let the resumed session propose the same thing
-        self.pending_rng: list[Any] | None = None
+        # the deciding NPC side and its agent's random state before the decision under way:
+        # a save made while it waits (a GM's proposal) must let the resumed session propose
+        # the same thing
+        self.pending: tuple[int, dict[str, Any]] | None = None
 
     def say(self, text: str, style: str | None = None) -> None:
         self.console.print(text, style=style, highlight=False, markup=False)
@@ -80,10 +81,13 @@ class Game:
     # --- saving --------------------------------------------------------------------------
     def write(self, path: Path) -> None:
         """Save now; raises WastelandError or OSError."""
-        record = agent_record("packet", self.npc)
-        if self.pending_rng is not None:
-            record["rng"] = self.pending_rng
-        self.b.session["agents"] = [record]
+        records = []
+        for side, agent in self.npcs.items():
+            record = agent_record(kind_of(agent), agent, side)
+            if self.pending is not None and self.pending[0] == side:
+                record.update(self.pending[1])
+            records.append(record)
+        self.b.session["agents"] = records
         saves.save(self.b, path)
 
     def save(self, path: Path | None = None, quiet: bool = False) -> bool:
@@ -175,15 +179,21 @@ class Game:
                 if stop is not None:
                     return self.stop(stop)
             else:
-                self.pending_rng = rng_to_json(self.npc.rng)
-                action = self.npc.act(self._view())
+                npc = self.npc_for(actor.side)
+                action = npc.act(self._view())
                 self.say(f"  {actor.id}: {action.text(self.b.ids, actor.slot)} "
-                         f"({self.npc.last_reason})", "cyan")
+                         f"({npc.last_reason})", "cyan")
                 self.apply(action)
-                self.pending_rng = None
+                self.pending = None
             self.events()
             self.autosave()
         return self.finish()
+
+    def npc_for(self, side: int) -> Agent:
+        """The agent of an NPC side, its random state noted as the decision begins."""
+        agent = self.npcs[side]
+        self.pending = (side, rng_snapshot(agent))
+        return agent
 
     def finish(self) -> int:
         self.look()
@@ -231,14 +241,45 @@ class Game:
             return None
 
 
+def npc_kind(b: Battle, side: int) -> str:
+    """The agent of an NPC side in a new game: --ai, else the scenario's for that side,
+    else the packet."""
+    return b.session["options"].get("ai") or b.scenario.sides[side].agent or "packet"
+
+
+def npc_agents(b: Battle) -> dict[int, Agent]:
+    """One agent per NPC side: as saved (kind and random state) when the game resumes,
+    else by npc_kind. An older save holds one packet for every NPC side (side None)."""
+    humans = set(b.session["humans"])
+    saved = {rec.get("side"): rec for rec in b.session.get("agents", [])
+             if rec.get("kind") != "human"}
+    out: dict[int, Agent] = {}
+    for side in range(len(b.side_names)):
+        if side in humans:
+            continue
+        rec = saved.get(side) or saved.get(None)
+        agent = make_agent(rec["kind"] if rec else npc_kind(b, side), b.seed)
+        if rec:
+            restore_agent(agent, rec)
+        out[side] = agent
+    return out
+
+
 def begin(command: str, options: dict[str, Any], resume: Path | None,
           side_option: str = "side") -> Battle:
     """A new battle for the chosen encounter, or the saved one (whose options the given
     ones must not contradict); its session records the options and the humans' sides."""
     if resume is not None:
         b = saves.load(resume)
+        ours = bool(b.session) and b.session["command"] in ("play", "gm")
         if not b.session:  # a save made by `fight` or the API: side 0 is the people's
             b.session = new_session(command, {}, [0])
+        if ours:
+            # a save from before --ai was played by packets
+            b.session["options"].setdefault("ai", None)
+        else:  # a fight's save: its agents stay behind; the NPCs play as a new game's would
+            b.session["agents"] = []
+            b.session["options"]["ai"] = options.get("ai")
         check_resume_options(b.session.get("options", {}), options, resume)
         if b.session["command"] not in ("play", "gm") or not b.session.get("humans"):
             b.session["humans"] = b.session.get("humans") or [0]
@@ -246,8 +287,9 @@ def begin(command: str, options: dict[str, Any], resume: Path | None,
         return b
     from .encounter import encounter
 
-    opts = {"ruleset": "pnp", "scenario": "vault_corridor", side_option: "0", "seed": 1,
-            **{k: v for k, v in options.items() if v is not None}}
+    # every option is recorded, those not given as None, so that a resume can tell
+    opts = {**options, "ruleset": "pnp", "scenario": "vault_corridor", side_option: "0",
+            "seed": 1, **{k: v for k, v in options.items() if v is not None}}
     sc, me = encounter(opts["scenario"], str(opts[side_option]), opts.get("character"),
                        opts.get("enemies"))
     b = get_ruleset(opts["ruleset"]).new_battle(sc, int(opts["seed"]))
@@ -257,9 +299,10 @@ def begin(command: str, options: dict[str, Any], resume: Path | None,
 
 def start(ruleset: str | None, scenario: str | None, side: str | None, seed: int | None,
           resume: Path | None, save_path: Path | None, console: Console, lines: Iterator[str],
-          character: str | None = None, enemies: str | None = None) -> int:
+          character: str | None = None, enemies: str | None = None, ai: str | None = None
+          ) -> int:
     options = {"ruleset": ruleset, "scenario": scenario, "side": side, "seed": seed,
-               "character": character, "enemies": enemies}
+               "character": character, "enemies": enemies, "ai": ai}
     b = begin("play", options, resume)
     path = save_path or resume or Path("wasteland-save.json")
     return Game(b, console, lines, path, resume).run()

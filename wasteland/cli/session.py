@@ -21,16 +21,34 @@ def new_session(command: str, options: dict[str, Any], humans: list[int] | None 
             "humans": sorted(humans or []), "agents": []}
 
 
-def agent_record(kind: str, agent: object, side: int | None = None) -> dict[str, Any]:
+def _rngs(agent: object) -> dict[str, random.Random]:
+    """An agent's random generators by the name a save gives them: its own, and that of
+    the packet a policy agent falls back on for the creatures it was not trained for."""
+    out: dict[str, random.Random] = {}
     rng = getattr(agent, "rng", None)
-    return {"kind": kind, "side": side,
-            "rng": rng_to_json(rng) if isinstance(rng, random.Random) else None}
+    if isinstance(rng, random.Random):
+        out["rng"] = rng
+    fallback = getattr(getattr(agent, "fallback", None), "rng", None)
+    if isinstance(fallback, random.Random):
+        out["fallback_rng"] = fallback
+    return out
+
+
+def rng_snapshot(agent: object) -> dict[str, Any]:
+    """The agent's random state now (restore_agent puts it back)."""
+    return {name: rng_to_json(rng) for name, rng in _rngs(agent).items()}
+
+
+def agent_record(kind: str, agent: object, side: int | None = None) -> dict[str, Any]:
+    """What a save keeps of an agent: the name make_agent makes it from, its side and its
+    random state."""
+    return {"kind": kind, "side": side, "rng": None, **rng_snapshot(agent)}
 
 
 def restore_agent(agent: object, record: dict[str, Any]) -> None:
-    rng = getattr(agent, "rng", None)
-    if isinstance(rng, random.Random) and record.get("rng") is not None:
-        rng_from_json(rng, record["rng"])
+    for name, rng in _rngs(agent).items():
+        if record.get(name) is not None:
+            rng_from_json(rng, record[name])
 
 
 def check_resume_options(saved: dict[str, Any], given: dict[str, Any], resume: Path) -> None:

@@ -3,8 +3,10 @@
 The learner's policy decides for each combatant of its side in turn (and for their
 reactions), or only for its combatants of the creature kinds named in ``learner_kinds``
 (the rest of its side is then played by ``allies``); opponents are scripted agents by
-default. The observation is combat_v0's egocentric vector for the learner combatant
-deciding now (no mask inside it), the action space is the fixed action table with
+default, or the agent the scenario names for their side (a side's ``agent`` field:
+random, scripted, packet or ``policy:NAME``) when ``opponents`` is not given. The
+observation is combat_v0's egocentric vector for the learner combatant deciding now (no
+mask inside it), the action space is the fixed action table with
 egocentric targets (target ``k`` is observation block ``k``: 0 myself, 1 the nearest
 other, ...; ``to_table(a, env.order())`` gives the ruleset's id), and ``action_masks()``
 returns the legal actions as a
@@ -84,8 +86,10 @@ class SingleAgentEnv(gymnasium.Env):
     """One side learns; see the module docstring.
 
     ``learner``: the learning side, as an index or a side name. ``opponents``: an agent name
-    ("scripted", "random") or an Agent for every other combatant, or a sequence (in slot
-    order of the non-learner combatants) or mapping (combatant id -> agent) of them. Named
+    ("scripted", "random", "packet", "policy:NAME") or an Agent for every other combatant,
+    or a sequence (in slot order of the non-learner combatants) or mapping (combatant id ->
+    agent) of them; not given (None): each opponent plays by the agent its scenario side
+    names (``agent:``), else "scripted". Named
     opponents are made anew with a seed from the env's np_random at every reset; given
     Agent instances are reseeded there if they have a ``seed(int)`` method or a
     ``random.Random`` in ``rng``.
@@ -98,7 +102,7 @@ class SingleAgentEnv(gymnasium.Env):
         scenario: str | Path | Scenario = "vault_corridor",
         ruleset: str | Ruleset = "pnp",
         learner: int | str = 0,
-        opponents: OpponentSpec | Sequence[OpponentSpec] | Mapping[str, OpponentSpec] = "scripted",
+        opponents: OpponentSpec | Sequence[OpponentSpec] | Mapping[str, OpponentSpec] | None = None,
         max_rounds: int | None = None,
         reward_shaping: float = 0.0,
         illegal_action: str = "raise",
@@ -144,6 +148,9 @@ class SingleAgentEnv(gymnasium.Env):
         if isinstance(allies, str):
             make_agent(allies)  # fails with the list of agent names
         self.opponent_ids = [c.id for c in probe.combatants if c.side != learner]
+        if opponents is None:  # each side's scenario agent, else scripted
+            opponents = [self.scenario.sides[c.side].agent or "scripted"
+                         for c in probe.combatants if c.side != learner]
         self._opponent_spec = self._check_opponents(opponents)
         self.opponents: dict[int, Agent] = {}
 

@@ -83,11 +83,18 @@ class SavedBestiary(_Strict):
     items: Annotated[list[dict[str, Any]], Field(max_length=MAX_BESTIARY_ENTRIES)]
 
 
+RngState = tuple[Literal[3], Annotated[list[Annotated[StrictInt, Field(ge=0, le=2**32)]],
+                                       Field(min_length=625, max_length=625)], float | None]
+
+
 class AgentState(_Strict):
-    kind: Literal["random", "scripted", "packet", "human"]
+    # a trained policy: "policy:NAME" (shipped) or "policy:/absolute/path/NAME.npz"
+    kind: Literal["random", "scripted", "packet", "human"] | Annotated[
+        StrictStr, Field(pattern=r"^policy:\S", max_length=4096)]
     side: Annotated[StrictInt, Field(ge=0, le=MAX_COMBATANTS)] | None = None
-    rng: tuple[Literal[3], Annotated[list[Annotated[StrictInt, Field(ge=0, le=2**32)]],
-                                     Field(min_length=625, max_length=625)], float | None] | None = None
+    rng: RngState | None = None
+    # the packet that plays a policy's side for the creature kinds it was not trained for
+    fallback_rng: RngState | None = None
 
 
 class Session(_Strict):
