@@ -1,0 +1,180 @@
+"""Training throughput and time to beat the packet, for a training config (issue 10, item 6).
+
+Three measurements:
+
+(a) env steps/s of the league env (wasteland/training/league_env.py) with random legal
+    actions, for n_envs 1 and 2 under DummyVecEnv and SubprocVecEnv. Each step asks the
+    vector env for the masks (``env_method("action_masks")``, as MaskablePPO does while
+    collecting rollouts), picks a random legal action per env and steps; episodes reset
+    inside the vector env. Counted in env steps (n_envs per vector step), for a fixed time.
+(b) MaskablePPO training steps/s of a short run (``--train-steps``, default 20,000) with
+    each vector env class, the config's network, hyperparameters and n_envs, no
+    evaluations (``model.learn`` alone, as ``wasteland train`` builds the model).
+(c) with ``--run DIR`` (a folder made by ``wasteland train``): the wall time and step at
+    which the config's policy first beat its packet (every evaluation scenario, 5 points
+    above the packet in the same seat), read from summary.json or, for a run still going,
+    from eval.csv.
+
+Prints a table, then one JSON line.
+
+    .venv/bin/python benchmarks/training.py [CONFIG] [--seconds 5] [--train-steps 20000]
+        [--run runs/radscorpion_pnp] [--set key=value ...] [--skip-train]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from wasteland.training.config import TrainConfig, load_config  # noqa: E402
+
+VEC_CLASSES = ("DummyVecEnv", "SubprocVecEnv")
+
+
+def vec_env(cfg: TrainConfig, n_envs: int, kind: str) -> Any:
+    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    from wasteland.training.league_env import LeagueEnv
+
+    cls = SubprocVecEnv if kind == "SubprocVecEnv" else DummyVecEnv
+    return make_vec_env(LeagueEnv, n_envs=n_envs, seed=cfg.seed, env_kwargs={"cfg": cfg},
+                        vec_env_cls=cls)
+
+
+def env_steps_per_s(cfg: TrainConfig, n_envs: int, kind: str, seconds: float) -> dict[str, Any]:
+    """(a): random legal actions through the vector env for ``seconds``."""
+    rng = np.random.default_rng(cfg.seed)
+    vec = vec_env(cfg, n_envs, kind)
+    try:
+        vec.reset()
+        episodes = 0
+        for _ in range(20):  # warm up: arenas laid out, workers started
+            masks = vec.env_method("action_masks")
+            _, _, dones, _ = vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        steps = 0
+        t0 = time.perf_counter()
+        while (elapsed := time.perf_counter() - t0) < seconds:
+            masks = vec.env_method("action_masks")
+            actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+            _, _, dones, _ = vec.step(actions)
+            steps += n_envs
+            episodes += int(np.sum(dones))
+    finally:
+        vec.close()
+    return {"measure": "env", "vec_env": kind, "n_envs": n_envs, "steps": steps,
+            "seconds": round(elapsed, 2), "steps_per_s": round(steps / elapsed, 1),
+            "episodes": episodes}
+
+
+def train_steps_per_s(cfg: TrainConfig, kind: str, steps: int) -> dict[str, Any]:
+    """(b): MaskablePPO.learn for ``steps`` with the config's model and n_envs."""
+    from wasteland.training.run import _new_model, _seed_all
+
+    _seed_all(cfg.seed)
+    vec = vec_env(cfg, cfg.n_envs, kind)
+    try:
+        model = _new_model(cfg, vec, None)
+        t0 = time.perf_counter()
+        model.learn(total_timesteps=steps)
+        elapsed = time.perf_counter() - t0
+        done = int(model.num_timesteps)
+    finally:
+        vec.close()
+    return {"measure": "train", "vec_env": kind, "n_envs": cfg.n_envs, "steps": done,
+            "seconds": round(elapsed, 2), "steps_per_s": round(done / elapsed, 1)}
+
+
+def first_beat(run: Path) -> dict[str, Any]:
+    """(c): when the run's policy first beat its packet; None when it has not (yet)."""
+    from wasteland.training.run import beats_packet
+
+    out: dict[str, Any] = {"run": str(run), "first_beat_packet": None}
+    summary_path, csv_path = run / "summary.json", run / "eval.csv"
+    if summary_path.is_file():
+        s = json.loads(summary_path.read_text())
+        out.update(steps=s.get("steps"), wall_s=s.get("wall_s"), config=s.get("config"),
+                   first_beat_packet=s.get("first_beat_packet"), finished=True)
+        if out["first_beat_packet"] is not None or not csv_path.is_file():
+            return out
+    else:
+        out["finished"] = False
+    if not csv_path.is_file():
+        raise SystemExit(f"{run}: no summary.json and no eval.csv: not a training run")
+    by_step: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    wall: dict[int, float] = {}
+    with open(csv_path, newline="") as f:
+        for row in csv.DictReader(f):
+            step = int(row["step"])
+            wall[step] = float(row["wall_s"])
+            by_step[step].append({"opponents": row["opponents"],
+                                  "win_rate": float(row["win_rate"]),
+                                  "packet_win_rate": float(row["packet_win_rate"])})
+    for step in sorted(by_step):
+        if beats_packet(by_step[step]):
+            out["first_beat_packet"] = {"step": step, "wall_s": wall[step]}
+            break
+    if by_step and "steps" not in out:
+        last = max(by_step)
+        out.update(steps=last, wall_s=wall[last])
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("config", nargs="?", default="radscorpion_pnp",
+                    help="a shipped training config or a path to one")
+    ap.add_argument("--set", dest="overrides", action="append", default=[],
+                    help="override a config field, key=value (repeatable)")
+    ap.add_argument("--seconds", type=float, default=5.0, help="per env measurement")
+    ap.add_argument("--envs", default="1,2", help="n_envs values for (a)")
+    ap.add_argument("--train-steps", type=int, default=20_000, help="for (b)")
+    ap.add_argument("--skip-env", action="store_true")
+    ap.add_argument("--skip-train", action="store_true")
+    ap.add_argument("--run", type=Path, help="a wasteland train run folder, for (c)")
+    args = ap.parse_args()
+
+    cfg = load_config(args.config, args.overrides)
+    results: dict[str, Any] = {"config": cfg.id, "ruleset": cfg.ruleset,
+                               "network": cfg.network, "env": [], "train": [], "run": None}
+    if not args.skip_env:
+        for kind in VEC_CLASSES:
+            for n in (int(x) for x in args.envs.split(",")):
+                results["env"].append(env_steps_per_s(cfg, n, kind, args.seconds))
+    if not args.skip_train:
+        for kind in VEC_CLASSES:
+            results["train"].append(train_steps_per_s(cfg, kind, args.train_steps))
+    if args.run is not None:
+        results["run"] = first_beat(args.run)
+
+    print(f"config {cfg.id} ({cfg.ruleset}; network {cfg.network}; n_envs {cfg.n_envs})")
+    print(f"{'measure':<8} {'vec env':<14} {'n_envs':>6} {'steps':>9} {'seconds':>8} "
+          f"{'steps/s':>9}")
+    for r in results["env"] + results["train"]:
+        print(f"{r['measure']:<8} {r['vec_env']:<14} {r['n_envs']:>6} {r['steps']:>9,} "
+              f"{r['seconds']:>8.1f} {r['steps_per_s']:>9,.0f}")
+    if results["run"] is not None:
+        r = results["run"]
+        fb = r["first_beat_packet"]
+        state = "finished" if r.get("finished") else "still running or stopped"
+        if fb is None:
+            print(f"run {r['run']} ({state}, {r.get('steps') or 0:,} steps in "
+                  f"{r.get('wall_s') or 0:.0f} s): has not beaten its packet")
+        else:
+            print(f"run {r['run']} ({state}): first beat its packet at step {fb['step']:,}, "
+                  f"{fb['wall_s']:.0f} s of wall time ({fb['wall_s'] / 60:.1f} min)")
+    print(json.dumps(results))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+"""`wasteland agents` (issue 10, item 4): every agent, every shipped policy with its
+training summary, and the shipped training configs; --json too."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from wasteland.agents.policy import load_policy, shipped_names
+from wasteland.training.config import config_names
+
+from .kit import cli
+
+AGENTS = ("random", "scripted", "packet")
+
+
+def test_agents_lists_every_agent_policy_and_config(capsys, monkeypatch):
+    r = cli(capsys, monkeypatch, "agents")
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    for a in AGENTS:
+        assert any(ln.split()[0] == a for ln in lines if ln.strip()), a
+    for n in shipped_names():
+        assert any(ln.startswith(f"policy:{n} ") for ln in lines), n
+        assert not any("unusable" in ln for ln in lines if ln.startswith(f"policy:{n} "))
+    assert lines[-1] == "training configs: " + ", ".join(config_names())
+    assert "Traceback" not in r.out + r.err
+
+
+def test_agents_json(capsys, monkeypatch):
+    r = cli(capsys, monkeypatch, "agents", "--json")
+    assert r.code == 0, r.err
+    d = json.loads(r.out)
+    assert d["configs"] == config_names() and len(d["configs"]) >= 6
+    names = [a["agent"] for a in d["agents"]]
+    assert names[:3] == list(AGENTS)
+    assert all(a["about"] for a in d["agents"][:3])
+    policies = {a["agent"]: a for a in d["agents"] if a["kind"] == "policy"}
+    assert set(policies) == {f"policy:{n}" for n in shipped_names()}
+    for n in shipped_names():
+        row = policies[f"policy:{n}"]
+        assert "error" not in row, row
+        m = load_policy(n).manifest
+        assert row["ruleset"] == m["ruleset"] and row["creatures"] == m["creatures"]
+        assert row["steps"] == m["steps"]
+
+
+def test_a_broken_shipped_policy_is_listed_as_unusable(capsys, monkeypatch, tmp_path):
+    """A shipped file that does not match the code shows as unusable, in one line, and the
+    rest of the list still prints."""
+    import wasteland.agents.policy as policy_mod
+    from wasteland.training.export import write_policy
+
+    from .kit import random_policy
+
+    pol = random_policy("stale")
+    pol.manifest["action_hash"] = "0" * 16
+    write_policy(pol, tmp_path)
+    monkeypatch.setattr(policy_mod, "shipped_names", lambda: ["stale"])
+    real = policy_mod.load_policy
+    monkeypatch.setattr(policy_mod, "load_policy",
+                        lambda n, check=True: real(tmp_path / f"{n}.npz", check))
+    r = cli(capsys, monkeypatch, "agents")
+    assert r.code == 0, r.err
+    line = [ln for ln in r.out.splitlines() if ln.startswith("policy:stale")]
+    assert len(line) == 1 and "unusable" in line[0] and "action_hash" in line[0]
+    d = json.loads(cli(capsys, monkeypatch, "agents", "--json").out)
+    assert [a.get("error", "") for a in d["agents"] if a["agent"] == "policy:stale"][0]
+
+
+@pytest.mark.parametrize("name", shipped_names() or ["(none shipped yet)"])
+def test_shipped_policies_load_and_match_the_code(name):
+    if name not in shipped_names():
+        pytest.skip("no policy ships yet")
+    pol = load_policy(name)  # refuses a stale observation or action hash
+    assert pol.ruleset in ("pnp", "f2d20") and name.endswith("_" + pol.ruleset)
