@@ -27,9 +27,16 @@ How each field acts (the fields: wasteland/bestiary/models.py AIPacket):
   share of its full HP.
 - ``best_weapon``: draws a weapon of that kind when it has one it can use, unless another
   would do more than twice the damage; with "any", the best expected damage.
-- ``called_freq``: percent of attacks aimed at a body part, with V.A.T.S. when it can:
-  an arm that would leave the target nothing to hold, the head, a brawler's leg; a called
-  shot that costs odds (PnP without V.A.T.S., 2d20) only when the spot makes up for it.
+- ``called_freq``: 0 never aims. PnP with V.A.T.S. AP for the shot: a V.A.T.S. shot costs
+  no odds, only AP that refill each turn and buy nothing else, so any called_freq above 0
+  takes one whenever it is worth more than the plain attack (``odds.pnp_shot_value``:
+  exact hit and crit odds, expected damage capped at the HP left, the chance the target
+  lives crippled times the share of its threat that takes away, a crit's bleeding or
+  knock-down); in practice the head until it is crippled (its aim -4), then an arm to
+  disarm or a brawler's leg. Issue 10: trained Vault policies beat the packet by doing
+  this. Otherwise it is the percent of attacks aimed at a body part: an arm that would
+  leave the target nothing to hold, the head, a brawler's leg; a called shot that costs
+  odds (PnP without V.A.T.S. AP, 2d20) only when the spot makes up for it.
 - ``area_attack_mode``: area weapons (PnP splash and spread, 2d20 burst): always, never,
   or be_careful (PnP: not when one of its allies stands within AREA_RADIUS of the target;
   2d20: as always, since a burst never carries on into allies); never a splash weapon at

@@ -9,7 +9,7 @@ from wasteland.rules.battle import Combatant
 
 from ..base import View
 from .movement import Movement
-from .odds import _spot_worth
+from .odds import _spot_worth, pnp_shot_value
 
 
 class Attacks(Movement):
@@ -107,6 +107,9 @@ class Attacks(Movement):
         kind = "attack"
         aim = ""
         plain = chance
+        if p.called_freq and b.ruleset == "pnp" and any(
+                self._legal(view, Action("vats", t.slot, loc)) for loc in LOCATIONS):
+            return self._vats(view, me, t, p, why, chance)
         if p.called_freq and self.rng.random() * 100 < p.called_freq:
             best = -1.0
             floor = self._floor(b, p)
@@ -131,3 +134,32 @@ class Attacks(Movement):
         return self._say(Action(kind, t.slot, location),
                          f"{verb} {t.id}{spot}: {why}, {chance:.0%} to hit, "
                          f"aggression {p.aggression}{ap}")
+
+    def _vats(self, view: View, me: Combatant, t: Combatant, p: AIPacket, why: str,
+              chance: float) -> Action:
+        """PnP with a Pip-Boy: a V.A.T.S. shot costs no odds, only AP that refill at the
+        start of its turn and buy nothing else (seed 000, Called Shots and V.A.T.S.;
+        docs/rules/pnp.md), so a packet that calls shots at all (called_freq above 0)
+        takes one whenever it is worth more than the plain attack by
+        ``odds.pnp_shot_value`` - damage, kill chance, crippling, a crit's effects - and
+        never rolls called_freq for it (the trained Vault policies fire V.A.T.S. head
+        shots every turn, issue 10)."""
+        b = view.battle
+        plain, _, _ = pnp_shot_value(b, me, t, None, False)
+        best, location, aim = plain, None, ""
+        for loc in LOCATIONS:
+            if self._legal(view, Action("vats", t.slot, loc)):
+                value, _, purpose = pnp_shot_value(b, me, t, loc, True)
+                if value > best + 1e-9:
+                    best, location, aim = value, loc, purpose
+        verb = "charges" if (p.distance == "charge" and b.grid.dist(me.pos, t.pos) <= 1
+                             ) else "attacks"
+        if location is None:
+            return self._say(Action("attack", t.slot),
+                             f"{verb} {t.id}: {why}, {chance:.0%} to hit, no V.A.T.S. shot "
+                             f"worth more than {plain:.1f} HP, aggression {p.aggression}")
+        spot = f" {aim}" if aim else ""
+        return self._say(Action("vats", t.slot, location),
+                         f"{verb} {t.id} in the {location} with V.A.T.S.{spot}: {why}, "
+                         f"{chance:.0%} to hit, worth {best:.1f} HP against {plain:.1f} "
+                         f"plain (called_freq {p.called_freq}), aggression {p.aggression}")
