@@ -116,8 +116,6 @@ def test_an_unknown_scenario_names_the_accepted_ones():
     assert "\n" not in msg and "unknown scenario 'nowhere'" in msg and "duel" in msg
 
 
-@pytest.mark.xfail(strict=True, reason="config.py _check_names: load_scenario's error does "
-                   "not say which config file and field named the scenario")
 def test_an_unknown_scenario_names_the_config_file():
     with pytest.raises(BestiaryError) as e:
         load_config("radscorpion_pnp", ["scenarios=[nowhere]"])

@@ -160,7 +160,7 @@ def test_an_output_that_is_not_the_action_table(written):
 def test_zero_layers_is_refused(written):
     _, npz, js = written
     _edit(js, layers=0)
-    _refused(npz, "output")
+    _refused(npz, "layers 0", "1..16")
 
 
 def test_an_unknown_activation(written):
@@ -202,10 +202,6 @@ def _npy_bytes():
     return buf.getvalue()
 
 
-BROKEN = "agents/policy.py load_policy (line ~134) catches only OSError and ValueError"
-
-
-@pytest.mark.xfail(strict=True, reason=BROKEN)
 @pytest.mark.parametrize("data", [b"", b"PK\x03\x04 broken zip", "npy"],
                          ids=["empty", "bad-zip", "npy-not-npz"])
 def test_a_truncated_or_foreign_npz(written, data):
@@ -216,8 +212,6 @@ def test_a_truncated_or_foreign_npz(written, data):
     _refused(npz, "tiny.npz")
 
 
-@pytest.mark.xfail(strict=True, reason="agents/policy.py load_policy: int(manifest['layers']) "
-                   "(line ~136) and frozenset(manifest['creatures']) (line ~157) are unguarded")
 @pytest.mark.parametrize("key, value", [("layers", "two"), ("layers", None), ("creatures", 5)])
 def test_a_manifest_field_of_the_wrong_type(written, key, value):
     _, npz, js = written

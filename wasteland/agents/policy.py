@@ -19,6 +19,7 @@ import hashlib
 import json
 import math
 import random
+import zipfile
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -119,6 +120,16 @@ def load_policy(name_or_path: str | Path, check: bool = True) -> Policy:
         raise WastelandError(f"policy {name}: {js} is not a readable JSON manifest ({e})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise WastelandError(f"policy {name}: {js} is not a {FORMAT} manifest")
+    from wasteland.rules.protocol import RULESETS
+
+    layers, creatures = manifest.get("layers"), manifest.get("creatures", [])
+    if manifest.get("ruleset") not in RULESETS:
+        raise WastelandError(f"policy {name}: {js.name}: ruleset {manifest.get('ruleset')!r}; "
+                             f"accepted: {', '.join(RULESETS)}")
+    if type(layers) is not int or not 1 <= layers <= 16:
+        raise WastelandError(f"policy {name}: {js.name}: layers {layers!r}; a whole number 1..16")
+    if not isinstance(creatures, list) or not all(isinstance(c, str) for c in creatures):
+        raise WastelandError(f"policy {name}: {js.name}: creatures must be a list of creature ids")
     if check:
         for key, now in (("observation_hash", observation_hash()), ("action_hash", action_hash())):
             if manifest.get(key) != now:
@@ -127,13 +138,18 @@ def load_policy(name_or_path: str | Path, check: bool = True) -> Policy:
                     f"policy {name}: trained for another {what} table ({key} "
                     f"{manifest.get(key)} in {js.name}, {now} in this version); retrain it")
     try:
-        with np.load(npz, allow_pickle=False) as data:
+        data = np.load(npz, allow_pickle=False)
+        if not isinstance(data, np.lib.npyio.NpzFile):
+            raise ValueError("a single array, not an .npz archive of named arrays")
+        with data:
             arrays = {k: data[k] for k in data.files}
     except FileNotFoundError:
         raise WastelandError(f"policy {name}: no weights file {npz}") from None
-    except (OSError, ValueError) as e:
-        raise WastelandError(f"policy {name}: {npz} is not a readable .npz of arrays ({e})") from None
-    n = int(manifest.get("layers", 0))
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
+        why = " ".join(str(e).split()) or type(e).__name__
+        raise WastelandError(f"policy {name}: {npz} is not a readable .npz of arrays ({why})"
+                             ) from None
+    n = layers
     try:
         weights = [np.asarray(arrays[f"w{i}"], dtype=np.float64) for i in range(n)]
         biases = [np.asarray(arrays[f"b{i}"], dtype=np.float64) for i in range(n)]
@@ -154,7 +170,7 @@ def load_policy(name_or_path: str | Path, check: bool = True) -> Policy:
     if act not in ACTIVATIONS:
         raise WastelandError(f"policy {name}: unknown activation {act!r}; "
                              f"accepted: {', '.join(ACTIVATIONS)}")
-    return Policy(name, manifest, weights, biases, act, frozenset(manifest.get("creatures", [])))
+    return Policy(name, manifest, weights, biases, act, frozenset(creatures))
 
 
 class PolicyAgent:

@@ -194,8 +194,12 @@ def _check_names(cfg: TrainConfig, path: Path) -> None:
             if c not in known:
                 raise BestiaryError(f"{path}: training config {cfg.id!r}: {field}: unknown "
                                     f"creature {c!r}; known: {', '.join(sorted(known))}")
-    for s in cfg.scenarios + cfg.evaluation.scenarios:
-        sc = load_scenario(s)
+    for field, s in ([("scenarios", s) for s in cfg.scenarios]
+                     + [("evaluation.scenarios", s) for s in cfg.evaluation.scenarios]):
+        try:
+            sc = load_scenario(s)
+        except WastelandError as e:
+            raise BestiaryError(f"{path}: training config {cfg.id!r}: {field}: {e}") from None
         if not any(p.creature in cfg.creatures for side in sc.sides for p in side.combatants):
             raise BestiaryError(f"{path}: training config {cfg.id!r}: scenario {s!r} has none "
                                 f"of its creatures ({', '.join(cfg.creatures)})")
