@@ -108,7 +108,8 @@ class LeagueEnv(gymnasium.Env):
         mirror = bool(rng.random() < a.mirror)
         sc = random_arena(rng, cfg.creatures, cfg.creatures if mirror else a.foes,
                           creature_count=a.creature_count,
-                          foe_count=a.creature_count if mirror else a.foe_count)
+                          foe_count=a.creature_count if mirror else a.foe_count,
+                          ruleset=cfg.ruleset)
         if len(pool) < ARENA_POOL:
             pool.append((sc, mirror))
         else:  # renew: the replaced map's envs go with it
