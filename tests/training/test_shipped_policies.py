@@ -27,7 +27,7 @@ from wasteland.training.seats import seat
 
 SHIPPED = shipped_names()
 ROOT = Path(__file__).resolve().parents[2] / "wasteland" / "policies"
-QUICK_FIGHTS = 60
+QUICK_FIGHTS = 200
 
 
 def test_the_shipped_list_matches_the_files() -> None:
