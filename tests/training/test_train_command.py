@@ -22,7 +22,8 @@ from .kit import cli, one_line_error, policy_arrays  # noqa: E402
 
 SHORT = ["--set", "steps=2048", "--set", "evaluation.every=1024", "--set", "evaluation.fights=4",
          "--set", "league.snapshot_every=1024", "--set", "ppo.n_steps=256",
-         "--set", "ppo.batch_size=64", "--set", "network=[16,16]", "--no-progress"]
+         "--set", "ppo.batch_size=64", "--set", "network=[16,16]",
+         "--set", "imitation.decisions=300", "--set", "imitation.epochs=2", "--no-progress"]
 SCENARIOS = load_config("radscorpion_pnp").scenarios
 
 
@@ -102,7 +103,8 @@ def test_train_export_refuse_and_resume(capsys, monkeypatch, tmp_path):
 def test_the_same_config_and_seed_train_the_same_policy(capsys, monkeypatch, tmp_path):
     quick = ["--set", "steps=512", "--set", "evaluation.fights=1", "--set", "ppo.n_steps=256",
              "--set", "ppo.batch_size=64", "--set", "network=[16,16]",
-             "--set", "evaluation.scenarios=[duel]", "--no-progress"]
+             "--set", "evaluation.scenarios=[duel]", "--set", "imitation.decisions=300",
+             "--set", "imitation.epochs=2", "--no-progress"]
     arrays = []
     for k in ("a", "b", "c"):
         seed = ["--set", "seed=1"] if k == "c" else []
