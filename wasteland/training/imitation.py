@@ -22,6 +22,16 @@ from wasteland.rules.actions import N_ACTIONS
 from .config import TrainConfig
 
 
+def discounted(rewards: list[float], gamma: float) -> list[float]:
+    """The discounted return from each step of an episode's rewards."""
+    g = 0.0
+    out = []
+    for r in reversed(rewards):
+        g = r + gamma * g
+        out.append(g)
+    return out[::-1]
+
+
 def collect(cfg: TrainConfig, decisions: int, seed: int) -> dict[str, np.ndarray]:
     """``decisions`` of the packet in the learner's seat: observations, masks, the packet's
     egocentric action ids and the discounted returns that followed."""
@@ -49,22 +59,11 @@ def collect(cfg: TrainConfig, decisions: int, seed: int) -> dict[str, np.ndarray
         obs, reward, term, trunc, _ = env.step(a)
         episode_rewards.append(float(reward))
         if term or trunc:
-            g = 0.0
-            returns = []
-            for r in reversed(episode_rewards):
-                g = r + gamma * g
-                returns.append(g)
-            ret_l.extend(reversed(returns))
+            ret_l.extend(discounted(episode_rewards, gamma))
             episode_rewards = []
             packet = PacketAgent(int(rng.integers(2**31 - 1)))
             obs, _ = env.reset()
-    # the unfinished episode's tail: its partial return stands in
-    g = 0.0
-    tail = []
-    for r in reversed(episode_rewards):
-        g = r + gamma * g
-        tail.append(g)
-    ret_l.extend(reversed(tail))
+    ret_l.extend(discounted(episode_rewards, gamma))  # the unfinished episode: partial returns
     n = len(act_l)
     return {"obs": np.asarray(obs_l, dtype=np.float32), "mask": np.asarray(mask_l, dtype=bool),
             "action": np.asarray(act_l, dtype=np.int64), "ret": np.asarray(ret_l[:n], dtype=np.float32)}

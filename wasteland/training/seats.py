@@ -42,6 +42,16 @@ class Record:
     def interval(self) -> tuple[float, float]:
         return wilson(self.wins, self.fights)
 
+    def add(self, winner: int | None, side: int) -> None:
+        """Count one fight of ``side`` that ``winner`` won (None: a draw)."""
+        self.fights += 1
+        if winner is None:
+            self.draws += 1
+        elif winner == side:
+            self.wins += 1
+        else:
+            self.losses += 1
+
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = asdict(self)
         d["win_rate"] = round(self.win_rate, 4)
@@ -95,15 +105,8 @@ def seat(seat_agent: str | AgentMaker, scenario: Scenario, ruleset: str, kinds: 
     me, opp = agent_maker(seat_agent), agent_maker(opponents)
     r = Record()
     for i in range(fights):
-        w = fight(scenario, ruleset, first_seed + i, seat_side, kinds, me, opp,
-                  max_rounds=max_rounds)
-        r.fights += 1
-        if w is None:
-            r.draws += 1
-        elif w == seat_side:
-            r.wins += 1
-        else:
-            r.losses += 1
+        r.add(fight(scenario, ruleset, first_seed + i, seat_side, kinds, me, opp,
+                    max_rounds=max_rounds), seat_side)
     return r
 
 
@@ -123,13 +126,5 @@ def mirror(seat_agent: str | AgentMaker, scenario: Scenario, ruleset: str,
     me, opp = agent_maker(seat_agent), agent_maker(opponents)
     r = Record()
     for i in range(fights):
-        s = i % 2
-        w = fight(scenario, ruleset, first_seed + i, s, kinds, me, opp)
-        r.fights += 1
-        if w is None:
-            r.draws += 1
-        elif w == s:
-            r.wins += 1
-        else:
-            r.losses += 1
+        r.add(fight(scenario, ruleset, first_seed + i, i % 2, kinds, me, opp), i % 2)
     return r

@@ -10,34 +10,14 @@ from __future__ import annotations
 
 import argparse
 import random
-from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 
-from .stats import wilson
+from .seats import Record
 
-
-@dataclass
-class Evaluation:
-    fights: int
-    wins: int
-    losses: int
-    draws: int
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.fights if self.fights else 0.0
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        return wilson(self.wins, self.fights)
-
-    def as_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["win_rate"] = self.win_rate
-        d["wilson95"] = list(self.interval)
-        return d
+# the record of an evaluation: wins, losses and draws with their Wilson interval
+Evaluation = Record
 
 
 def make_env(scenario: str, ruleset: str = "pnp", learner: int | str = 0,
