@@ -45,7 +45,9 @@ How each field acts (the fields: wasteland/bestiary/models.py AIPacket):
 Tactics that are not packet fields but rules: PnP spends the small action before an
 attack (a round loaded by hand, a step into cover from guns); 2d20 aims with a free
 minor action, moves where a shot has better odds (asking the ruleset where a move
-ends), burrows after striking when it can, rallies for AP when no attack is worth it,
+ends), burrows before striking an enemy already in reach (the sting from below is a sneak
+attack; learned from the trained radscorpions) and when nothing else is worth doing,
+rallies for AP when no attack is worth it,
 and readies when an enemy may walk into reach.
 
 Issue 9's actions, by field: ``chem_use`` - PnP ``pair X stimpak`` (in the Large action,

@@ -50,6 +50,13 @@ class Attacks(Movement):
                 if low and self._legal(view, Action("prone")):
                     return self._say(Action("prone"), f"drops prone before shooting {e.id} "
                                                       f"rather than aim: {how}")
+            if (b.ruleset == "f2d20" and minor == 0 and self._burrower(me)
+                    and self._legal(view, Action("cover"))):
+                # learned from the trained radscorpions (issue 10, item 9): in reach at the
+                # start of its turn, a burrower that goes under first strikes from the
+                # burrow, a sneak attack, and cannot be targeted until it does
+                return self._say(Action("cover"), f"burrows, then strikes {e.id} from below "
+                                                  f"(a sneak attack)")
             if (b.ruleset == "f2d20" and minor == 0 and self._legal(view, Action("aim"))
                     and me.cond.get("attacked") != b.round and not self._burrower(me)):
                 return self._say(Action("aim"), f"takes aim at {e.id} before attacking "
