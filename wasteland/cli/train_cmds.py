@@ -43,7 +43,12 @@ def train(
                              f"sb3-contrib): pip install -e '.[train]' ({e})") from None
     typer.echo(f"training {cfg.id} ({cfg.ruleset}, {', '.join(cfg.creatures)}) for "
                f"{cfg.steps:,} steps in {run}")
-    s = train_run(cfg, run, resume=resume is not None, show=typer.echo, progress=progress)
+    try:
+        s = train_run(cfg, run, resume=resume is not None, show=typer.echo, progress=progress)
+    except KeyboardInterrupt:  # train_run saved a checkpoint before letting it through
+        typer.echo(f"interrupted; a checkpoint is in {run / 'checkpoints'}; continue with: "
+                   f"wasteland train {config} --resume {run}", err=True)
+        raise typer.Exit(130) from None
     verdict = "beats" if s["beats_packet"] else "does not yet beat"
     typer.echo(f"done: {s['steps']:,} steps in {s['wall_s']:.0f} s; the policy {verdict} the "
                f"packet in its seat on every evaluation map")
