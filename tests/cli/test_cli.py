@@ -48,6 +48,14 @@ def test_fight_help_lists_the_rulesets():
     assert all(r in out for r in RULESETS)
 
 
+def test_help_shows_the_defaults_written_in_brackets():
+    """Help texts say "[default: x]"; read as rich markup, the brackets vanished."""
+    out = " ".join(run("fight", "--help").stdout.split())
+    assert "[default: vault_corridor]" in out and "[default: pnp]" in out
+    out = " ".join(run("train", "--help").stdout.split())
+    assert "[default: runs/CONFIG_ID]" in out
+
+
 def test_fight_json_has_result_and_events():
     p = run("fight", "--scenario", "vault_corridor", "--seed", "2", "--json")
     assert p.returncode == 0, p.stderr

@@ -17,8 +17,10 @@ from wasteland.rules.errors import WastelandError, one_line
 from wasteland.rules.protocol import RULESETS
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  rich_markup_mode=None,  # help texts say "[default: x]": not markup
                   help="Wasteland: Fallout tabletop combat run by AI agents.")
-bestiary_app = typer.Typer(no_args_is_help=True, help="Creatures, weapons, armor and items.")
+bestiary_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                           help="Creatures, weapons, armor and items.")
 app.add_typer(bestiary_app, name="bestiary")
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
