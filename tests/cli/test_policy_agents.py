@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from rich.console import Console
+from test_resume import cut as upto  # the answers after a resume, "quit" at a count
 
 from wasteland.agents.policy import FORMAT, Policy, PolicyAgent, action_hash, observation_hash
 from wasteland.cli.fight import fight_on, new_fight, resumed_fight, save_fight
@@ -145,15 +146,6 @@ def player(con: Console) -> Iterator[str]:
         yield (str(hits[0] + 1) if hits else str(2 + n % (len(parts) - 1))
                if len(parts) > 2 else "1")
         n += 1
-
-
-def upto(answers: Iterator[str], skip: int, quit_at: int | None) -> Iterator[str]:
-    for n, answer in enumerate(answers):
-        if n == quit_at:
-            yield "quit"
-            return
-        if n >= skip:
-            yield answer
 
 
 @pytest.mark.parametrize("ruleset", ["pnp", "f2d20"])

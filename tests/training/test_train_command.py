@@ -120,3 +120,19 @@ def test_the_same_config_and_seed_train_the_same_policy(capsys, monkeypatch, tmp
     assert all(np.array_equal(a[n], b[n]) for n in a)
     assert not all(np.array_equal(a[n], c[n]) for n in a)  # another seed, another policy
     assert rows_of(tmp_path / "a" / "eval.csv")[0]["wins"] is not None
+
+
+def test_a_broken_checkpoint_is_one_line_in_export_and_resume(capsys, monkeypatch, tmp_path):
+    """A truncated or foreign .zip where a MaskablePPO checkpoint should be."""
+    run = tmp_path / "run"
+    (run / "checkpoints").mkdir(parents=True)
+    cfg = load_config("radscorpion_f2d20")
+    (run / "config.yaml").write_text(json.dumps(cfg.model_dump(mode="json")))
+    (run / "final.zip").write_bytes(b"PK\x03\x04 not a zip")
+    one_line_error(cli(capsys, monkeypatch, "export", str(run), "--name", "t",
+                       "--out", str(tmp_path / "out")),
+                   "final.zip", "not a readable MaskablePPO checkpoint")
+    (run / "checkpoints" / "step_5.zip").write_bytes(b"")
+    r = cli(capsys, monkeypatch, "train", "radscorpion_f2d20", "--resume", str(run),
+            "--no-progress")
+    one_line_error(r, "step_5.zip", "not a readable MaskablePPO checkpoint")

@@ -165,6 +165,11 @@ class SingleAgentEnv(gymnasium.Env):
         self._net = 0.0
         self._hp0: list[int] = []
 
+    def set_opponents(self, spec: Any) -> None:
+        """Who plays the other sides from the next reset on (the same forms as the
+        ``opponents`` argument)."""
+        self._opponent_spec = self._check_opponents(spec)
+
     def _check_opponents(self, spec: Any) -> list[OpponentSpec]:
         """One agent spec per opponent combatant, in slot order."""
         n = len(self.opponent_ids)

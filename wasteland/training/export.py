@@ -56,12 +56,22 @@ def write_policy(policy: Policy, out_dir: Path) -> tuple[Path, Path]:
     return npz, js
 
 
+def load_model(path: Path, **kwargs: Any) -> Any:
+    """A MaskablePPO checkpoint; a truncated or foreign file is one line, not a traceback."""
+    from sb3_contrib import MaskablePPO
+
+    try:
+        return MaskablePPO.load(path, device="cpu", **kwargs)
+    except Exception as e:  # noqa: BLE001 - zip, pickle and torch errors alike
+        why = " ".join(str(e).split()) or type(e).__name__
+        raise WastelandError(f"{path}: not a readable MaskablePPO checkpoint ({why[:200]})"
+                             ) from None
+
+
 def export_run(run_dir: Path, name: str, out_dir: Path, checkpoint: str | None = None
                ) -> tuple[Path, Path]:
     """Export a ``wasteland train`` run: its final model (or ``checkpoint``), its config
     and its last evaluation."""
-    from sb3_contrib import MaskablePPO
-
     from .config import load_config
 
     if not (run_dir / "config.yaml").is_file():
@@ -72,7 +82,7 @@ def export_run(run_dir: Path, name: str, out_dir: Path, checkpoint: str | None =
         have = sorted(p.name for p in (run_dir / "checkpoints").glob("*.zip"))
         raise WastelandError(f"{run_dir}: no {path.name} (the run has not finished); "
                              f"checkpoints: {', '.join(have) or 'none'}")
-    model = MaskablePPO.load(path, device="cpu")
+    model = load_model(path)
     summary: dict[str, Any] = {}
     if (run_dir / "summary.json").is_file():
         summary = json.loads((run_dir / "summary.json").read_text())

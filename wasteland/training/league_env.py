@@ -95,7 +95,7 @@ class LeagueEnv(gymnasium.Env):
             env = SingleAgentEnv(scenario=sc, learner=learner, **common)
             self._cached[key] = env
         if kind == "league":  # a new snapshot agent each episode
-            env._opponent_spec = env._check_opponents(opponent)
+            env.set_opponents(opponent)
         return env
 
     def _arena(self, rng: np.random.Generator) -> tuple[Scenario, bool]:

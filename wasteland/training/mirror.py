@@ -15,30 +15,17 @@ import numpy as np
 
 from wasteland.bestiary.models import Scenario
 
-from .arenas import random_arena
+from .arenas import _Map, random_arena
 
 TRIES = 50
-WALLS = "#"
 
 
-def _connected(rows: list[str], legend: dict) -> bool:
-    """Every square that is not a wall can be walked to from every other (8 directions)."""
-    blocked = {ch for ch, v in legend.items() if v == "wall" or v == ["wall"]} | {WALLS}
-    h, w = len(rows), len(rows[0])
-    open_ = [(x, y) for y in range(h) for x in range(w) if rows[y][x] not in blocked]
-    if not open_:
-        return False
-    seen = {open_[0]}
-    todo = [open_[0]]
-    while todo:
-        x, y = todo.pop()
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                q = (x + dx, y + dy)
-                if q not in seen and 0 <= q[0] < w and 0 <= q[1] < h and rows[q[1]][q[0]] not in blocked:
-                    seen.add(q)
-                    todo.append(q)
-    return len(seen) == len(open_)
+def _connected(rows: list[str]) -> bool:
+    """Every open square reachable from every other, by the arena builder's own test (an
+    arena's only wall is "#")."""
+    m = _Map(len(rows[0]), len(rows))
+    m.wall = [ch == "#" for row in rows for ch in row]
+    return m.connected()
 
 
 def mirror_arena(rng: np.random.Generator, kinds: Sequence[str], count: tuple[int, int] = (1, 3),
@@ -52,7 +39,7 @@ def mirror_arena(rng: np.random.Generator, kinds: Sequence[str], count: tuple[in
         rows = base.map.strip("\n").splitlines()
         w = len(rows[0])
         rows = [r[: (w + 1) // 2] + r[: w // 2][::-1] for r in rows]
-        if not _connected(rows, dict(base.legend)):
+        if not _connected(rows):
             continue
         west = min(base.sides, key=lambda s: s.combatants[0].at[0])
         placed_w = [{"creature": k, "at": list(p.at), "id": f"west_{i}"}

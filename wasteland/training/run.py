@@ -160,10 +160,9 @@ def latest_checkpoint(run: Path) -> Path | None:
 def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
               show: Callable[[str], None] | None = None, progress: bool = True) -> dict[str, Any]:
     """Train to ``cfg.steps`` in ``run`` (continuing its newest checkpoint if ``resume``)."""
-    from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from .export import policy_of, write_policy
+    from .export import load_model, policy_of, write_policy
 
     say = show or (lambda s: None)
     t0 = time.time()  # the wall time counts everything: warm start, evaluations, saving
@@ -172,7 +171,7 @@ def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
     tb = _tensorboard(run)
     start_step = 0
     if resume and (ckpt := latest_checkpoint(run)) is not None:
-        model = MaskablePPO.load(ckpt, env=vec, device="cpu", tensorboard_log=tb)
+        model = load_model(ckpt, env=vec, tensorboard_log=tb)
         start_step = model.num_timesteps
         say(f"resuming {run} from {ckpt.name} ({start_step:,} steps)")
     else:
