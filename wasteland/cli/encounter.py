@@ -19,20 +19,48 @@ def resolve_side(scenario: Scenario, text: str) -> int:
                          + ", ".join(f"{i} {s.name}" for i, s in enumerate(scenario.sides)))
 
 
+def creature_ids(text: str, option: str) -> list[str]:
+    """Comma-separated creature ids, each optionally preceded by a count: "3 radscorpion,
+    super_mutant" is three radscorpions and a super mutant."""
+    from wasteland.rules.actions import MAX_COMBATANTS
+
+    out: list[str] = []
+    for part in text.split(","):
+        words = part.split()
+        if not words:
+            continue
+        count = 1
+        if len(words) == 2 and words[0].isdigit():
+            count = int(words[0])
+            if not 1 <= count <= MAX_COMBATANTS:
+                raise WastelandError(f"{option}: {part.strip()!r}: a count from 1 to "
+                                     f"{MAX_COMBATANTS} (a battle holds {MAX_COMBATANTS} "
+                                     f"combatants)")
+            words = words[1:]
+        if len(words) != 1:
+            raise WastelandError(f"{option}: {part.strip()!r} is not a creature id or "
+                                 f"'COUNT creature_id' (e.g. '3 radscorpion')")
+        out += [words[0]] * count
+    return out
+
+
 def encounter(name: str, side: str, character: str | None = None,
-              enemies: str | None = None) -> tuple[Scenario, int]:
+              enemies: str | None = None,
+              options: tuple[str, str] = ("--character", "--enemies")) -> tuple[Scenario, int]:
     """The scenario, with your side's and the other sides' creatures replaced when given
-    (comma-separated creature ids); extra creatures stand on the free squares nearest to
-    where their side starts."""
+    (comma-separated creature ids, each with an optional count: "3 radscorpion, raider");
+    extra creatures stand on the free squares nearest to where their side starts.
+    ``options`` names the two lists in errors, as the command calls them."""
     sc = load_scenario(name)
     me = resolve_side(sc, side)
     if not character and not enemies:
         return sc, me
     bestiary = default_bestiary()
-    for ids in (character, enemies):
-        for cid in (ids or "").split(","):
-            if cid:
-                bestiary.creature(cid.strip())  # one-line error for an unknown creature
+    lists = {"character": creature_ids(character or "", options[0]),
+             "enemies": creature_ids(enemies or "", options[1])}
+    for named in lists.values():
+        for cid in named:
+            bestiary.creature(cid)  # one-line error for an unknown creature
     legend: dict[str, list[str]] = {
         k: ([v] if isinstance(v, str) else list(v)) for k, v in sc.legend.items()}
     grid = grid_for(sc.rows(), legend)
@@ -40,9 +68,10 @@ def encounter(name: str, side: str, character: str | None = None,
     taken: set[tuple[int, int]] = set()
     wanted: dict[int, list[str]] = {}
     for si in range(len(sc.sides)):
-        ids = character if si == me else (enemies if si == (1 if me == 0 else 0) else None)
+        ids = (lists["character"] if si == me
+               else lists["enemies"] if si == (1 if me == 0 else 0) else [])
         if ids:
-            wanted[si] = [c.strip() for c in ids.split(",") if c.strip()]
+            wanted[si] = ids
         else:
             taken.update((p.at[0], p.at[1]) for p in sc.sides[si].combatants)
     for si, creatures in wanted.items():

@@ -300,6 +300,15 @@ def _register_training() -> None:
 _register_training()
 
 
+def _register_simulate() -> None:
+    from wasteland.cli.simulate import register
+
+    register(app)
+
+
+_register_simulate()
+
+
 def _usage_error(e: Exception) -> str | None:
     """A mistyped command line (typer's usage error: unknown option, bad value) as one
     line naming what is wrong and where help is; None for any other exception. Matched by

@@ -1,0 +1,206 @@
+"""`wasteland simulate`: how deadly is this encounter? The same encounter fought many
+times by agents on every side, answered with odds and a verdict (docs/simulate.md).
+
+Only typer is imported here; the engine, rich and multiprocessing load when the command
+runs, so `wasteland --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from wasteland.rules.errors import WastelandError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from wasteland.sim.spec import SimSpec
+
+DEFAULT_FIGHTS = 1000
+
+
+def build_spec(ruleset: str, scenario: str, side: str, party: str | None,
+               enemies: str | None, agents: str | None, seed: int) -> SimSpec:
+    """The encounter as the options describe it, checked by building its first battle, so
+    that anything wrong is one line before a single fight."""
+    from wasteland.cli.encounter import encounter
+    from wasteland.rules.protocol import get_ruleset
+    from wasteland.sim.spec import SimSpec, side_agents
+
+    rs = get_ruleset(ruleset)
+    sc, me = encounter(scenario, side, party, enemies, options=("--party", "--enemies"))
+    spec = SimSpec(ruleset, sc, side_agents(sc, agents.split(",") if agents else None), me)
+    rs.new_battle(sc, seed, keep_log=False)
+    return spec
+
+
+def check_numbers(n: int, seed: int, jobs: int, until_precision: float | None) -> None:
+    from wasteland.limits import MAX_FIGHTS, MAX_SEED
+
+    if not 1 <= n <= MAX_FIGHTS:
+        raise WastelandError(f"-n must be 1 to {MAX_FIGHTS:,} fights, got {n}")
+    if jobs < 1:
+        raise WastelandError(f"--jobs must be at least 1 process, got {jobs}")
+    if until_precision is not None and not 0 < until_precision < 1:
+        raise WastelandError(f"--until-precision must be between 0 and 1 (the width of the win "
+                             f"rate's interval, e.g. 0.02), got {until_precision:g}")
+    if not -MAX_SEED <= seed <= MAX_SEED - (n - 1):
+        raise WastelandError(f"--seed: the fights use seeds {seed} to {seed + n - 1}; seeds "
+                             f"run from {-MAX_SEED} to {MAX_SEED}")
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def ci(r: dict[str, Any]) -> str:
+    lo, hi = r["ci"]
+    return f"{pct(r['rate'])} [{100 * lo:.1f}-{100 * hi:.1f}]"
+
+
+def spread(d: dict[str, Any]) -> str:
+    """mean, median and the middle 80% of a distribution."""
+    if not d.get("n"):
+        return "-"
+    return f"{d['mean']:.1f} (median {d['median']:g}, 10-90%: {d['p10']:g}-{d['p90']:g})"
+
+
+def render(rep: dict[str, Any], console: Console) -> None:
+    from rich.table import Table
+
+    sides = " vs ".join(f"{s} ({a})" for s, a in rep["agents"].items())
+    lo, hi = rep["seeds"]
+    console.print(f"{rep['scenario']} under {rep['ruleset']}: {sides}; {rep['fights']:,} "
+                  f"fights, seeds {lo}-{hi}; the party is {rep['party_side']}")
+    out = Table(title="Outcome", title_justify="left")
+    for col in ("", "fights", "share [95% interval]"):
+        out.add_column(col, justify="right" if col else "left")
+    for k in ("win", "loss", "draw"):
+        r = rep["outcome"][k]
+        out.add_row(k, f"{r['count']:,}", ci(r))
+    for k, label in (("anyone_down", "someone goes down"), ("anyone_dies", "someone dies"),
+                     ("lethal", "lethal (dies or loses)")):
+        r = rep[k]
+        out.add_row(label, f"{r['count']:,}", ci(r))
+    console.print(out)
+    party = Table(title="Party", title_justify="left")
+    for col in ("member", "goes down", "dies", "HP lost: mean (median, 10-90%)", "ammo",
+                "stimpaks"):
+        party.add_column(col, justify="left" if col == "member" else "right")
+    for m in rep["members"]:
+        party.add_row(f"{m['id']} ({m['creature']})", ci(m["down"]), ci(m["dies"]),
+                      spread(m["hp_lost"]), f"{m['ammo_used_mean']:.1f}",
+                      f"{m['items_used_mean'].get('stimpak', 0.0):.2f}")
+    console.print(party)
+    items = ", ".join(f"{k} {v:.2f}" for k, v in rep["items_used_mean"].items()) or "none"
+    console.print(f"rounds: {spread(rep['rounds'])}")
+    console.print(f"party HP lost: {spread(rep['party_hp_lost'])}")
+    console.print(f"per fight the party fires {rep['ammo_used_mean']:.1f} rounds and uses: "
+                  f"{items}")
+    if rep["until_precision"] is not None:
+        width = rep["win_interval_width"]
+        if rep["precision_reached"]:
+            console.print(f"stopped after {rep['fights']:,} fights: the win rate's interval is "
+                          f"{width:.3f} wide (asked: {rep['until_precision']:g})")
+        else:
+            console.print(f"the cap of -n {rep['requested']:,} fights was hit: the win rate's "
+                          f"interval is {width:.3f} wide, not yet {rep['until_precision']:g}",
+                          style="yellow")
+    console.print(rep["summary"], style="bold")
+
+
+def run(ruleset: str, scenario: str, side: str, party: str | None, enemies: str | None,
+        agents: str | None, n: int, seed: int, jobs: int | None,
+        until_precision: float | None, as_json: bool) -> dict[str, Any]:
+    from rich.console import Console
+
+    from wasteland.sim.runner import default_jobs
+    from wasteland.sim.simulate import simulate
+
+    jobs = default_jobs() if jobs is None else jobs
+    check_numbers(n, seed, jobs, until_precision)
+    spec = build_spec(ruleset, scenario, side, party, enemies, agents, seed)
+    start = time.perf_counter()
+    if as_json or not sys.stderr.isatty():
+        sim = simulate(spec, n, seed, jobs, until_precision)
+    else:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        # no refresh thread: the pool forks its workers after the bar is up, and a fork
+        # while another thread holds a lock can leave the child stuck on it
+        bar = Progress("fighting", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                       TimeRemainingColumn(), console=Console(stderr=True),
+                       auto_refresh=False, transient=True)
+        shown = [0.0]
+
+        def tick(done: int) -> None:
+            bar.update(task, completed=done)
+            now = time.monotonic()
+            if now - shown[0] > 0.1 or done == n:
+                shown[0] = now
+                bar.refresh()
+
+        with bar:
+            task = bar.add_task("fighting", total=n)
+            sim = simulate(spec, n, seed, jobs, until_precision, on_fight=tick)
+    rep = sim.report()
+    rep["jobs"] = jobs
+    rep["seconds"] = time.perf_counter() - start
+    return rep
+
+
+def simulate(
+    scenario: Annotated[str | None, typer.Option(
+        help="Built-in scenario name, or a scenario file (a path: with / or .yaml). "
+             "[default: vault_corridor]")] = None,
+    ruleset: Annotated[str | None, typer.Option(help="Rules: pnp, f2d20. [default: pnp]")] = None,
+    side: Annotated[str | None, typer.Option(
+        help="The party's side, whose odds are counted (name or number). [default: 0]")] = None,
+    party: Annotated[str | None, typer.Option(
+        help="The party: creature ids, comma-separated, each with an optional count "
+             "('brawler,2 vault_dweller'). [default: the map's]")] = None,
+    enemies: Annotated[str | None, typer.Option(
+        help="The enemies, as --party ('3 radscorpion, super_mutant'). [default: the map's]")
+    ] = None,
+    agents: Annotated[str | None, typer.Option(
+        help="Agent per side, comma-separated: packet, scripted, random, policy:NAME. One "
+             "name plays every side. [default: the scenario's, else packet]")] = None,
+    fights: Annotated[int, typer.Option(
+        "-n", "--fights", help=f"Fights (the cap with --until-precision). "
+                               f"[default: {DEFAULT_FIGHTS}]")] = DEFAULT_FIGHTS,
+    seed: Annotated[int, typer.Option(
+        help="Fight i uses seed SEED + i, the fight `wasteland fight --seed` shows. "
+             "[default: 0]")] = 0,
+    jobs: Annotated[int | None, typer.Option(
+        help="Processes. [default: the number of cores]")] = None,
+    until_precision: Annotated[float | None, typer.Option(
+        help="Stop once the party's win rate's 95% interval is at most this wide (0.02: "
+             "two points); -n is then the cap.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+) -> None:
+    """How deadly is this encounter? Fight it many times and read the odds and a verdict:
+    trivial, easy, medium, hard or deadly."""
+    rep = run(ruleset or "pnp", scenario or "vault_corridor", side or "0", party, enemies,
+              agents, fights, seed, jobs, until_precision, as_json)
+    if as_json:
+        typer.echo(json.dumps(rep, indent=2))
+        return
+    from rich.console import Console
+
+    # piped, rich would assume 80 columns and fold the party table
+    render(rep, Console(highlight=False, width=None if sys.stdout.isatty() else 120))
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(simulate)
