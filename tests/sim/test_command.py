@@ -12,7 +12,8 @@ from .kit import cli
 REPORT_KEYS = {
     "ruleset", "scenario", "sides", "party_side", "agents", "seed", "seeds", "requested",
     "until_precision", "precision_reached", "win_interval_width", "verdict", "summary",
-    "fights", "outcome", "anyone_down", "anyone_dies", "lethal", "rounds", "party_hp_lost",
+    "fights", "outcome", "anyone_down", "anyone_dies", "lethal", "rounds", "decisions_mean",
+    "party_hp_lost",
     "ammo_used_mean", "items_used_mean", "stimpaks_used_mean", "members", "thresholds",
     "jobs", "seconds",
 }

@@ -23,7 +23,7 @@ class Tally:
 
     def __init__(self, spec: SimSpec) -> None:
         self.spec = spec
-        self.n = 0
+        self.n = self.decisions = 0
         self.outcomes = Counter[str]()
         self.anyone_down = self.anyone_died = self.lethal = 0
         self.rounds: Counter[int] = Counter()
@@ -36,6 +36,7 @@ class Tally:
         assert self.next_seed in (None, r.seed), f"fight {r.seed} came out of seed order"
         self.next_seed = r.seed + 1
         self.n += 1
+        self.decisions += r.decisions
         result = ("draw" if r.winner is None
                   else "win" if r.winner == self.spec.party else "loss")
         self.outcomes[result] += 1
@@ -81,6 +82,7 @@ class Tally:
             "anyone_dies": rate(self.anyone_died, n),
             "lethal": rate(self.lethal, n),
             "rounds": rounds,
+            "decisions_mean": self.decisions * per,
             "party_hp_lost": distribution(self.party_hp_lost),
             "ammo_used_mean": sum(m.ammo for m in self.members) * per,
             "items_used_mean": {k: items[k] * per for k in sorted(items)},
