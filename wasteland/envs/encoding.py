@@ -280,11 +280,11 @@ class Encoder:
             geo_key = "_obs_geometry"
         # per square: cover, height, visibility (the square or the light, the worse)
         cells_key = f"{geo_key}_cells_{self.ambient}"
-        self._cell: list[tuple[float, float, float]] = g.__dict__.get(cells_key) or []
+        self._cell: list[tuple[float, float, float]] = g.caches.get(cells_key) or []
         if not self._cell:
             self._cell = [(self.cover[i] / 3.0, _clip(g.heights[i] / HEIGHT_SCALE),
                            _clip(min(g.vis[i], self.ambient) / -10.0)) for i in range(g.n_cells)]
-            setattr(g, cells_key, self._cell)
+            g.caches[cells_key] = self._cell
         # per observer, per combatant: present, is_me, ally, enemy
         sides = [c.side for c in battle.combatants]
         self._prefix = [[(1.0, 1.0 if i == j else 0.0,
@@ -294,7 +294,7 @@ class Encoder:
         self._prefix_alive = [[p + (1.0,) for p in row] for row in self._prefix]
         self._cells = g.n_cells
         # per observer square, the geometry to every square (filled as squares are seen)
-        self._geo: dict[int, list[tuple[float, ...] | None]] = g.__dict__.setdefault(geo_key, {})
+        self._geo: dict[int, list[tuple[float, ...] | None]] = g.caches.setdefault(geo_key, {})
         self._pack = _packer(self.n)
         # per combatant, per weapon: melee, ranged, range, RoF, reach, spare weapons
         self._wglobal = [[wf[:5] + (_clip((len(c.weapons) - 1) / max(1, MAX_WEAPONS - 1)),)

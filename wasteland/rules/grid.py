@@ -8,6 +8,7 @@ are computed once per map and cached, because legality asks for them on every de
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -42,6 +43,13 @@ class Grid:
     height: int
     cells: list[Cell]
     _cover_from: dict[int, list[tuple[int, int]]] = field(default_factory=dict, repr=False)
+    # caches that depend on the map only (grids are shared between battles and never
+    # change once built): its 2d20 zones, and the squares each reach covers
+    zones: Any = field(default=None, repr=False, compare=False)
+    balls: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict, repr=False,
+                                                         compare=False)
+    # the same for layers above the engine (the envs' observation geometry), by name
+    caches: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         w, h = self.width, self.height

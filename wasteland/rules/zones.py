@@ -36,16 +36,14 @@ WALL_BONUS = 8.0  # how strongly a cut prefers a wall line (in squared squares o
 UNREACHABLE = 1 << 20  # hops between zones with no walking route between them
 CLOSE, MEDIUM, LONG, EXTREME = 0, 1, 2, 3
 ZONE_GLYPHS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-_CACHE_ATTR = "_zones"
 
 
 def zones_for(grid: Grid) -> Zones:
     """The zones of ``grid``, built on first use and kept on the grid (grids are shared
     between battles and never change once built)."""
-    z = grid.__dict__.get(_CACHE_ATTR)
-    if not isinstance(z, Zones):
-        z = Zones(grid)
-        setattr(grid, _CACHE_ATTR, z)
+    z = grid.zones
+    if z is None:
+        z = grid.zones = Zones(grid)
     return z
 
 
@@ -177,6 +175,10 @@ class Zones:
                         adj[z].add(self.zone_of[j])
         self._adj = [tuple(sorted(a)) for a in adj]
         self.hops: list[list[int]] = [self._bfs(z) for z in range(self.count)]
+        # the 2d20 movement caches (rules/f2d20/movement.py), which depend on the map only
+        self.orders: dict[tuple[int, int, bool], tuple[int, ...]] = {}
+        self.reached: dict[tuple[int, int, bool, int], int] = {}
+        self.moves: dict[tuple[int, int], tuple[int, int, int, int]] = {}
         self.band_table: list[bytes] = self._band_table()
         self._centre = [self._find_centre(z) for z in range(self.count)]
         self._cover = [self._find_cover(z) for z in range(self.count)]

@@ -5,7 +5,7 @@ part of a decision needs: AP costs, zones, threats, its full HP, reasons to run,
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import ACTION_INDEX, Action
@@ -157,9 +157,12 @@ class PacketBase:
         wasted major action there costs what a rally would have banked)."""
         return max(p.min_to_hit / 100, FLOOR_2D20 if b.ruleset == "f2d20" else 0.0)
 
-    if TYPE_CHECKING:  # defined in subclasses (agent.py, spare.py), called from aid.py, movement.py
-        def _fight(self, view: View, me: Combatant, p: AIPacket,
-                   enemies: list[Combatant]) -> Action: ...
+    # defined in subclasses (agent.py, spare.py), called from aid.py, movement.py; real
+    # methods rather than declarations under TYPE_CHECKING, which mypyc cannot compile
+    def _fight(self, view: View, me: Combatant, p: AIPacket,
+               enemies: list[Combatant]) -> Action:
+        raise NotImplementedError
 
-        def _spare(self, view: View, me: Combatant, t: Combatant, p: AIPacket,
-                   why: str) -> Action: ...
+    def _spare(self, view: View, me: Combatant, t: Combatant, p: AIPacket,
+               why: str) -> Action:
+        raise NotImplementedError

@@ -7,7 +7,8 @@ from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.events import Event, Healed, Note
 
 from . import stats as S
-from .skills import Skills, _test_penalties
+from .movement import Movement
+from .skills import _test_penalties
 
 CHEM_KIND = {"stimpak": "healing", "radaway": "radaway"}  # draw_chem option -> item kind
 
@@ -31,8 +32,9 @@ def _held_chem(b: Battle, c: Combatant) -> str | None:
 
 
 
-class Aid(Skills):
-    """First aid and chems, for F2d20 (a base class of it)."""
+class Aid(Movement):
+    """First aid and chems, for F2d20 (a base class of it). The bases form one chain
+    (skills, damage, attacks, movement, aid), not a diamond, so mypyc can compile them."""
 
     def _first_aid(self, b: Battle, c: Combatant, t: Combatant, events: list[Event]) -> None:
         """INT + Medicine, difficulty = the patient's injuries (+1 on yourself); success

@@ -15,7 +15,7 @@ from .reach import _enemy_reach, _holds_gun
 def _by_distance(z: Zones, zone: int, cell: int, far: bool) -> tuple[int, ...]:
     """The squares of ``zone`` by walking distance to ``cell`` (nearest first, or farthest
     first), ties to the lower index; cached with the zones, which belong to one map."""
-    cache: dict[tuple[int, int, bool], tuple[int, ...]] = z.__dict__.setdefault("_orders", {})
+    cache = z.orders
     key = (zone, cell, far)
     got = cache.get(key)
     if got is None:
@@ -43,7 +43,7 @@ def _toward_cell(b: Battle, z: Zones, c: Combatant, t: Combatant, zone: int,
 def _zone_reached(z: Zones, here: int, there: int, toward: bool, zones_n: int) -> int:
     """The zone a move of ``zones_n`` zones toward (or away from) zone ``there`` ends in;
     cached with the zones, since it depends on the map only."""
-    cache: dict[tuple[int, int, bool, int], int] = z.__dict__.setdefault("_reached", {})
+    cache = z.reached
     key = (here, there, toward, zones_n)
     got = cache.get(key)
     if got is None:
@@ -68,7 +68,7 @@ def _move_zones(z: Zones, here: int, there: int) -> tuple[int, int, int, int]:
     ``there`` end in; cached with the zones (legal_ids reads the cache directly)."""
     got = (_zone_reached(z, here, there, True, 1), _zone_reached(z, here, there, True, 2),
            _zone_reached(z, here, there, False, 1), _zone_reached(z, here, there, False, 2))
-    z.__dict__.setdefault("_moves", {})[(here, there)] = got
+    z.moves[(here, there)] = got
     return got
 
 

@@ -34,7 +34,7 @@ def _ball(g: Any, pos: int, r: int) -> tuple[int, ...]:
     """The squares a reach of ``r`` from ``pos`` covers: its own, the next ones, and
     those within ``r`` squares in sight of it (as ``_within_reach``); cached with the
     grid."""
-    cache: dict[tuple[int, int], tuple[int, ...]] = g.__dict__.setdefault("_balls", {})
+    cache = g.balls
     got = cache.get((pos, r))
     if got is None:
         sight = g.sight[pos]

@@ -9,9 +9,9 @@ decision windows for its attacker: how many d20s to buy, and, after a hit, how m
 dice to add with AP (melee) or ammunition (ranged). Readings are in docs/rules/f2d20.md.
 
 This module is the protocol (setting up, turn order, deciders, legality, apply); F2d20
-inherits the rules by subject from movement.py (Movement), attack.py (Attacks), damage.py
-(Damage), aid.py (Aid: first aid, chems) and skills.py (Skills: tests, the AP pool);
-reach.py holds who is within whose melee reach.
+inherits the rules by subject, one base on the next: aid.py (Aid: first aid, chems) on
+movement.py (Movement) on attack.py (Attacks) on damage.py (Damage) on skills.py (Skills:
+tests, the AP pool); reach.py holds who is within whose melee reach.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from wasteland.rules.zones import Zones, zones_for
 from . import stats as S
 from .aid import CHEM_KIND, Aid, _heal_item, _held_chem
 from .dice import EXTRA_DICE_COST, MAX_POOL
-from .movement import Movement, _ends, _move_zones
+from .movement import _ends, _move_zones
 from .reach import _enemy_reach
 from .skills import DEFEND_AP, _pool
 
@@ -74,7 +74,7 @@ MINOR = {"aim", "draw", "move", "stimpak", "cover", "draw_chem", "radaway", "pro
 EXTRA_MINOR_AP, EXTRA_MAJOR_AP = 1, 2  # reading: the seeds leave the price open
 
 
-class F2d20(Movement, Aid):
+class F2d20(Aid):
     name = "f2d20"
 
     # --- setting up ----------------------------------------------------------------------
@@ -215,10 +215,8 @@ class F2d20(Movement, Aid):
         gun = prof is not None and not melee  # _holds_gun
         reach: set[int] | None = None
         mine = c.pos
-        moves: dict[tuple[int, int], tuple[int, int, int, int]] = z.__dict__.setdefault(
-            "_moves", {})
-        orders: dict[tuple[int, int, bool], tuple[int, ...]] = z.__dict__.setdefault(
-            "_orders", {})
+        moves = z.moves
+        orders = z.orders
         for t in b.combatants:
             if t is c or t.status != ACTIVE:
                 if t is c or t.status != UNCONSCIOUS:
