@@ -4,14 +4,18 @@ input."""
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
+
+from wasteland.sim.verdict import VERDICTS
 
 from .kit import cli
 
 REPORT_KEYS = {
     "ruleset", "scenario", "sides", "party_side", "agents", "seed", "seeds", "requested",
-    "until_precision", "precision_reached", "win_interval_width", "verdict", "summary",
+    "until_precision", "precision_reached", "win_interval_width", "interrupted", "verdict",
+    "summary",
     "fights", "outcome", "anyone_down", "anyone_dies", "lethal", "rounds", "decisions_mean",
     "party_hp_lost",
     "ammo_used_mean", "items_used_mean", "stimpaks_used_mean", "members", "thresholds",
@@ -38,6 +42,7 @@ def test_json_has_every_number(capsys, monkeypatch):
     assert [m["creature"] for m in d["members"]] == ["vault_dweller", "brawler"]
     assert all(set(m) == MEMBER_KEYS for m in d["members"])
     assert d["until_precision"] is None and d["precision_reached"] is None
+    assert d["interrupted"] is False
     assert d["summary"].startswith(d["verdict"] + ": the party wins ")
 
 
@@ -76,6 +81,38 @@ def test_the_party_can_be_another_side(capsys, monkeypatch):
     vault = json.loads(out2)["outcome"]
     assert d["outcome"]["win"]["count"] == vault["loss"]["count"]
     assert d["outcome"]["draw"]["count"] == vault["draw"]["count"]
+
+
+def test_ctrl_c_prints_the_fights_so_far_and_exits_130(capsys, monkeypatch):
+    """The fights tallied before Ctrl-C are seeds 0..k-1, a run of their own."""
+    import wasteland.sim.simulate as sim
+
+    real = sim.run_fights
+
+    def stopped(spec, seed, n, jobs=1):
+        for i, r in enumerate(real(spec, seed, n, jobs)):
+            if i == 7:
+                raise KeyboardInterrupt
+            yield r
+
+    monkeypatch.setattr(sim, "run_fights", stopped)
+    code, out, err = cli(capsys, monkeypatch, "simulate", "--scenario", "duel", "-n", "50",
+                         "--jobs", "1", "--json")
+    assert code == 130 and err == "interrupted after 7 fights\n"
+    d = json.loads(out)
+    assert d["interrupted"] is True and d["fights"] == 7 and d["seeds"] == [0, 6]
+    monkeypatch.setattr(sim, "run_fights", real)
+    code, out2, _ = cli(capsys, monkeypatch, "simulate", "--scenario", "duel", "-n", "7",
+                        "--jobs", "1", "--json")
+    assert json.loads(out2)["outcome"] == d["outcome"]
+
+
+def test_the_progress_bar_on_a_terminal(capsys, monkeypatch):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code, out, err = cli(capsys, monkeypatch, "simulate", "--scenario", "duel", "-n", "20",
+                         "--jobs", "2")
+    assert code == 0
+    assert out.rstrip().splitlines()[-1].split(":")[0] in VERDICTS
 
 
 def test_until_precision_says_when_the_cap_was_hit(capsys, monkeypatch):

@@ -33,6 +33,19 @@ def test_one_two_and_four_processes_give_the_same_fights_and_numbers(scenario, r
     assert reports[0]["fights"] == n and reports[0]["seeds"] == [3, 3 + n - 1]
 
 
+def test_spawned_workers_fight_the_same_fights(monkeypatch):
+    """Where fork is missing (macOS, Windows) the workers are spawned and get the spec
+    pickled; the fights are the same."""
+    import multiprocessing as mp
+
+    import wasteland.sim.runner as runner
+
+    s = spec("duel", "f2d20")
+    here = list(run_fights(s, 0, 6, jobs=1))
+    monkeypatch.setattr(runner, "_context", lambda: mp.get_context("spawn"))
+    assert list(run_fights(s, 0, 6, jobs=2)) == here
+
+
 @pytest.mark.parametrize(("ruleset", "expected"), [
     ("pnp", ((20, 0, 0), 7, 0, 0, "medium", (10.9, 9.5, 31.55, 26.1, 2.25))),
     ("f2d20", ((14, 5, 1), 13, 13, 13, "deadly", (11.8, 9.5, 39.65, 43.15, 3.0))),

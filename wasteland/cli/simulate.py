@@ -102,7 +102,10 @@ def render(rep: dict[str, Any], console: Console) -> None:
     console.print(f"party HP lost: {spread(rep['party_hp_lost'])}")
     console.print(f"per fight the party fires {rep['ammo_used_mean']:.1f} rounds and uses: "
                   f"{items}")
-    if rep["until_precision"] is not None:
+    if rep["interrupted"]:
+        console.print(f"interrupted after {rep['fights']:,} of {rep['requested']:,} fights: the "
+                      f"numbers are those of seeds {lo}-{hi}", style="yellow")
+    elif rep["until_precision"] is not None:
         width = rep["win_interval_width"]
         if rep["precision_reached"]:
             console.print(f"stopped after {rep['fights']:,} fights: the win rate's interval is "
@@ -154,6 +157,8 @@ def run(ruleset: str, scenario: str, side: str, party: str | None, enemies: str 
         with bar:
             task = bar.add_task("fighting", total=n)
             sim = simulate(spec, n, seed, jobs, until_precision, on_fight=tick)
+    if sim.interrupted and sim.tally.n == 0:
+        raise KeyboardInterrupt
     rep = sim.report()
     rep["jobs"] = jobs
     rep["seconds"] = time.perf_counter() - start
@@ -191,15 +196,22 @@ def simulate(
 ) -> None:
     """How deadly is this encounter? Fight it many times and read the odds and a verdict:
     trivial, easy, medium, hard or deadly."""
-    rep = run(ruleset or "pnp", scenario or "vault_corridor", side or "0", party, enemies,
-              agents, fights, seed, jobs, until_precision, as_json)
+    try:
+        rep = run(ruleset or "pnp", scenario or "vault_corridor", side or "0", party, enemies,
+                  agents, fights, seed, jobs, until_precision, as_json)
+    except KeyboardInterrupt:  # before the first fight was tallied
+        typer.echo("interrupted", err=True)
+        raise typer.Exit(130) from None
     if as_json:
         typer.echo(json.dumps(rep, indent=2))
-        return
-    from rich.console import Console
+    else:
+        from rich.console import Console
 
-    # piped, rich would assume 80 columns and fold the party table
-    render(rep, Console(highlight=False, width=None if sys.stdout.isatty() else 120))
+        # piped, rich would assume 80 columns and fold the party table
+        render(rep, Console(highlight=False, width=None if sys.stdout.isatty() else 120))
+    if rep["interrupted"]:
+        typer.echo(f"interrupted after {rep['fights']:,} fights", err=True)
+        raise typer.Exit(130)
 
 
 def register(app: typer.Typer) -> None:

@@ -25,6 +25,7 @@ class Simulation:
     requested: int
     tally: Tally
     until_precision: float | None = None
+    interrupted: bool = False
 
     @property
     def width(self) -> float:
@@ -51,6 +52,7 @@ class Simulation:
             "until_precision": self.until_precision,
             "precision_reached": self.precision_reached,
             "win_interval_width": self.width,
+            "interrupted": self.interrupted,
             **self.tally.report(),
         }
 
@@ -60,14 +62,19 @@ def simulate(spec: SimSpec, n: int, seed: int = 0, jobs: int = 1,
              on_fight: Callable[[int], None] | None = None) -> Simulation:
     """Fight ``spec`` with seeds ``seed``, ``seed + 1``, ... : ``n`` fights, or fewer once
     the Wilson 95% interval of the party's win rate is at most ``until_precision`` wide
-    (checked every CHECK_EVERY fights). ``on_fight(done)`` follows the progress."""
+    (checked every CHECK_EVERY fights). ``on_fight(done)`` follows the progress. Ctrl-C
+    ends the run early with ``interrupted`` set: the fights tallied are still a seed range
+    from ``seed``, so its numbers hold for what was fought."""
     sim = Simulation(spec, seed, n, Tally(spec), until_precision)
-    with closing(run_fights(spec, seed, n, jobs)) as records:
-        for r in records:
-            sim.tally.add(r)
-            if on_fight is not None:
-                on_fight(sim.tally.n)
-            if (until_precision is not None and sim.tally.n % CHECK_EVERY == 0
-                    and sim.width <= until_precision):
-                break
+    try:
+        with closing(run_fights(spec, seed, n, jobs)) as records:
+            for r in records:
+                sim.tally.add(r)
+                if on_fight is not None:
+                    on_fight(sim.tally.n)
+                if (until_precision is not None and sim.tally.n % CHECK_EVERY == 0
+                        and sim.width <= until_precision):
+                    break
+    except KeyboardInterrupt:
+        sim.interrupted = True
     return sim
