@@ -19,6 +19,7 @@ from wasteland.rules.errors import WastelandError
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from wasteland.sim.simulate import Simulation
     from wasteland.sim.spec import SimSpec
 
 DEFAULT_FIGHTS = 1000
@@ -117,52 +118,135 @@ def render(rep: dict[str, Any], console: Console) -> None:
     console.print(rep["summary"], style="bold")
 
 
+def fight_all(spec: SimSpec, n: int, seed: int, jobs: int, until_precision: float | None,
+              bar: bool, label: str = "fighting") -> Simulation:
+    """The simulation, with a progress bar on stderr when ``bar``."""
+    from wasteland.sim.simulate import simulate
+
+    if not bar:
+        return simulate(spec, n, seed, jobs, until_precision)
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    # no refresh thread: the pool forks its workers after the bar is up, and a fork while
+    # another thread holds a lock can leave the child stuck on it
+    progress = Progress(label, BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        TimeRemainingColumn(), console=Console(stderr=True),
+                        auto_refresh=False, transient=True)
+    shown = [0.0]
+
+    def tick(done: int) -> None:
+        progress.update(task, completed=done)
+        now = time.monotonic()
+        if now - shown[0] > 0.1 or done == n:
+            shown[0] = now
+            progress.refresh()
+
+    with progress:
+        task = progress.add_task(label, total=n)
+        return simulate(spec, n, seed, jobs, until_precision, on_fight=tick)
+
+
 def run(ruleset: str, scenario: str, side: str, party: str | None, enemies: str | None,
         agents: str | None, n: int, seed: int, jobs: int | None,
         until_precision: float | None, as_json: bool) -> dict[str, Any]:
-    from rich.console import Console
-
     from wasteland.sim.runner import default_jobs
-    from wasteland.sim.simulate import simulate
 
     jobs = default_jobs() if jobs is None else jobs
     check_numbers(n, seed, jobs, until_precision)
     spec = build_spec(ruleset, scenario, side, party, enemies, agents, seed)
     start = time.perf_counter()
-    if as_json or not sys.stderr.isatty():
-        sim = simulate(spec, n, seed, jobs, until_precision)
-    else:
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        # no refresh thread: the pool forks its workers after the bar is up, and a fork
-        # while another thread holds a lock can leave the child stuck on it
-        bar = Progress("fighting", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                       TimeRemainingColumn(), console=Console(stderr=True),
-                       auto_refresh=False, transient=True)
-        shown = [0.0]
-
-        def tick(done: int) -> None:
-            bar.update(task, completed=done)
-            now = time.monotonic()
-            if now - shown[0] > 0.1 or done == n:
-                shown[0] = now
-                bar.refresh()
-
-        with bar:
-            task = bar.add_task("fighting", total=n)
-            sim = simulate(spec, n, seed, jobs, until_precision, on_fight=tick)
+    sim = fight_all(spec, n, seed, jobs, until_precision, not as_json and sys.stderr.isatty())
     if sim.interrupted and sim.tally.n == 0:
         raise KeyboardInterrupt
     rep = sim.report()
     rep["jobs"] = jobs
     rep["seconds"] = time.perf_counter() - start
     return rep
+
+
+def run_balance(ruleset: str, scenario: str, side: str, party: str | None,
+                enemies: str | None, agents: str | None, n: int, seed: int, jobs: int | None,
+                until_precision: float | None, as_json: bool, vary: str,
+                target: str) -> dict[str, Any]:
+    """The enemy counts fought in turn until one is past ``target``, and the pick."""
+    from wasteland.cli.encounter import creature_ids, encounter
+    from wasteland.rules.actions import MAX_COMBATANTS
+    from wasteland.sim.balance import enemies_text, enemy_lists, search
+    from wasteland.sim.runner import default_jobs
+    from wasteland.sim.verdict import VERDICTS
+
+    jobs = default_jobs() if jobs is None else jobs
+    check_numbers(n, seed, jobs, until_precision)
+    if target not in VERDICTS:
+        raise WastelandError(f"--target must be one of {', '.join(VERDICTS)}, got {target!r}")
+    spec = build_spec(ruleset, scenario, side, party, enemies, agents, seed)
+    sc, me = encounter(scenario, side, party, enemies, options=("--party", "--enemies"))
+    foe = 1 if me == 0 else 0
+    base = [p.creature for p in sc.sides[foe].combatants]
+    if vary != "enemies" and vary not in base:
+        raise WastelandError(f"--balance {vary!r}: not among the enemies ({', '.join(base)}); "
+                             f"give 'enemies' or one of them")
+    others = sum(len(s.combatants) for i, s in enumerate(sc.sides) if i != foe)
+    lists = enemy_lists(base, None if vary == "enemies" else vary, MAX_COMBATANTS - others)
+    bar = not as_json and sys.stderr.isatty()
+    start = time.perf_counter()
+
+    def fight(foes: list[str]) -> Simulation:
+        text = enemies_text(foes)
+        creature_ids(text, "--enemies")
+        one = build_spec(ruleset, scenario, side, party, text, agents, seed)
+        return fight_all(one, n, seed, jobs, until_precision, bar, text)
+
+    cands, best, stopped = search(lists, fight, target)
+    if cands[-1].sim.interrupted and cands[-1].sim.tally.n == 0:
+        cands.pop()
+        if not cands:
+            raise KeyboardInterrupt
+        best = min(best, len(cands) - 1)
+    reports = []
+    for c in cands:
+        rep = c.sim.report()
+        rep["enemies"] = enemies_text(c.enemies)
+        reports.append(rep)
+    return {"balance": {"target": target, "vary": vary, "agents": dict(zip(spec.side_names,
+                                                                         spec.agents)),
+                        "best": best, "enemies": reports[best]["enemies"],
+                        "stopped": stopped, "interrupted": cands[-1].sim.interrupted,
+                        "candidates": reports},
+            "jobs": jobs, "seconds": time.perf_counter() - start}
+
+
+def render_balance(out: dict[str, Any], console: Console) -> None:
+    from rich.table import Table
+
+    bal = out["balance"]
+    first = bal["candidates"][0]
+    console.print(f"{first['scenario']} under {first['ruleset']}: balancing {bal['vary']} for "
+                  f"'{bal['target']}', {first['requested']:,} fights a count, seeds from "
+                  f"{first['seed']}")
+    table = Table()
+    for col in ("enemies", "verdict", "party wins", "goes down", "lethal", "rounds"):
+        table.add_column(col, justify="left" if col in ("enemies", "verdict") else "right")
+    for i, r in enumerate(bal["candidates"]):
+        mark = " <" if i == bal["best"] else ""
+        table.add_row(r["enemies"] + mark, r["verdict"], ci(r["outcome"]["win"]),
+                      pct(r["anyone_down"]["rate"]), pct(r["lethal"]["rate"]),
+                      f"{r['rounds'].get('median', 0):g}")
+    console.print(table)
+    if bal["interrupted"]:
+        console.print("interrupted: the search stopped early", style="yellow")
+    elif bal["stopped"]:
+        console.print(f"no harder encounter fits: {bal['stopped']}", style="yellow")
+    best = bal["candidates"][bal["best"]]
+    console.print(f"closest to {bal['target']}: --enemies \"{bal['enemies']}\"", style="bold")
+    console.print(best["summary"], style="bold")
 
 
 def simulate(
@@ -192,13 +276,36 @@ def simulate(
     until_precision: Annotated[float | None, typer.Option(
         help="Stop once the party's win rate's 95% interval is at most this wide (0.02: "
              "two points); -n is then the cap.")] = None,
+    balance: Annotated[str | None, typer.Option(
+        help="Search the enemy count closest to --target: 'enemies' (the enemy list taken "
+             "round and round, 1, 2, ... creatures) or one enemy creature id (its count). "
+             "-n fights per count.")] = None,
+    target: Annotated[str | None, typer.Option(
+        help="The difficulty --balance aims for: trivial, easy, medium, hard, deadly. "
+             "[default: medium]")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
     """How deadly is this encounter? Fight it many times and read the odds and a verdict:
-    trivial, easy, medium, hard or deadly."""
+    trivial, easy, medium, hard or deadly; or find the enemy count for a verdict."""
+    args = (ruleset or "pnp", scenario or "vault_corridor", side or "0", party, enemies,
+            agents, fights, seed, jobs, until_precision, as_json)
+    if target is not None and balance is None:
+        raise WastelandError("--target needs --balance (enemies, or an enemy creature id)")
     try:
-        rep = run(ruleset or "pnp", scenario or "vault_corridor", side or "0", party, enemies,
-                  agents, fights, seed, jobs, until_precision, as_json)
+        if balance is not None:
+            out = run_balance(*args, balance, target or "medium")
+            if as_json:
+                typer.echo(json.dumps(out, indent=2))
+            else:
+                from rich.console import Console
+
+                render_balance(out, Console(highlight=False,
+                                            width=None if sys.stdout.isatty() else 120))
+            if out["balance"]["interrupted"]:
+                typer.echo("interrupted", err=True)
+                raise typer.Exit(130)
+            return
+        rep = run(*args)
     except KeyboardInterrupt:  # before the first fight was tallied
         typer.echo("interrupted", err=True)
         raise typer.Exit(130) from None
