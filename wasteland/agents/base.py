@@ -4,8 +4,8 @@ returns one of them (with a one-line reason, for the GM)."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from wasteland.bestiary.models import AGENT_KINDS
 from wasteland.rules.actions import ACTION_TABLE, Action
@@ -22,6 +22,10 @@ class View:
     ruleset: Ruleset
     decision: Decision
     legal_ids: list[int]
+    # what an agent worked out during this decision (odds, expected damage), keyed by
+    # everything it depends on that a what-if may change; the battle stands still
+    # while a view is alive, so nothing in it goes stale
+    memo: dict[tuple[Any, ...], float] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def me(self) -> Combatant:

@@ -9,7 +9,7 @@ from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle, Combatant
 
 from ..base import View
-from .odds import damage_per_hit, hit_chance
+from .odds import hit_chance, shot_damage
 from .packet import SNIPE_CLOSE
 from .weapons import Weapons
 
@@ -99,7 +99,7 @@ class Movement(Weapons):
                 continue
             if self._area_blocked(b, me, me.active_weapon, e, p):
                 continue
-            v = hit_chance(view, me, e, None) * damage_per_hit(b, me, me.active_weapon, e)
+            v = hit_chance(view, me, e, None) * shot_damage(view, me, me.active_weapon, e)
             if v > best:
                 best, who = v, e
         if p.distance == "snipe" and any(

@@ -19,19 +19,35 @@ def hit_chance(view: View, me: Combatant, t: Combatant, location: str | None,
                ws: int | None = None, extra_dice: int = 0) -> float:
     """The ruleset's exact chance to hit with weapon slot ``ws`` (default: the one in
     hand) and ``extra_dice`` d20s bought (2d20), or 0.5 for a ruleset that cannot say."""
+    held = me.active_weapon
+    key = ("hit", me.slot, me.pos, held if ws is None else ws, t.slot, location, extra_dice)
+    got = view.memo.get(key)
+    if got is not None:
+        return got
     fn = getattr(view.ruleset, "hit_chance", None)
     if fn is None:
         return 0.5
     b = view.battle
-    held = me.active_weapon
     if ws is not None:
         me.active_weapon = ws  # the odds read the weapon in hand; put back at once
     try:
         if extra_dice:
-            return float(fn(b, me, t, location, extra_dice=extra_dice))
-        return float(fn(b, me, t, location))
+            got = float(fn(b, me, t, location, extra_dice=extra_dice))
+        else:
+            got = float(fn(b, me, t, location))
     finally:
         me.active_weapon = held
+    view.memo[key] = got
+    return got
+
+
+def shot_damage(view: View, me: Combatant, i: int, t: Combatant) -> float:
+    """``damage_per_hit``, worked out once per decision."""
+    key = ("dmg", me.slot, i, t.slot)
+    got = view.memo.get(key)
+    if got is None:
+        got = view.memo[key] = damage_per_hit(view.battle, me, i, t)
+    return got
 
 
 def _pnp_chance(b: Battle, me: Combatant, t: Combatant, extra: int) -> float:

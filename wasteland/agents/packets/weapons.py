@@ -8,7 +8,7 @@ from wasteland.rules.actions import Action
 from wasteland.rules.battle import ACTIVE, Battle, Combatant
 
 from ..base import View, rounds_ready
-from .odds import damage_per_hit, hit_chance
+from .odds import hit_chance, shot_damage
 from .packet import PacketBase
 
 AREA_RADIUS = 2  # squares around the target an area weapon endangers
@@ -133,7 +133,7 @@ class Weapons(PacketBase):
         shots = 1.0
         if b.ruleset == "pnp" and w.rof > 1:
             shots += max(0.0, min(w.rof, rounds) - 1) * 0.35
-        score = chance * damage_per_hit(b, me, i, t) * shots
+        score = chance * shot_damage(view, me, i, t) * shots
         now = self._can_reach(b, me, i, t) and chance >= 0.05
         if not now:
             score *= 0.5
@@ -164,7 +164,7 @@ class Weapons(PacketBase):
         held, start = me.active_weapon, me.pos
         me.active_weapon, me.pos = i, cell  # what-if; put back at once
         try:
-            return hit_chance(view, me, t, None, i) * damage_per_hit(b, me, i, t)
+            return hit_chance(view, me, t, None, i) * shot_damage(view, me, i, t)
         finally:
             me.active_weapon, me.pos = held, start
 
