@@ -21,7 +21,8 @@ REPORT_KEYS = {
     "ammo_used_mean", "items_used_mean", "stimpaks_used_mean", "members", "thresholds",
     "jobs", "seconds",
 }
-MEMBER_KEYS = {"id", "creature", "down", "dies", "hp_lost", "ammo_used_mean", "items_used_mean"}
+MEMBER_KEYS = {"id", "creature", "down", "dies", "hp_lost", "hp_left", "ammo_used_mean",
+               "items_used_mean"}
 DIST_KEYS = {"n", "mean", "median", "p10", "p90", "min", "max", "histogram"}
 
 

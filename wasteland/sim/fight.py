@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from wasteland.agents.base import make_agent, view_of
-from wasteland.rules.battle import ACTIVE, DEAD, Combatant
+from wasteland.rules.battle import ACTIVE, DEAD, Battle, Combatant
 from wasteland.rules.protocol import Ruleset
 
 from .record import FightRecord, MemberRecord
@@ -23,13 +23,25 @@ def fight(rs: Ruleset, spec: SimSpec, seed: int) -> FightRecord:
     """Fight ``spec`` once with ``seed``: the battle's dice from ``seed``, side i's agent
     from ``seed + i``, as `wasteland fight` seeds them."""
     b = rs.new_battle(spec.scenario, seed, keep_log=False)
+    return play_out(rs, b, spec.agents, spec.party, seed)
+
+
+def play_out(rs: Ruleset, b: Battle, kinds: tuple[str, ...], side: int, seed: int,
+             first_round: int = 0) -> FightRecord:
+    """Play ``b`` to its end from where it stands, side i's agent of kind ``kinds[i]``
+    seeded ``seed + i``; the record counts what happens from here (HP lost since now, a
+    member going down or dying here), for the combatants of ``side`` in slot order;
+    its rounds are the battle's round at the end less ``first_round``."""
     b.quiet = True
-    agents = [make_agent(k, seed + i) for i, k in enumerate(spec.agents)]
-    party = [c for c in b.combatants if c.side == spec.party]
+    agents = [make_agent(k, seed + i) for i, k in enumerate(kinds)]
+    party = [c for c in b.combatants if c.side == side]
     start = [(c.hp, rounds_held(c), dict(c.items)) for c in party]
-    down = [c.status != ACTIVE for c in party]
+    # a member already out when play starts (a saved moment) does not go down again here,
+    # and one already dead does not die here
+    up = [c.status == ACTIVE for c in party]
+    alive = [c.status != DEAD for c in party]
+    down = [False] * len(party)
     whole = len(party)
-    side = spec.party
     apply = rs.apply
     combatants = b.combatants
     decisions = 0
@@ -48,12 +60,13 @@ def fight(rs: Ruleset, spec: SimSpec, seed: int) -> FightRecord:
                 if c.status != ACTIVE:
                     down[i] = True
     members = []
-    for c, (hp0, ammo0, items0), fell in zip(party, start, down):
+    for i, (c, (hp0, ammo0, items0)) in enumerate(zip(party, start)):
         used = Counter(items0)
         used.subtract(c.items)
         members.append(MemberRecord(
-            went_down=fell or c.status != ACTIVE, died=c.status == DEAD, hp_lost=hp0 - c.hp,
+            went_down=up[i] and (down[i] or c.status != ACTIVE),
+            died=alive[i] and c.status == DEAD, hp_lost=hp0 - c.hp, hp_left=max(c.hp, 0),
             ammo_used=ammo0 - rounds_held(c),
             items_used=tuple(sorted((k, n) for k, n in used.items() if n > 0))))
-    return FightRecord(seed=seed, winner=b.winner, rounds=b.round, decisions=decisions,
+    return FightRecord(seed=seed, winner=b.winner, rounds=b.round - first_round, decisions=decisions,
                        members=tuple(members))

@@ -13,6 +13,7 @@ class MemberRecord:
     went_down: bool  # out of the fight (unconscious, dying or dead) at any moment
     died: bool
     hp_lost: int  # HP at the start minus HP at the end (radiation's lost max HP included)
+    hp_left: int  # HP at the end (0 or less for the fallen)
     ammo_used: int  # rounds fired or thrown: carried plus loaded, start minus end
     items_used: tuple[tuple[str, int], ...]  # (item id, how many), by item id
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import signal
-from collections.abc import Generator
-from typing import Any
+from collections.abc import Callable, Generator
+from typing import Any, TypeVar
 
 from wasteland.rules.protocol import Ruleset, get_ruleset
 
@@ -23,22 +23,27 @@ from .spec import SimSpec
 # (pickling a few kilobytes of records back) stays well under 1%
 MAX_CHUNK = 25
 
-_worker: tuple[Ruleset, SimSpec] | None = None
+R = TypeVar("R")
+# what one fight of a spec is: fight.fight for an encounter, chain.fight_chain for a chain,
+# branch.fight_from for the rest of a saved fight; (ruleset, spec, seed) -> its record
+FightFn = Callable[[Ruleset, Any, int], Any]
+
+_worker: tuple[Ruleset, Any, FightFn] | None = None
 
 
-def _init(spec: SimSpec) -> None:
+def _init(spec: Any, fn: FightFn) -> None:
     global _worker
     # Ctrl-C reaches the whole process group: the parent stops the pool, and a worker
     # that took it too would print a traceback of its own
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker = (get_ruleset(spec.ruleset), spec)
+    _worker = (get_ruleset(spec.ruleset), spec, fn)
 
 
-def _chunk(task: tuple[int, int]) -> list[FightRecord]:
+def _chunk(task: tuple[int, int]) -> list[Any]:
     assert _worker is not None, "the pool's initializer did not run"
-    rs, spec = _worker
+    rs, spec, fn = _worker
     start, count = task
-    return [fight(rs, spec, s) for s in range(start, start + count)]
+    return [fn(rs, spec, s) for s in range(start, start + count)]
 
 
 def default_jobs() -> int:
@@ -64,13 +69,20 @@ def run_fights(spec: SimSpec, seed: int, n: int, jobs: int = 1
     """The records of fights ``seed .. seed + n - 1``, in that order. With ``jobs`` > 1 a
     pool of processes fights ahead of the reader; closing the iterator early (a precision
     reached, Ctrl-C) ends the pool."""
+    return run(spec, fight, seed, n, jobs)
+
+
+def run(spec: Any, fn: Callable[[Ruleset, Any, int], R], seed: int, n: int, jobs: int = 1
+        ) -> Generator[R, None, None]:
+    """``fn(ruleset, spec, s)`` for s in ``seed .. seed + n - 1``, in that order, as
+    run_fights does (``fn`` must be a module-level function: spawned workers import it)."""
     tasks = chunks(seed, n, jobs)
     jobs = min(jobs, len(tasks))
     if jobs <= 1:
         rs = get_ruleset(spec.ruleset)
         for s in range(seed, seed + n):
-            yield fight(rs, spec, s)
+            yield fn(rs, spec, s)
         return
-    with _context().Pool(jobs, initializer=_init, initargs=(spec,)) as pool:
+    with _context().Pool(jobs, initializer=_init, initargs=(spec, fn)) as pool:
         for batch in pool.imap(_chunk, tasks):
             yield from batch

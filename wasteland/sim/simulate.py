@@ -8,7 +8,7 @@ from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
 
-from .runner import run_fights
+from .runner import FightFn, run, run_fights
 from .spec import SimSpec
 from .tally import Tally
 
@@ -59,15 +59,18 @@ class Simulation:
 
 def simulate(spec: SimSpec, n: int, seed: int = 0, jobs: int = 1,
              until_precision: float | None = None,
-             on_fight: Callable[[int], None] | None = None) -> Simulation:
+             on_fight: Callable[[int], None] | None = None,
+             fn: FightFn | None = None) -> Simulation:
     """Fight ``spec`` with seeds ``seed``, ``seed + 1``, ... : ``n`` fights, or fewer once
     the Wilson 95% interval of the party's win rate is at most ``until_precision`` wide
     (checked every CHECK_EVERY fights). ``on_fight(done)`` follows the progress. Ctrl-C
     ends the run early with ``interrupted`` set: the fights tallied are still a seed range
-    from ``seed``, so its numbers hold for what was fought."""
+    from ``seed``, so its numbers hold for what was fought. ``fn`` fights one fight of
+    ``spec`` (default: fight.fight; branch.fight_from for the rest of a saved fight)."""
     sim = Simulation(spec, seed, n, Tally(spec), until_precision)
     try:
-        with closing(run_fights(spec, seed, n, jobs)) as records:
+        with closing(run_fights(spec, seed, n, jobs) if fn is None
+                     else run(spec, fn, seed, n, jobs)) as records:
             for r in records:
                 sim.tally.add(r)
                 if on_fight is not None:

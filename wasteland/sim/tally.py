@@ -15,6 +15,7 @@ class Member:
     def __init__(self) -> None:
         self.down = self.died = self.ammo = 0
         self.hp_lost: Counter[int] = Counter()
+        self.hp_left: Counter[int] = Counter()
         self.items: Counter[str] = Counter()
 
 
@@ -52,6 +53,7 @@ class Tally:
             acc.died += m.died
             acc.ammo += m.ammo_used
             acc.hp_lost[m.hp_lost] += 1
+            acc.hp_left[m.hp_left] += 1
             for item, k in m.items_used:
                 acc.items[item] += k
 
@@ -90,6 +92,7 @@ class Tally:
             "members": [
                 {"id": cid, "creature": creature, "down": rate(m.down, n),
                  "dies": rate(m.died, n), "hp_lost": distribution(m.hp_lost),
+                 "hp_left": distribution(m.hp_left),
                  "ammo_used_mean": m.ammo * per,
                  "items_used_mean": {k: m.items[k] * per for k in sorted(m.items)}}
                 for cid, creature, m in zip(spec.party_ids, spec.party_creatures, self.members)
