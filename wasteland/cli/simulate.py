@@ -249,6 +249,17 @@ def render_balance(out: dict[str, Any], console: Console) -> None:
     console.print(best["summary"], style="bold")
 
 
+def draw(path: str | None, rep: dict[str, Any], as_json: bool) -> None:
+    """The PNG of ``rep`` at ``path``, said on stderr (stdout may be JSON)."""
+    if path is None or not rep["fights"]:
+        return
+    from wasteland.sim.plot import plot
+
+    plot(rep, path)
+    if not as_json:
+        typer.echo(f"plot: {path}", err=True)
+
+
 def simulate(
     scenario: Annotated[str | None, typer.Option(
         help="Built-in scenario name, or a scenario file (a path: with / or .yaml). "
@@ -283,6 +294,9 @@ def simulate(
     target: Annotated[str | None, typer.Option(
         help="The difficulty --balance aims for: trivial, easy, medium, hard, deadly. "
              "[default: medium]")] = None,
+    plot: Annotated[str | None, typer.Option(
+        help="Also draw the outcomes, rounds and each member's HP left as a PNG at this "
+             "path (with --balance: the pick's).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
     """How deadly is this encounter? Fight it many times and read the odds and a verdict:
@@ -291,6 +305,10 @@ def simulate(
             agents, fights, seed, jobs, until_precision, as_json)
     if target is not None and balance is None:
         raise WastelandError("--target needs --balance (enemies, or an enemy creature id)")
+    if plot is not None:
+        from wasteland.sim.plot import check_path
+
+        check_path(plot)
     try:
         if balance is not None:
             out = run_balance(*args, balance, target or "medium")
@@ -301,6 +319,7 @@ def simulate(
 
                 render_balance(out, Console(highlight=False,
                                             width=None if sys.stdout.isatty() else 120))
+            draw(plot, out["balance"]["candidates"][out["balance"]["best"]], as_json)
             if out["balance"]["interrupted"]:
                 typer.echo("interrupted", err=True)
                 raise typer.Exit(130)
@@ -316,6 +335,7 @@ def simulate(
 
         # piped, rich would assume 80 columns and fold the party table
         render(rep, Console(highlight=False, width=None if sys.stdout.isatty() else 120))
+    draw(plot, rep, as_json)
     if rep["interrupted"]:
         typer.echo(f"interrupted after {rep['fights']:,} fights", err=True)
         raise typer.Exit(130)
