@@ -26,7 +26,8 @@ from .prompt import ChoiceError, match
 
 HELP = ("Party turns: a number, or the action (words may be shortened). NPC turns: Enter "
         "accepts the proposal, or type another action to override. Commands: help, look, "
-        "undo, add CREATURE X Y SIDE, save [FILE], quit (saves).")
+        "undo, odds (the party's chances from here), add CREATURE X Y SIDE, save [FILE], "
+        "quit (saves).")
 
 
 class Quit(Exception):

@@ -42,7 +42,8 @@ from .session import (
 )
 
 HELP = ("Type the number of an action, or the action itself (words may be shortened: "
-        "'att rad he'). Commands: help, look (map and status), save [FILE], quit (saves).")
+        "'att rad he'). Commands: help, look (map and status), odds (your side's chances "
+        "from here, about a second), save [FILE], quit (saves).")
 INTERRUPTED = 130  # the shell's code for Ctrl-C
 
 
@@ -150,6 +151,8 @@ class Game:
             self.say(self.help_text)
         elif word == "look":
             self.look()
+        elif word == "odds":
+            self.odds()
         elif word == "save":
             parts = line.split(maxsplit=1)
             self.save(Path(parts[1]) if len(parts) > 1 else None)
@@ -158,6 +161,13 @@ class Game:
         else:
             return None
         return "done"
+
+    def odds(self) -> None:
+        """The people's chances from this moment, simulated on copies of the battle: the
+        game itself (its dice, the NPCs' random state) is not touched."""
+        from wasteland.sim.odds import live_odds
+
+        self.say(live_odds(self.b, min(self.humans)).line(), "bold")
 
     def run(self) -> int:
         self.say(f"this game saves to {self.save_path} every round, on quit and on Ctrl-C",

@@ -19,8 +19,9 @@ from wasteland.rules.errors import WastelandError
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from wasteland.sim.runner import FightFn
     from wasteland.sim.simulate import Simulation
-    from wasteland.sim.spec import SimSpec
+    from wasteland.sim.spec import Encounter, SimSpec
 
 DEFAULT_FIGHTS = 1000
 
@@ -78,6 +79,11 @@ def render(rep: dict[str, Any], console: Console) -> None:
     lo, hi = rep["seeds"]
     console.print(f"{rep['scenario']} under {rep['ruleset']}: {sides}; {rep['fights']:,} "
                   f"fights, seeds {lo}-{hi}; the party is {rep['party_side']}")
+    if rep.get("from"):
+        at = rep["from"]
+        console.print(f"from {at['save']}, round {at['round']}, {at['decides']} to decide: "
+                      f"the rest of the fight, each with its own dice (seed + i); HP lost, "
+                      f"rounds, going down and dying count from here")
     out = Table(title="Outcome", title_justify="left")
     for col in ("", "fights", "share [95% interval]"):
         out.add_column(col, justify="right" if col else "left")
@@ -118,13 +124,13 @@ def render(rep: dict[str, Any], console: Console) -> None:
     console.print(rep["summary"], style="bold")
 
 
-def fight_all(spec: SimSpec, n: int, seed: int, jobs: int, until_precision: float | None,
-              bar: bool, label: str = "fighting") -> Simulation:
+def fight_all(spec: Encounter, n: int, seed: int, jobs: int, until_precision: float | None,
+              bar: bool, label: str = "fighting", fn: FightFn | None = None) -> Simulation:
     """The simulation, with a progress bar on stderr when ``bar``."""
     from wasteland.sim.simulate import simulate
 
     if not bar:
-        return simulate(spec, n, seed, jobs, until_precision)
+        return simulate(spec, n, seed, jobs, until_precision, fn=fn)
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -150,7 +156,7 @@ def fight_all(spec: SimSpec, n: int, seed: int, jobs: int, until_precision: floa
 
     with progress:
         task = progress.add_task(label, total=n)
-        return simulate(spec, n, seed, jobs, until_precision, on_fight=tick)
+        return simulate(spec, n, seed, jobs, until_precision, on_fight=tick, fn=fn)
 
 
 def run(ruleset: str, scenario: str, side: str, party: str | None, enemies: str | None,
@@ -294,6 +300,10 @@ def simulate(
     target: Annotated[str | None, typer.Option(
         help="The difficulty --balance aims for: trivial, easy, medium, hard, deadly. "
              "[default: medium]")] = None,
+    from_save: Annotated[str | None, typer.Option(
+        "--from", help="Simulate the rest of a saved fight (a save of play, gm or fight "
+                       "--save): continuation i reseeds the dice from SEED + i; packets on "
+                       "every side unless --agents.")] = None,
     plot: Annotated[str | None, typer.Option(
         help="Also draw the outcomes, rounds and each member's HP left as a PNG at this "
              "path (with --balance: the pick's).")] = None,
@@ -310,7 +320,15 @@ def simulate(
 
         check_path(plot)
     try:
-        if balance is not None:
+        if from_save is not None:
+            from wasteland.cli.simulate_from import run_from
+
+            given = [o for o, v in (("--scenario", scenario), ("--ruleset", ruleset),
+                                    ("--party", party), ("--enemies", enemies),
+                                    ("--balance", balance)) if v is not None]
+            rep = run_from(from_save, side, agents, fights, seed, jobs, until_precision,
+                           as_json, given)
+        elif balance is not None:
             out = run_balance(*args, balance, target or "medium")
             if as_json:
                 typer.echo(json.dumps(out, indent=2))
@@ -324,7 +342,8 @@ def simulate(
                 typer.echo("interrupted", err=True)
                 raise typer.Exit(130)
             return
-        rep = run(*args)
+        else:
+            rep = run(*args)
     except KeyboardInterrupt:  # before the first fight was tallied
         typer.echo("interrupted", err=True)
         raise typer.Exit(130) from None

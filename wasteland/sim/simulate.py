@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from .runner import FightFn, run, run_fights
-from .spec import SimSpec
+from .spec import Encounter, SimSpec
 from .tally import Tally
 
 # the precision is checked after every CHECK_EVERY fights in seed order, never at a point
@@ -20,7 +20,7 @@ CHECK_EVERY = 50
 
 @dataclass
 class Simulation:
-    spec: SimSpec
+    spec: Encounter
     seed: int
     requested: int
     tally: Tally
@@ -57,7 +57,7 @@ class Simulation:
         }
 
 
-def simulate(spec: SimSpec, n: int, seed: int = 0, jobs: int = 1,
+def simulate(spec: Encounter, n: int, seed: int = 0, jobs: int = 1,
              until_precision: float | None = None,
              on_fight: Callable[[int], None] | None = None,
              fn: FightFn | None = None) -> Simulation:
@@ -69,7 +69,7 @@ def simulate(spec: SimSpec, n: int, seed: int = 0, jobs: int = 1,
     ``spec`` (default: fight.fight; branch.fight_from for the rest of a saved fight)."""
     sim = Simulation(spec, seed, n, Tally(spec), until_precision)
     try:
-        with closing(run_fights(spec, seed, n, jobs) if fn is None
+        with closing(run_fights(cast(SimSpec, spec), seed, n, jobs) if fn is None
                      else run(spec, fn, seed, n, jobs)) as records:
             for r in records:
                 sim.tally.add(r)

@@ -4,9 +4,30 @@ is the party, built and checked once before any fight begins."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from wasteland.bestiary.models import Scenario
 from wasteland.rules.errors import WastelandError
+
+
+class Encounter(Protocol):
+    """What the tally and the report read of a spec: a fresh encounter (SimSpec) or a
+    saved moment (branch.FromSpec)."""
+
+    @property
+    def ruleset(self) -> str: ...
+    @property
+    def scenario(self) -> Scenario: ...
+    @property
+    def agents(self) -> tuple[str, ...]: ...
+    @property
+    def party(self) -> int: ...
+    @property
+    def side_names(self) -> list[str]: ...
+    @property
+    def party_ids(self) -> list[str]: ...
+    @property
+    def party_creatures(self) -> list[str]: ...
 
 
 @dataclass(frozen=True)

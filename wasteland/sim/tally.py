@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Any
 
 from .record import FightRecord
-from .spec import SimSpec
+from .spec import Encounter
 from .stats import distribution, rate, wilson
 from .verdict import RUNGS, summary_line, verdict
 
@@ -22,7 +22,7 @@ class Member:
 class Tally:
     """Counts, and each number's values with how often they came, over the fights added."""
 
-    def __init__(self, spec: SimSpec) -> None:
+    def __init__(self, spec: Encounter) -> None:
         self.spec = spec
         self.n = self.decisions = 0
         self.outcomes = Counter[str]()

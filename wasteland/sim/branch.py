@@ -1,0 +1,97 @@
+"""The rest of a fight from a given moment (`simulate --from SAVE`, `odds` in play and gm):
+each continuation plays a copy of the battle whose dice are reseeded, so continuations
+differ and the battle itself is never touched.
+
+Continuation i copies the battle and reseeds the copy's RNG from ``seed + i``; side s's
+agent is made fresh from ``seed + i + s``, as a fresh fight's are. The battle's own RNG
+and the agents of the game it came from are neither read nor advanced.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass
+
+from wasteland.bestiary.models import Scenario
+from wasteland.rules.battle import Battle, Combatant
+from wasteland.rules.errors import WastelandError
+from wasteland.rules.protocol import Ruleset
+
+from .fight import play_out
+from .record import FightRecord
+
+
+def branch(b: Battle, seed: int) -> Battle:
+    """A quiet copy of ``b`` with its own dice, seeded ``seed``: the map, the scenario and
+    the stat blocks are shared (no fight writes them), everything a save holds as state is
+    copied. No log, no history, no table dice (a GM's --physical-dice hook is dropped), no
+    session. Built with the constructors rather than copy.copy, which the engine's classes
+    need not support once compiled."""
+    party = [Combatant(slot=c.slot, id=c.id, side=c.side, creature=c.creature,
+                       weapons=c.weapons, weapon_bonus=c.weapon_bonus, armor=c.armor,
+                       pos=c.pos, hp=c.hp, max_hp=c.max_hp) for c in b.combatants]
+    out = Battle(b.ruleset, b.scenario, b.grid, party, list(b.side_names), b.seed,
+                 random.Random(), b.items, keep_log=False)
+    out.quiet = True
+    state = b.state()
+    state["pending_move"] = copy.deepcopy(state["pending_move"])
+    out.restore(state)  # every combatant's and the battle's dynamic state, copied
+    out.rng.seed(seed)
+    return out
+
+
+@dataclass(frozen=True)
+class FromSpec:
+    """A saved moment and who plays on from it; reads as a SimSpec for the tally."""
+
+    battle: Battle
+    agents: tuple[str, ...]
+    party: int
+
+    @property
+    def ruleset(self) -> str:
+        return self.battle.ruleset
+
+    @property
+    def scenario(self) -> Scenario:
+        return self.battle.scenario
+
+    @property
+    def side_names(self) -> list[str]:
+        return list(self.battle.side_names)
+
+    @property
+    def party_ids(self) -> list[str]:
+        return [c.id for c in self.battle.combatants if c.side == self.party]
+
+    @property
+    def party_creatures(self) -> list[str]:
+        return [c.creature.id for c in self.battle.combatants if c.side == self.party]
+
+
+def from_spec(b: Battle, agents: list[str] | None, party: int) -> FromSpec:
+    """The spec of ``b``'s continuations: packets on every side unless ``agents`` names
+    them (one name plays every side); refused in one line when the fight is over."""
+    from wasteland.agents.base import make_agent
+
+    if b.over:
+        won = "a draw" if b.winner is None else f"{b.side_names[b.winner]} won"
+        raise WastelandError(f"the fight is over ({won}); nothing to simulate from here")
+    sides = len(b.side_names)
+    kinds = [k.strip() for k in agents or [] if k.strip()] or ["packet"]
+    if len(kinds) == 1:
+        kinds *= sides
+    if len(kinds) != sides:
+        raise WastelandError(f"--agents names {len(kinds)} agents; the fight has {sides} sides "
+                             f"({', '.join(b.side_names)})")
+    for k in dict.fromkeys(kinds):
+        make_agent(k, 0)
+    return FromSpec(b, tuple(kinds), party)
+
+
+def fight_from(rs: Ruleset, spec: FromSpec, seed: int) -> FightRecord:
+    """One continuation of ``spec.battle`` with ``seed``; its rounds are those played past
+    the battle's current one."""
+    b = branch(spec.battle, seed)
+    return play_out(rs, b, spec.agents, spec.party, seed, first_round=spec.battle.round)
