@@ -3,10 +3,12 @@ optionally who fights (your character or squad, and the enemies) on a scenario's
 
 from __future__ import annotations
 
+from typing import Any
+
 from wasteland.bestiary.loader import check_scenario, default_bestiary, load_scenario
 from wasteland.bestiary.models import Scenario
 from wasteland.rules.errors import WastelandError
-from wasteland.rules.grid import grid_for
+from wasteland.rules.grid import Grid, grid_for
 
 
 def resolve_side(scenario: Scenario, text: str) -> int:
@@ -75,18 +77,25 @@ def encounter(name: str, side: str, character: str | None = None,
         else:
             taken.update((p.at[0], p.at[1]) for p in sc.sides[si].combatants)
     for si, creatures in wanted.items():
-        start = grid.index(*sc.sides[si].combatants[0].at)
-        walk = grid.walk_distances(start)
-        squares = sorted((c for c in range(grid.n_cells) if walk[c] < 1 << 20),
-                         key=lambda c: (walk[c], c))
-        placed = []
-        for creature in creatures:
-            cell = next((c for c in squares if grid.xy(c) not in taken), None)
-            if cell is None:
-                raise WastelandError(f"no free square left for {creature} on {sc.id}")
-            taken.add(grid.xy(cell))
-            placed.append({"creature": creature, "at": list(grid.xy(cell))})
-        data["sides"][si]["combatants"] = placed
+        data["sides"][si]["combatants"] = place(sc, grid, si, creatures, taken)
     custom = Scenario.model_validate(data)
     check_scenario(custom, bestiary, f"{sc.id} (custom encounter)")
     return custom, me
+
+
+def place(sc: Scenario, grid: Grid, si: int, creatures: list[str],
+          taken: set[tuple[int, int]]) -> list[dict[str, Any]]:
+    """Placements for ``creatures`` of side ``si`` on the free squares (not in ``taken``,
+    which grows) nearest by walking to where the side's first combatant stands."""
+    start = grid.index(*sc.sides[si].combatants[0].at)
+    walk = grid.walk_distances(start)
+    squares = sorted((c for c in range(grid.n_cells) if walk[c] < 1 << 20),
+                     key=lambda c: (walk[c], c))
+    placed: list[dict[str, Any]] = []
+    for creature in creatures:
+        cell = next((c for c in squares if grid.xy(c) not in taken), None)
+        if cell is None:
+            raise WastelandError(f"no free square left for {creature} on {sc.id}")
+        taken.add(grid.xy(cell))
+        placed.append({"creature": creature, "at": list(grid.xy(cell))})
+    return placed

@@ -300,6 +300,10 @@ def simulate(
     target: Annotated[str | None, typer.Option(
         help="The difficulty --balance aims for: trivial, easy, medium, hard, deadly. "
              "[default: medium]")] = None,
+    chain: Annotated[str | None, typer.Option(
+        help="Encounters in a row, comma-separated (built-in names or files): the party "
+             "carries HP, ammunition, items and lasting injuries from one to the next; the "
+             "dead stay out, the fallen come back at 1 HP. Says how far it gets.")] = None,
     from_save: Annotated[str | None, typer.Option(
         "--from", help="Simulate the rest of a saved fight (a save of play, gm or fight "
                        "--save): continuation i reseeds the dice from SEED + i; packets on "
@@ -325,9 +329,24 @@ def simulate(
 
             given = [o for o, v in (("--scenario", scenario), ("--ruleset", ruleset),
                                     ("--party", party), ("--enemies", enemies),
-                                    ("--balance", balance)) if v is not None]
+                                    ("--balance", balance), ("--chain", chain))
+                     if v is not None]
             rep = run_from(from_save, side, agents, fights, seed, jobs, until_precision,
                            as_json, given)
+        elif chain is not None:
+            from wasteland.cli.simulate_chain import run_chain, show
+
+            clash = [o for o, v in (("--scenario", scenario), ("--enemies", enemies),
+                                    ("--balance", balance), ("--plot", plot)) if v is not None]
+            if clash:
+                raise WastelandError(f"--chain names the encounters; it takes no {clash[0]}")
+            rep = run_chain(ruleset or "pnp", chain, side or "0", party, agents, fights, seed,
+                            jobs, until_precision, as_json)
+            show(rep, as_json)
+            if rep["interrupted"]:
+                typer.echo(f"interrupted after {rep['fights']:,} runs", err=True)
+                raise typer.Exit(130)
+            return
         elif balance is not None:
             out = run_balance(*args, balance, target or "medium")
             if as_json:

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import cast
 
 from wasteland.rules.errors import WastelandError
 
 from .simulate import Simulation
+from .tally import Tally
 from .verdict import DEADLY, RUNGS, VERDICTS
 
 # the party win rate in the middle of each verdict's band (trivial 98-100%, easy 95-98%,
@@ -32,12 +34,16 @@ class Candidate:
     sim: Simulation
 
     @property
+    def tally(self) -> Tally:
+        return cast(Tally, self.sim.tally)  # a balance search fights single encounters
+
+    @property
     def verdict(self) -> str:
-        return self.sim.tally.verdict()
+        return self.tally.verdict()
 
     @property
     def win(self) -> float:
-        t = self.sim.tally
+        t = self.tally
         return t.outcomes["win"] / max(t.n, 1)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from .runner import FightFn, run, run_fights
 from .spec import Encounter, SimSpec
@@ -18,12 +18,22 @@ from .tally import Tally
 CHECK_EVERY = 50
 
 
+class Counts(Protocol):
+    """What a simulation adds its records to: a Tally, or a chain.ChainTally."""
+
+    n: int
+
+    def add(self, r: Any) -> None: ...
+    def win_interval(self) -> tuple[float, float]: ...
+    def report(self) -> dict[str, Any]: ...
+
+
 @dataclass
 class Simulation:
     spec: Encounter
     seed: int
     requested: int
-    tally: Tally
+    tally: Counts
     until_precision: float | None = None
     interrupted: bool = False
 
@@ -60,14 +70,15 @@ class Simulation:
 def simulate(spec: Encounter, n: int, seed: int = 0, jobs: int = 1,
              until_precision: float | None = None,
              on_fight: Callable[[int], None] | None = None,
-             fn: FightFn | None = None) -> Simulation:
+             fn: FightFn | None = None, tally: Counts | None = None) -> Simulation:
     """Fight ``spec`` with seeds ``seed``, ``seed + 1``, ... : ``n`` fights, or fewer once
     the Wilson 95% interval of the party's win rate is at most ``until_precision`` wide
     (checked every CHECK_EVERY fights). ``on_fight(done)`` follows the progress. Ctrl-C
     ends the run early with ``interrupted`` set: the fights tallied are still a seed range
     from ``seed``, so its numbers hold for what was fought. ``fn`` fights one fight of
-    ``spec`` (default: fight.fight; branch.fight_from for the rest of a saved fight)."""
-    sim = Simulation(spec, seed, n, Tally(spec), until_precision)
+    ``spec`` (default: fight.fight; branch.fight_from for the rest of a saved fight) and
+    ``tally`` counts its records (default: a Tally; chain.ChainTally for chains)."""
+    sim = Simulation(spec, seed, n, Tally(spec) if tally is None else tally, until_precision)
     try:
         with closing(run_fights(cast(SimSpec, spec), seed, n, jobs) if fn is None
                      else run(spec, fn, seed, n, jobs)) as records:
