@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from wasteland.bestiary.models import Armor, Creature, Item, Scenario, Weapon
 
@@ -29,7 +31,7 @@ def rng_to_json(rng: random.Random) -> list[Any]:
     return [version, list(internal), gauss]
 
 
-def rng_from_json(rng: random.Random, state: list[Any]) -> None:
+def rng_from_json(rng: random.Random, state: Sequence[Any]) -> None:
     version, internal, gauss = state
     rng.setstate((version, tuple(internal), gauss))
 
@@ -39,6 +41,7 @@ def dice_entry(who: str, sides: int, faces: list[int], why: str) -> str:
     return f"@dice {who} {len(faces)}d{sides} {' '.join(map(str, faces))} ({why})"
 
 
+@mypyc_attr(serializable=True)
 @dataclass(slots=True)
 class WeaponState:
     loaded: int = 0
@@ -47,6 +50,7 @@ class WeaponState:
     last_fired_round: int = -10
 
 
+@mypyc_attr(serializable=True)
 @dataclass(slots=True)
 class Combatant:
     slot: int
@@ -78,6 +82,9 @@ class Combatant:
     damage_taken: int = 0
     # ruleset-specific conditions (2d20: dying, stunned, aim, defend bonus ...), JSON values
     cond: dict[str, Any] = field(default_factory=dict)
+    # what agents work out from its fixed stat block and armor, keyed by everything else
+    # it depends on (not saved: it is worked out again)
+    memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     loc_kinds: frozenset[str] = frozenset()
     loc_counts: dict[str, int] = field(default_factory=dict)
 
@@ -122,6 +129,7 @@ class Combatant:
         self.weapon_states = [WeaponState(*w) for w in d["weapon_states"]]
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class Reaction:
     reactor: int
@@ -132,6 +140,7 @@ class Reaction:
         return [self.reactor, self.kind, self.subject]
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class Battle:
     ruleset: str

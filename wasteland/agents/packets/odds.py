@@ -89,12 +89,18 @@ def _f2d20_resist(t: Combatant, dtype: str) -> int:
     """2d20: the target's DR against ``dtype``, averaged over its hit-location table."""
     from wasteland.rules.f2d20 import stats as S
 
+    broken = t.cond.get("broken")
+    key = ("resist", dtype, tuple(sorted(broken.items())) if broken else ())
+    got = t.memo.get(key)
+    if got is not None:
+        return int(got)
     rows = S.location_table(t)
     lo, total = 0, 0.0
     for hi, name, _kind in rows:
         total += (hi - lo) * S.dr(t, name, dtype)
         lo = hi
-    return round(total / 20)
+    got = t.memo[key] = round(total / 20)
+    return got
 
 
 def damage_per_hit(b: Battle, me: Combatant, i: int, t: Combatant) -> float:
