@@ -15,7 +15,7 @@ from .kit import cli
 REPORT_KEYS = {
     "ruleset", "scenario", "sides", "party_side", "agents", "seed", "seeds", "requested",
     "until_precision", "precision_reached", "win_interval_width", "interrupted", "verdict",
-    "summary",
+    "summary", "backend", "address",
     "fights", "outcome", "anyone_down", "anyone_dies", "lethal", "rounds", "decisions_mean",
     "party_hp_lost",
     "ammo_used_mean", "items_used_mean", "stimpaks_used_mean", "members", "thresholds",
@@ -36,6 +36,7 @@ def test_json_has_every_number(capsys, monkeypatch):
     assert d["fights"] == d["requested"] == 20 and d["seeds"] == [4, 23]
     assert d["agents"] == {"Vault": "packet", "Radscorpions": "packet"}
     assert d["party_side"] == "Vault" and d["jobs"] == 2
+    assert d["backend"] == "local" and d["address"] is None
     assert set(d["outcome"]) == {"win", "loss", "draw"}
     assert sum(v["count"] for v in d["outcome"].values()) == 20
     assert set(d["outcome"]["win"]) == {"count", "rate", "ci"}
@@ -90,8 +91,8 @@ def test_ctrl_c_prints_the_fights_so_far_and_exits_130(capsys, monkeypatch):
 
     real = sim.run_fights
 
-    def stopped(spec, seed, n, jobs=1):
-        for i, r in enumerate(real(spec, seed, n, jobs)):
+    def stopped(spec, seed, n, jobs=1, backend=None):
+        for i, r in enumerate(real(spec, seed, n, jobs, backend)):
             if i == 7:
                 raise KeyboardInterrupt
             yield r

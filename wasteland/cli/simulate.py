@@ -19,7 +19,7 @@ from wasteland.rules.errors import WastelandError
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from wasteland.sim.runner import FightFn
+    from wasteland.sim.runner import Backend, FightFn
     from wasteland.sim.simulate import Simulation
     from wasteland.sim.spec import Encounter, SimSpec
 
@@ -125,12 +125,13 @@ def render(rep: dict[str, Any], console: Console) -> None:
 
 
 def fight_all(spec: Encounter, n: int, seed: int, jobs: int, until_precision: float | None,
-              bar: bool, label: str = "fighting", fn: FightFn | None = None) -> Simulation:
+              bar: bool, label: str = "fighting", fn: FightFn | None = None,
+              backend: Backend | None = None) -> Simulation:
     """The simulation, with a progress bar on stderr when ``bar``."""
     from wasteland.sim.simulate import simulate
 
     if not bar:
-        return simulate(spec, n, seed, jobs, until_precision, fn=fn)
+        return simulate(spec, n, seed, jobs, until_precision, fn=fn, backend=backend)
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -156,19 +157,22 @@ def fight_all(spec: Encounter, n: int, seed: int, jobs: int, until_precision: fl
 
     with progress:
         task = progress.add_task(label, total=n)
-        return simulate(spec, n, seed, jobs, until_precision, on_fight=tick, fn=fn)
+        return simulate(spec, n, seed, jobs, until_precision, on_fight=tick, fn=fn,
+                        backend=backend)
 
 
 def run(ruleset: str, scenario: str, side: str, party: str | None, enemies: str | None,
         agents: str | None, n: int, seed: int, jobs: int | None,
-        until_precision: float | None, as_json: bool) -> dict[str, Any]:
+        until_precision: float | None, as_json: bool, backend: Backend | None = None
+        ) -> dict[str, Any]:
     from wasteland.sim.runner import default_jobs
 
     jobs = default_jobs() if jobs is None else jobs
     check_numbers(n, seed, jobs, until_precision)
     spec = build_spec(ruleset, scenario, side, party, enemies, agents, seed)
     start = time.perf_counter()
-    sim = fight_all(spec, n, seed, jobs, until_precision, not as_json and sys.stderr.isatty())
+    sim = fight_all(spec, n, seed, jobs, until_precision, not as_json and sys.stderr.isatty(),
+                    backend=backend)
     if sim.interrupted and sim.tally.n == 0:
         raise KeyboardInterrupt
     rep = sim.report()
@@ -180,7 +184,7 @@ def run(ruleset: str, scenario: str, side: str, party: str | None, enemies: str 
 def run_balance(ruleset: str, scenario: str, side: str, party: str | None,
                 enemies: str | None, agents: str | None, n: int, seed: int, jobs: int | None,
                 until_precision: float | None, as_json: bool, vary: str,
-                target: str) -> dict[str, Any]:
+                target: str, backend: Backend | None = None) -> dict[str, Any]:
     """The enemy counts fought in turn until one is past ``target``, and the pick."""
     from wasteland.cli.encounter import creature_ids, encounter
     from wasteland.rules.actions import MAX_COMBATANTS
@@ -208,7 +212,7 @@ def run_balance(ruleset: str, scenario: str, side: str, party: str | None,
         text = enemies_text(foes)
         creature_ids(text, "--enemies")
         one = build_spec(ruleset, scenario, side, party, text, agents, seed)
-        return fight_all(one, n, seed, jobs, until_precision, bar, text)
+        return fight_all(one, n, seed, jobs, until_precision, bar, text, backend=backend)
 
     cands, best, stopped = search(lists, fight, target)
     if cands[-1].sim.interrupted and cands[-1].sim.tally.n == 0:
@@ -289,7 +293,14 @@ def simulate(
         help="Fight i uses seed SEED + i, the fight `wasteland fight --seed` shows. "
              "[default: 0]")] = 0,
     jobs: Annotated[int | None, typer.Option(
-        help="Processes. [default: the number of cores]")] = None,
+        help="Processes of the local backend. [default: the number of cores]")] = None,
+    backend: Annotated[str | None, typer.Option(
+        help="Where the fights run: local (a pool of processes) or ray (Ray tasks, here or "
+             "on a cluster; pip install 'wasteland[ray]'). Same numbers either way. "
+             "[default: local]")] = None,
+    address: Annotated[str | None, typer.Option(
+        help="With --backend ray: the cluster's head, HOST:PORT (`ray start --head` says "
+             "it), or auto. [default: a Ray instance on this machine's cores]")] = None,
     until_precision: Annotated[float | None, typer.Option(
         help="Stop once the party's win rate's 95% interval is at most this wide (0.02: "
              "two points); -n is then the cap.")] = None,
@@ -323,6 +334,13 @@ def simulate(
         from wasteland.sim.plot import check_path
 
         check_path(plot)
+    from wasteland.sim.runner import make_backend
+
+    be = make_backend(backend or "local", address)
+    if be is not None and jobs is not None:
+        raise WastelandError("--jobs sizes the local pool; with --backend ray every CPU of "
+                             "the cluster fights")
+    where = {"backend": backend or "local", "address": address}
     try:
         if from_save is not None:
             from wasteland.cli.simulate_from import run_from
@@ -332,7 +350,7 @@ def simulate(
                                     ("--balance", balance), ("--chain", chain))
                      if v is not None]
             rep = run_from(from_save, side, agents, fights, seed, jobs, until_precision,
-                           as_json, given)
+                           as_json, given, be)
         elif chain is not None:
             from wasteland.cli.simulate_chain import run_chain, show
 
@@ -341,14 +359,16 @@ def simulate(
             if clash:
                 raise WastelandError(f"--chain names the encounters; it takes no {clash[0]}")
             rep = run_chain(ruleset or "pnp", chain, side or "0", party, agents, fights, seed,
-                            jobs, until_precision, as_json)
+                            jobs, until_precision, as_json, be)
+            rep.update(on(where, rep))
             show(rep, as_json)
             if rep["interrupted"]:
                 typer.echo(f"interrupted after {rep['fights']:,} runs", err=True)
                 raise typer.Exit(130)
             return
         elif balance is not None:
-            out = run_balance(*args, balance, target or "medium")
+            out = run_balance(*args, balance, target or "medium", backend=be)
+            out.update(on(where, out))
             if as_json:
                 typer.echo(json.dumps(out, indent=2))
             else:
@@ -362,7 +382,8 @@ def simulate(
                 raise typer.Exit(130)
             return
         else:
-            rep = run(*args)
+            rep = run(*args, backend=be)
+        rep.update(on(where, rep))
     except KeyboardInterrupt:  # before the first fight was tallied
         typer.echo("interrupted", err=True)
         raise typer.Exit(130) from None
@@ -377,6 +398,11 @@ def simulate(
     if rep["interrupted"]:
         typer.echo(f"interrupted after {rep['fights']:,} fights", err=True)
         raise typer.Exit(130)
+
+
+def on(where: dict[str, Any], rep: dict[str, Any]) -> dict[str, Any]:
+    """Where the fights ran, for the report: the local pool's size means nothing on Ray."""
+    return {**where, "jobs": rep["jobs"] if where["backend"] == "local" else None}
 
 
 def register(app: typer.Typer) -> None:

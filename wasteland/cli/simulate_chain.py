@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from wasteland.sim.chain import ChainSpec
+    from wasteland.sim.runner import Backend
 
 MAX_STAGES = 20
 
@@ -51,7 +52,7 @@ def build_chain(ruleset: str, chain: str, side: str, party: str | None, agents: 
 
 def run_chain(ruleset: str, chain: str, side: str, party: str | None, agents: str | None,
               n: int, seed: int, jobs: int | None, until_precision: float | None,
-              as_json: bool) -> dict[str, Any]:
+              as_json: bool, backend: Backend | None = None) -> dict[str, Any]:
     from wasteland.cli.simulate import check_numbers
     from wasteland.sim.chain import ChainTally, fight_chain
     from wasteland.sim.runner import default_jobs
@@ -62,7 +63,7 @@ def run_chain(ruleset: str, chain: str, side: str, party: str | None, agents: st
     spec = build_chain(ruleset, chain, side, party, agents, seed)
     start = time.perf_counter()
     sim = simulate(spec, n, seed, jobs, until_precision, fn=fight_chain,
-                   tally=ChainTally(spec))
+                   tally=ChainTally(spec), backend=backend)
     if sim.interrupted and sim.tally.n == 0:
         raise KeyboardInterrupt
     rep = sim.report()

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wasteland.rules.errors import WastelandError
+
+if TYPE_CHECKING:
+    from wasteland.sim.runner import Backend
 
 
 def party_side(b: Any, side: str | None) -> int:
@@ -25,7 +28,7 @@ def party_side(b: Any, side: str | None) -> int:
 
 def run_from(path: str, side: str | None, agents: str | None, n: int, seed: int,
              jobs: int | None, until_precision: float | None, as_json: bool,
-             given: list[str]) -> dict[str, Any]:
+             given: list[str], backend: Backend | None = None) -> dict[str, Any]:
     from wasteland.cli.simulate import check_numbers, fight_all
     from wasteland.rules import saves
     from wasteland.sim.branch import fight_from, from_spec
@@ -38,7 +41,8 @@ def run_from(path: str, side: str | None, agents: str | None, n: int, seed: int,
     b = saves.load(path)
     spec = from_spec(b, agents.split(",") if agents else None, party_side(b, side))
     start = time.perf_counter()
-    sim = fight_all(spec, n, seed, jobs, until_precision, not as_json and sys.stderr.isatty(), fn=fight_from)
+    sim = fight_all(spec, n, seed, jobs, until_precision, not as_json and sys.stderr.isatty(),
+                    fn=fight_from, backend=backend)
     if sim.interrupted and sim.tally.n == 0:
         raise KeyboardInterrupt
     rep = sim.report()

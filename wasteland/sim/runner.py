@@ -1,8 +1,9 @@
-"""Fights in seed order, on one process or spread over the local cores.
+"""Fights in seed order, on one process, spread over the local cores, or on a backend
+(Ray: wasteland/sim/ray_backend.py).
 
 Fight i of a run is seeded ``seed + i`` and depends on nothing else, so which process
-fights it and how the fights are chunked change nothing: the records come back in seed
-order and the numbers are the same for any ``jobs``.
+(or machine) fights it and how the fights are chunked change nothing: the records come
+back in seed order and the numbers are the same for any ``jobs`` or backend.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ import multiprocessing as mp
 import os
 import signal
 from collections.abc import Callable, Generator
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
+from wasteland.rules.errors import WastelandError
 from wasteland.rules.protocol import Ruleset, get_ruleset
 
 from .fight import fight
@@ -27,6 +29,31 @@ R = TypeVar("R")
 # what one fight of a spec is: fight.fight for an encounter, chain.fight_chain for a chain,
 # branch.fight_from for the rest of a saved fight; (ruleset, spec, seed) -> its record
 FightFn = Callable[[Ruleset, Any, int], Any]
+
+BACKENDS = ("local", "ray")
+
+
+class Backend(Protocol):
+    """Somewhere else to fight: ``fn(ruleset, spec, s)`` for s in ``seed .. seed + n - 1``,
+    yielded in that order; closing the generator early stops the fights still running."""
+
+    def run(self, spec: Any, fn: Callable[[Ruleset, Any, int], R], seed: int, n: int,
+            jobs: int) -> Generator[R, None, None]: ...
+
+
+def make_backend(name: str, address: str | None = None) -> Backend | None:
+    """The backend ``--backend NAME [--address ADDR]`` names; None is the local pool.
+    Ray is only looked for here, not imported: it connects at its first run."""
+    if name not in BACKENDS:
+        raise WastelandError(f"--backend must be one of {', '.join(BACKENDS)}, got {name!r}")
+    if name == "local":
+        if address is not None:
+            raise WastelandError("--address names a Ray cluster; it needs --backend ray")
+        return None
+    from .ray_backend import RayBackend
+
+    return RayBackend(address)
+
 
 _worker: tuple[Ruleset, Any, FightFn] | None = None
 
@@ -64,18 +91,26 @@ def _context() -> Any:
     return mp.get_context("fork" if "fork" in methods else "spawn")
 
 
-def run_fights(spec: SimSpec, seed: int, n: int, jobs: int = 1
-               ) -> Generator[FightRecord, None, None]:
+def run_fights(spec: SimSpec, seed: int, n: int, jobs: int = 1,
+               backend: Backend | None = None) -> Generator[FightRecord, None, None]:
     """The records of fights ``seed .. seed + n - 1``, in that order. With ``jobs`` > 1 a
     pool of processes fights ahead of the reader; closing the iterator early (a precision
-    reached, Ctrl-C) ends the pool."""
-    return run(spec, fight, seed, n, jobs)
+    reached, Ctrl-C) ends the pool. A ``backend`` fights them instead of the pool."""
+    return run(spec, fight, seed, n, jobs, backend)
 
 
-def run(spec: Any, fn: Callable[[Ruleset, Any, int], R], seed: int, n: int, jobs: int = 1
-        ) -> Generator[R, None, None]:
+def run(spec: Any, fn: Callable[[Ruleset, Any, int], R], seed: int, n: int, jobs: int = 1,
+        backend: Backend | None = None) -> Generator[R, None, None]:
     """``fn(ruleset, spec, s)`` for s in ``seed .. seed + n - 1``, in that order, as
-    run_fights does (``fn`` must be a module-level function: spawned workers import it)."""
+    run_fights does (``fn`` must be a module-level function: spawned workers and Ray's
+    import it)."""
+    if backend is not None:
+        return backend.run(spec, fn, seed, n, jobs)
+    return _local(spec, fn, seed, n, jobs)
+
+
+def _local(spec: Any, fn: Callable[[Ruleset, Any, int], R], seed: int, n: int, jobs: int
+           ) -> Generator[R, None, None]:
     tasks = chunks(seed, n, jobs)
     jobs = min(jobs, len(tasks))
     if jobs <= 1:

@@ -8,7 +8,7 @@ from contextlib import closing
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
-from .runner import FightFn, run, run_fights
+from .runner import Backend, FightFn, run, run_fights
 from .spec import Encounter, SimSpec
 from .tally import Tally
 
@@ -70,18 +70,20 @@ class Simulation:
 def simulate(spec: Encounter, n: int, seed: int = 0, jobs: int = 1,
              until_precision: float | None = None,
              on_fight: Callable[[int], None] | None = None,
-             fn: FightFn | None = None, tally: Counts | None = None) -> Simulation:
+             fn: FightFn | None = None, tally: Counts | None = None,
+             backend: Backend | None = None) -> Simulation:
     """Fight ``spec`` with seeds ``seed``, ``seed + 1``, ... : ``n`` fights, or fewer once
     the Wilson 95% interval of the party's win rate is at most ``until_precision`` wide
     (checked every CHECK_EVERY fights). ``on_fight(done)`` follows the progress. Ctrl-C
     ends the run early with ``interrupted`` set: the fights tallied are still a seed range
     from ``seed``, so its numbers hold for what was fought. ``fn`` fights one fight of
     ``spec`` (default: fight.fight; branch.fight_from for the rest of a saved fight) and
-    ``tally`` counts its records (default: a Tally; chain.ChainTally for chains)."""
+    ``tally`` counts its records (default: a Tally; chain.ChainTally for chains);
+    ``backend`` fights them (default: the local pool of ``jobs`` processes)."""
     sim = Simulation(spec, seed, n, Tally(spec) if tally is None else tally, until_precision)
     try:
-        with closing(run_fights(cast(SimSpec, spec), seed, n, jobs) if fn is None
-                     else run(spec, fn, seed, n, jobs)) as records:
+        with closing(run_fights(cast(SimSpec, spec), seed, n, jobs, backend) if fn is None
+                     else run(spec, fn, seed, n, jobs, backend)) as records:
             for r in records:
                 sim.tally.add(r)
                 if on_fight is not None:
