@@ -101,22 +101,30 @@ def test_ctrl_c_inside_an_action_saves_the_fight_as_before_it(tmp_path, monkeypa
     ref = tmp_path / "ref.json"
     start("pnp", "duel", "0", 3, None, ref, console(), iter(["quit"]))
     before = saves.load(ref)
-    from wasteland.rules.battle import Battle
+    calls = {"n": 0, "raised": 0}
 
-    real = Battle.roll
-    calls = {"n": 0}
-
-    def roll(self, who, sides, n=1, why=""):  # noqa: ANN001, ANN202
+    def hook(who, sides, n, why):  # noqa: ANN001, ANN202 - the battle's own dice hook
         calls["n"] += 1
-        if why == "damage" or calls["n"] > 200:
+        if not calls["raised"] and (why == "damage" or calls["n"] > 200):
+            calls["raised"] = 1
             raise KeyboardInterrupt
-        return real(self, who, sides, n, why)
+        return None  # the battle's RNG rolls
+
+    # the game saves its battle first thing: that is where the hook goes in (the engine
+    # may be compiled, so Battle.roll itself cannot be patched)
+    real_save = saves.save
+
+    def save(b, where):  # noqa: ANN001, ANN202
+        if not calls["raised"] and b.dice_hook is None:
+            b.dice_hook = hook
+        return real_save(b, where)
 
     con = console()
-    monkeypatch.setattr(Battle, "roll", roll)
+    monkeypatch.setattr(saves, "save", save)
     lines = iter(["move toward young_radscorpion_0"] * 3 + ["attack young_radscorpion_0"] * 20)
     code = start("pnp", "duel", "0", 3, None, path, con, lines)
-    monkeypatch.setattr(Battle, "roll", real)
+    monkeypatch.setattr(saves, "save", real_save)
+    assert calls["raised"]
     assert code == 130 and f"saved to {path}" in out(con)
     b = saves.load(path)  # the replay reaches the saved state: nothing half-applied
     assert b.history[:len(before.history)] == before.history

@@ -14,9 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
-from unittest import mock
 
 from wasteland.bestiary.loader import Bestiary, load_bestiary
 from wasteland.bestiary.models import Creature, HitLocation, Placement, Scenario, Side, WeaponRef
@@ -25,7 +23,6 @@ from wasteland.rules.battle import Battle
 from wasteland.rules.events import AttackRolled, DamageDealt, Event
 from wasteland.rules.grid import Grid
 from wasteland.rules.pnp import PnP
-from wasteland.rules.pnp import ruleset as pnp_ruleset
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 BESTIARY = DATA / "bestiary"
@@ -185,8 +182,7 @@ def arena(fighters: list[Fighter], rows: str = OPEN, lighting: str = "clear",
             rig.d6(*faces)
     if extra:
         rig.d6(*extra)
-    with mock.patch.object(pnp_ruleset, "random", SimpleNamespace(Random=lambda seed: rig)):
-        b = PnP().new_battle(scenario, 1, bestiary, keep_log=keep_log)
+    b = PnP().new_battle(scenario, 1, bestiary, keep_log=keep_log, rng=rig)
     assert rig.left == 0, "initiative did not use every scripted face"
     return Arena(PnP(), b, rig, list(b.log))
 

@@ -16,9 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from types import SimpleNamespace
 from typing import Any
-from unittest import mock
 
 from wasteland.bestiary.loader import Bestiary, load_bestiary
 from wasteland.bestiary.models import Attack2d20, HitLocation
@@ -26,7 +24,6 @@ from wasteland.rules.actions import ACTION_INDEX, parse_action
 from wasteland.rules.battle import UNCONSCIOUS, Battle, Combatant
 from wasteland.rules.events import CombatDiceRolled, Event, Note, TestRolled
 from wasteland.rules.f2d20 import F2d20
-from wasteland.rules.f2d20 import ruleset as f2d20_ruleset
 
 from .kit import DATA, Rig, arena_scenario
 
@@ -140,8 +137,7 @@ def arena(fighters: list[Fighter], rows: str = OPEN, lighting: str = "clear",
                                         alert)
     rig = Dice()
     rig.d20(*(ties or [10] * len(fighters)))
-    with mock.patch.object(f2d20_ruleset, "random", SimpleNamespace(Random=lambda seed: rig)):
-        b = F2d20().new_battle(scenario, 1, bestiary, keep_log=keep_log)
+    b = F2d20().new_battle(scenario, 1, bestiary, keep_log=keep_log, rng=rig)
     assert rig.left == 0, "initiative did not use every scripted face"
     if pools is not None:
         b.extra["pools"] = list(pools)

@@ -28,6 +28,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from .errors import NotationError
 
@@ -79,6 +82,7 @@ TARGETED = {k for k, t, _ in _KINDS if t}
 OPTIONS = {k: o for k, _, o in _KINDS}
 
 
+@mypyc_attr(serializable=True)
 @dataclass(frozen=True, slots=True)
 class Action:
     """One entry of the action table: ``kind``, a target slot, an option."""
@@ -86,6 +90,9 @@ class Action:
     kind: str
     target: int | None = None
     option: str | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:  # frozen: copy and pickle by the constructor
+        return (Action, (self.kind, self.target, self.option))
 
     def text(self, ids: Sequence[str] | None = None, actor: int | None = None) -> str:
         """The notation; ``ids`` maps slots to combatant ids (else ``#slot``)."""

@@ -9,6 +9,9 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from .errors import NotationError
 
@@ -16,6 +19,7 @@ _DICE_RE = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
 _FLAT_RE = re.compile(r"^\s*([+-]?\d+)\s*$")
 
 
+@mypyc_attr(serializable=True)
 @dataclass(frozen=True, slots=True)
 class Dice:
     """A dice expression: ``count`` dice of ``sides`` faces plus ``bonus``."""
@@ -23,6 +27,9 @@ class Dice:
     count: int
     sides: int
     bonus: int = 0
+
+    def __reduce__(self) -> tuple[Any, ...]:  # frozen: copy and pickle by the constructor
+        return (Dice, (self.count, self.sides, self.bonus))
 
     @classmethod
     def parse(cls, text: str) -> Dice:
@@ -59,6 +66,7 @@ class Dice:
         return self.count * self.sides + self.bonus
 
 
+@mypyc_attr(serializable=True)
 @dataclass(frozen=True, slots=True)
 class Roll:
     """The faces that came up for a Dice expression; ``total`` includes the bonus."""
@@ -69,6 +77,9 @@ class Roll:
     @property
     def total(self) -> int:
         return sum(self.faces) + self.dice.bonus
+
+    def __reduce__(self) -> tuple[Any, ...]:  # frozen: copy and pickle by the constructor
+        return (Roll, (self.dice, self.faces))
 
     def __str__(self) -> str:
         if self.dice.count == 0:

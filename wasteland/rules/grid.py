@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 COVER_NONE, COVER_LIGHT, COVER_HEAVY, COVER_FULL = 0, 1, 2, 3
 COVER_NAMES = ("none", "light", "heavy", "full")
@@ -29,6 +30,7 @@ FEATURES: dict[str, dict[str, object]] = {
 }
 
 
+@mypyc_attr(serializable=True)
 @dataclass(slots=True)
 class Cell:
     wall: bool = False
@@ -37,6 +39,7 @@ class Cell:
     visibility: str = "clear"
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class Grid:
     width: int

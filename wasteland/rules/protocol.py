@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+import random
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .actions import ACTION_TABLE, Action
 from .errors import WastelandError
@@ -28,7 +29,8 @@ class Ruleset(Protocol):
     name: str
 
     def new_battle(self, scenario: Scenario, seed: int, bestiary: Bestiary | None = None,
-                   keep_log: bool = True, max_rounds: int | None = None) -> Battle: ...
+                   keep_log: bool = True, max_rounds: Any = None,
+                   rng: random.Random | None = None) -> Battle: ...
 
     def decider(self, battle: Battle) -> Decision: ...
 

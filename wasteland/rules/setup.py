@@ -4,7 +4,7 @@ rulesets, which each make their own combatants from their own stat blocks."""
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import Any, Protocol
 
 from wasteland.bestiary.loader import Bestiary
 from wasteland.bestiary.models import Scenario
@@ -22,7 +22,7 @@ class MakesCombatants(Protocol):
 
 
 def lay_out(ruleset: MakesCombatants, scenario: Scenario, seed: int, rng: random.Random,
-            bestiary: Bestiary, keep_log: bool, max_rounds: int | None) -> Battle:
+            bestiary: Bestiary, keep_log: bool, max_rounds: Any) -> Battle:
     """The battle before its first roll: the map, the combatants in placement order (ids
     ``creature_N`` unless the scenario names them), the light and the round limit.
     The caps of wasteland/limits.py are checked here too, for scenarios not read from a
@@ -51,5 +51,5 @@ def lay_out(ruleset: MakesCombatants, scenario: Scenario, seed: int, rng: random
     b = Battle(ruleset.name, scenario, grid, combatants, [s.name for s in scenario.sides], seed,
                rng, dict(bestiary.items), keep_log=keep_log)
     b.extra["ambient"] = VISIBILITY[scenario.lighting]
-    b.extra["max_rounds"] = max_rounds or scenario.max_rounds
+    b.extra["max_rounds"] = int(max_rounds or scenario.max_rounds)
     return b

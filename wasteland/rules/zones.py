@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Container
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -158,7 +159,9 @@ class Zones:
     is the 2d20 range band between two squares, 0..3 (close, medium, long, extreme);
     ``band_table[a_cell][b_cell]`` is the same value, for loops that hoist the row."""
 
-    def __init__(self, grid: Grid) -> None:
+    def __init__(self, grid: Grid | None = None) -> None:
+        if grid is None:  # a copy in the making: __setstate__ fills it in
+            return
         self.grid = grid
         self.zone_of: list[int] = _partition(grid)
         self.count: int = max(self.zone_of, default=-1) + 1
@@ -182,6 +185,20 @@ class Zones:
         self.band_table: list[bytes] = self._band_table()
         self._centre = [self._find_centre(z) for z in range(self.count)]
         self._cover = [self._find_cover(z) for z in range(self.count)]
+
+    # copied and pickled field by field: the map refers back to its zones, so a copy
+    # cannot be built from the map; and mypyc's own copying would skip __init__ when
+    # plain Python builds a Zones
+    _STATE: ClassVar[tuple[str, ...]] = (
+        "grid", "zone_of", "count", "_cells", "_adj", "hops", "orders", "reached", "moves",
+        "band_table", "_centre", "_cover")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Zones, (), {k: getattr(self, k) for k in self._STATE})
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for k, v in state.items():
+            setattr(self, k, v)
 
     # -- construction ------------------------------------------------------------------
 

@@ -32,6 +32,11 @@ class PacketBase:
         self._scenario: object = None
         self._note = ""  # appended to this decision's reason (why it is not running)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # copy and pickle by hand: mypyc's own support for that skips the __init__ of a
+        # base class, and an env copied with its packet opponents must play on the same
+        return (_rebuilt, (type(self), self.rng.getstate(), self.overrides, self.last_reason))
+
     # --- the packet ----------------------------------------------------------------------
     def packet(self, c: Combatant, b: Battle | None = None) -> AIPacket:
         """``c``'s packet: its creature's, then the scenario placement's ``ai`` (the k-th
@@ -166,3 +171,11 @@ class PacketBase:
     def _spare(self, view: View, me: Combatant, t: Combatant, p: AIPacket,
                why: str) -> Action:
         raise NotImplementedError
+
+
+def _rebuilt(cls: type[PacketBase], rng_state: Any, overrides: dict[str, dict[str, Any]],
+             reason: str) -> PacketBase:
+    agent = cls(0, overrides)
+    agent.rng.setstate(rng_state)
+    agent.last_reason = reason
+    return agent

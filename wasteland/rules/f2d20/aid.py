@@ -3,6 +3,8 @@ Damage)."""
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.events import Event, Healed, Note
 
@@ -32,6 +34,7 @@ def _held_chem(b: Battle, c: Combatant) -> str | None:
 
 
 
+@mypyc_attr(serializable=True)
 class Aid(Movement):
     """First aid and chems, for F2d20 (a base class of it). The bases form one chain
     (skills, damage, attacks, movement, aid), not a diamond, so mypyc can compile them."""

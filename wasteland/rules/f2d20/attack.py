@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from wasteland.bestiary.models import RANGES_2D20
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.events import Event
@@ -27,6 +29,7 @@ COVER_DIFFICULTY = (0, 1, 2, 3)
 
 
 
+@mypyc_attr(serializable=True)
 class Attacks(Damage):
     """Attacks, for F2d20 (a base class of it)."""
 

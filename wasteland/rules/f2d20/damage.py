@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from wasteland.rules.battle import ACTIVE, DEAD, UNCONSCIOUS, Battle, Combatant
 from wasteland.rules.events import CombatDiceRolled, Downed, Event, Note
 from wasteland.rules.zones import zones_for
@@ -21,6 +23,7 @@ AURA_RADS = 2  # reading: radiation a Radiant creature's aura deals at the end o
 
 
 
+@mypyc_attr(serializable=True)
 class Damage(Skills):
     """Damage, injuries and dying, for F2d20 (a base class of it)."""
 

@@ -4,6 +4,8 @@ zone, a sprint two; the mover stops on a free square of the zone reached
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from wasteland.rules.battle import ACTIVE, Battle, Combatant, Reaction
 from wasteland.rules.events import Event, Moved, ReactionOffered
 from wasteland.rules.zones import Zones, zones_for
@@ -108,6 +110,7 @@ def _first_free(cells: tuple[int, ...], occupied: dict[int, int]) -> int | None:
 
 
 
+@mypyc_attr(serializable=True)
 class Movement(Attacks):
     """Movement, for F2d20 (a base class of it)."""
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from wasteland.bestiary.loader import Bestiary, default_bestiary
 from wasteland.bestiary.models import Scenario
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, LOCATIONS, MAX_WEAPONS, Action, target_ids
@@ -74,14 +76,19 @@ MINOR = {"aim", "draw", "move", "stimpak", "cover", "draw_chem", "radaway", "pro
 EXTRA_MINOR_AP, EXTRA_MAJOR_AP = 1, 2  # reading: the seeds leave the price open
 
 
+@mypyc_attr(serializable=True)
 class F2d20(Aid):
     name = "f2d20"
 
     # --- setting up ----------------------------------------------------------------------
     def new_battle(self, scenario: Scenario, seed: int, bestiary: Bestiary | None = None,
-                   keep_log: bool = True, max_rounds: int | None = None) -> Battle:
-        b = lay_out(self, scenario, seed, random.Random(seed), bestiary or default_bestiary(),
-                    keep_log, max_rounds)
+                   keep_log: bool = True, max_rounds: Any = None,
+                   rng: random.Random | None = None) -> Battle:
+        """A battle of ``scenario`` with dice from ``seed`` (or from ``rng``, which tests
+        use to script the dice); ``max_rounds`` is checked here (lay_out), so any value
+        may be given: a one-line error names what is accepted."""
+        b = lay_out(self, scenario, seed, rng or random.Random(seed),
+                    bestiary or default_bestiary(), keep_log, max_rounds)
         # reading: player sides start with an empty pool; a side without player characters
         # (the GM's) starts with one AP per enemy player character
         pcs = [sum(1 for c in b.combatants if c.side == si and S.is_character(c))

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from wasteland.rules.battle import ACTIVE, Battle, Combatant
 from wasteland.rules.events import Event, Note, TestRolled
 
@@ -39,6 +41,7 @@ def _test_penalties(b: Battle, c: Combatant) -> list[tuple[str, int]]:
 
 
 
+@mypyc_attr(serializable=True)
 class Skills:
     """The tests of F2d20 (a base class of it)."""
 

@@ -9,6 +9,9 @@ reacting combatant). Readings of what the seed leaves open are in docs/rules/pnp
 from __future__ import annotations
 
 import random
+from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from wasteland.bestiary.loader import Bestiary, default_bestiary
 from wasteland.bestiary.models import Scenario
@@ -112,14 +115,19 @@ def _offhand(c: Combatant) -> int | None:
     return None
 
 
+@mypyc_attr(serializable=True)
 class PnP:
     name = "pnp"
 
     # --- setting up ----------------------------------------------------------------------
     def new_battle(self, scenario: Scenario, seed: int, bestiary: Bestiary | None = None,
-                   keep_log: bool = True, max_rounds: int | None = None) -> Battle:
-        b = lay_out(self, scenario, seed, random.Random(seed), bestiary or default_bestiary(),
-                    keep_log, max_rounds)
+                   keep_log: bool = True, max_rounds: Any = None,
+                   rng: random.Random | None = None) -> Battle:
+        """A battle of ``scenario`` with dice from ``seed`` (or from ``rng``, which tests
+        use to script the dice); ``max_rounds`` is checked here (lay_out), so any value
+        may be given: a one-line error names what is accepted."""
+        b = lay_out(self, scenario, seed, rng or random.Random(seed),
+                    bestiary or default_bestiary(), keep_log, max_rounds)
         events: list[Event] = []
         b.emit(events, BattleStarted(scenario.id, "pnp", seed, b.side_names))
         self._roll_initiative(b, events)

@@ -1,0 +1,69 @@
+"""Builds the hot path of a fight with mypyc when it can (see wasteland/_compiled.py).
+
+Everything else about the package is in pyproject.toml. Without mypy or a C compiler, or
+with WASTELAND_PURE=1, the package installs as plain Python and plays the same fights,
+bit for bit, only slower.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import runpy
+import sys
+from pathlib import Path
+from typing import Any
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+HERE = Path(__file__).resolve().parent
+PKG = HERE / "wasteland"
+compiled = runpy.run_path(str(PKG / "_compiled.py"))
+
+
+def _say(msg: str) -> None:
+    print(f"wasteland: {msg}", file=sys.stderr)
+
+
+def extensions() -> list[Any]:
+    if os.environ.get("WASTELAND_PURE"):
+        return []
+    try:
+        from mypyc.build import mypycify
+
+        # a fixed group name: the editable install maps the shared library by its name,
+        # which otherwise is a hash of the module list
+        return list(mypycify([f"wasteland/{p}" for p in compiled["MODULES"]], opt_level="3",
+                             group_name="wasteland_engine"))
+    except BaseException as e:  # noqa: BLE001 - mypyc exits on a type error; plain Python then
+        _say(f"not compiling the engine ({type(e).__name__}: {e}); it runs as plain Python")
+        return []
+
+
+class OptionalBuildExt(build_ext):
+    """A failed compile leaves the plain-Python package, not a failed install; a finished
+    one records the hashes of the sources it compiled, so that a stale build is noticed."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except BaseException as e:  # noqa: BLE001
+            _say(f"compiling the engine failed ({type(e).__name__}: {e}); "
+                 "it runs as plain Python")
+            self._remove_outputs()
+            return
+        record = json.dumps({"sources": compiled["source_hashes"](PKG)}, indent=1)
+        for where in {PKG, Path(self.build_lib) / "wasteland"}:
+            if where.is_dir():
+                (where / "_compiled.json").write_text(record + "\n")
+
+    def _remove_outputs(self) -> None:
+        for ext in self.extensions:
+            for where in (HERE, Path(self.build_lib)):
+                path = where / self.get_ext_filename(ext.name)
+                if path.exists():
+                    path.unlink()
+
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

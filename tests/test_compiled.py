@@ -1,0 +1,77 @@
+"""The compiled engine (mypyc, setup.py) and the plain-Python one play the same fights.
+
+`make test` compiles the hot path when it can; the suite then runs the compiled modules.
+These tests run the recorded fights on the plain-Python path too (WASTELAND_PURE=1, in a
+subprocess), check that a build that exists is the one that loads, and that a source
+changed since the build is noticed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import wasteland
+from wasteland import _compiled
+
+ROOT = Path(__file__).resolve().parents[1]
+
+REPLAY = """
+import json, sys
+sys.path.insert(0, {tests!r})
+import wasteland
+import wasteland.rules.grid, wasteland.rules.f2d20.ruleset, wasteland.agents.packets.agent
+mods = [wasteland.rules.grid, wasteland.rules.f2d20.ruleset, wasteland.agents.packets.agent]
+assert wasteland.ENGINE == "pure", wasteland.ENGINE
+assert all(m.__file__.endswith(".py") for m in mods), [m.__file__ for m in mods]
+from rules.test_recorded_fights import RECORD, cases, fight_digest, key
+want = json.loads(RECORD.read_text())
+bad = [key(c) for c in cases() if fight_digest(*c) != want[key(c)]]
+print(json.dumps(bad))
+"""
+
+
+def test_the_plain_python_path_plays_the_recorded_fights(tmp_path: Path) -> None:
+    env = {**os.environ, "WASTELAND_PURE": "1"}
+    out = subprocess.run([sys.executable, "-c", REPLAY.format(tests=str(ROOT / "tests"))],
+                         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == []
+
+
+def test_a_build_that_matches_its_sources_is_what_runs() -> None:
+    if wasteland.ENGINE == "pure" and not os.environ.get("WASTELAND_PURE"):
+        pytest.skip("no compiled build here (no C compiler at install, or WASTELAND_PURE)")
+    if wasteland.ENGINE == "stale":
+        pytest.skip("the compiled build is older than its sources: `make compile`")
+    if wasteland.ENGINE == "compiled":
+        import wasteland.rules.battle as battle
+        import wasteland.rules.pnp.ruleset as pnp
+
+        assert not battle.__file__.endswith(".py") and not pnp.__file__.endswith(".py")
+        assert _compiled.stale() == []
+
+
+def test_a_changed_source_makes_the_build_stale(tmp_path: Path) -> None:
+    for p in _compiled.MODULES:
+        (tmp_path / p).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / p).write_text(f"# {p}\n")
+    assert _compiled.stale(tmp_path) == list(_compiled.MODULES)  # no record of a build
+    record = {"sources": _compiled.source_hashes(tmp_path)}
+    (tmp_path / "_compiled.json").write_text(json.dumps(record))
+    assert _compiled.stale(tmp_path) == []
+    changed = _compiled.MODULES[3]
+    (tmp_path / changed).write_text("# edited\n")
+    assert _compiled.stale(tmp_path) == [changed]
+
+
+def test_every_compiled_module_exists_and_is_named_for_its_path() -> None:
+    pkg = ROOT / "wasteland"
+    for p in _compiled.MODULES:
+        assert (pkg / p).is_file(), p
+    assert _compiled.module_name("rules/pnp/ruleset.py") == "wasteland.rules.pnp.ruleset"
