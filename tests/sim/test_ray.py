@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -29,6 +30,7 @@ from wasteland.sim.ray_backend import (  # noqa: E402
     MAX_BATCH,
     RayBackend,
     batch_size,
+    token_mode,
 )
 
 CHECKOUT = Path(__file__).resolve().parents[2]
@@ -46,10 +48,17 @@ def backend(tmp_path_factory):
     # a short path: Ray's sockets live under the temp dir and a Unix socket's path is
     # limited to about 100 characters
     temp = tmp_path_factory.mktemp("ray")
+    # with Ray's default (token), a new instance writes a token to ~/.ray/auth_token
+    mode = os.environ.get("RAY_AUTH_MODE")
+    os.environ["RAY_AUTH_MODE"] = "disabled"
     ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR,
              log_to_driver=False, _temp_dir=str(temp))
     yield RayBackend()
     ray.shutdown()
+    if mode is None:
+        del os.environ["RAY_AUTH_MODE"]
+    else:
+        os.environ["RAY_AUTH_MODE"] = mode
     assert checkout_files() == before, "Ray left files in the checkout"
 
 
@@ -155,3 +164,15 @@ def test_the_command_does_not_import_ray():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=CHECKOUT).stdout
     assert out.strip() == "False"
+
+
+def test_a_ray_token_on_this_machine_asks_for_token_auth(monkeypatch, tmp_path):
+    for var in ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    token_mode()
+    assert "RAY_AUTH_MODE" not in os.environ
+    (tmp_path / ".ray").mkdir()
+    (tmp_path / ".ray" / "auth_token").write_text("0" * 64)
+    token_mode()
+    assert os.environ["RAY_AUTH_MODE"] == "token"

@@ -16,10 +16,12 @@ the overhead then stays near 1% (docs/simulate.md, "Ray").
 from __future__ import annotations
 
 import logging
+import os
 import socket
 import time
 from collections import deque
 from collections.abc import Callable, Generator
+from pathlib import Path
 from typing import Any, TypeVar
 
 from wasteland import __version__
@@ -90,6 +92,17 @@ def reachable(address: str) -> None:
                              f"({one_line(why)})") from None
 
 
+def token_mode() -> None:
+    """Ask for token authentication when this machine holds a Ray token, as `ray start
+    --address` does: Ray 2.5x's `ray start --head` enables it by default, and a driver that
+    does not send the token is refused only after some 20 s of retries."""
+    if "RAY_AUTH_MODE" in os.environ:
+        return
+    if os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH") or (
+            Path.home() / ".ray" / "auth_token").is_file():
+        os.environ["RAY_AUTH_MODE"] = "token"
+
+
 def connect(address: str | None) -> Any:
     """The ray module, connected: to the cluster at ``address`` (``auto``: the one `ray
     start` began on this machine), else to a new local instance with this machine's
@@ -109,6 +122,7 @@ def connect(address: str | None) -> Any:
     if address is None:
         ray.init(address="local", include_dashboard=False, **quiet)
         return ray
+    token_mode()
     try:
         ray.init(address=address, **quiet)
     except (ConnectionError, ValueError, RuntimeError) as e:
