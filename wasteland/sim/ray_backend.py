@@ -94,7 +94,7 @@ def reachable(address: str) -> None:
 
 def token_mode() -> None:
     """Ask for token authentication when this machine holds a Ray token, as `ray start
-    --address` does: Ray 2.5x's `ray start --head` enables it by default, and a driver that
+    --address` does: Ray 2.60's `ray start --head` enables it by default, and a driver that
     does not send the token is refused only after some 20 s of retries."""
     if "RAY_AUTH_MODE" in os.environ:
         return
