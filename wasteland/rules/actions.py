@@ -27,10 +27,7 @@ Notation (like a chess move):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
-
-from mypy_extensions import mypyc_attr
+from typing import Any, Final
 
 from .errors import NotationError
 
@@ -82,16 +79,41 @@ TARGETED = {k for k, t, _ in _KINDS if t}
 OPTIONS = {k: o for k, _, o in _KINDS}
 
 
-@mypyc_attr(serializable=True)
-@dataclass(frozen=True, slots=True)
 class Action:
-    """One entry of the action table: ``kind``, a target slot, an option."""
+    """One entry of the action table: ``kind``, a target slot, an option. A value: equal
+    and hashed by its three fields, never changed once made (Final).
 
-    kind: str
-    target: int | None = None
-    option: str | None = None
+    A plain class rather than a frozen dataclass: agents make and look up actions on
+    every decision, and compiled with mypyc this is several times faster than the
+    dataclass (whose frozen init and hash stay interpreted); the hash is kept."""
 
-    def __reduce__(self) -> tuple[Any, ...]:  # frozen: copy and pickle by the constructor
+    __slots__ = ("kind", "target", "option", "_hash")
+
+    def __init__(self, kind: str, target: int | None = None, option: str | None = None
+                 ) -> None:
+        self.kind: Final = kind
+        self.target: Final = target
+        self.option: Final = option
+        self._hash: Final = hash((kind, target, option))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return (self._hash == other._hash and self.kind == other.kind
+                and self.target == other.target and self.option == other.option)
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return not self == other
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"Action(kind={self.kind!r}, target={self.target!r}, option={self.option!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copy and pickle by the constructor
         return (Action, (self.kind, self.target, self.option))
 
     def text(self, ids: Sequence[str] | None = None, actor: int | None = None) -> str:
