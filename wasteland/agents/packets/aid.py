@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import Action
-from wasteland.rules.battle import ACTIVE, Combatant
+from wasteland.rules.battle import ACTIVE, UNCONSCIOUS, Combatant
+from wasteland.rules.f2d20 import stats as S
 
 from ..base import View
 from .attack import Attacks
@@ -99,8 +100,6 @@ class Aid(Attacks):
         itself or an ally next to it, at or under the chem_use share of HP (50% under
         chem_use never), when it has Medicine ranks and no healing item will do (none
         carried, or chem_use never)."""
-        from wasteland.rules.battle import UNCONSCIOUS
-        from wasteland.rules.f2d20 import stats as S
 
         b = view.battle
         if me.creature.kind not in MEDICS:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import LOCATIONS, Action
 from wasteland.rules.battle import Combatant
+from wasteland.rules.pnp.combat import can_attack
+from wasteland.rules.pnp.movement import nearest_cover
 
 from ..base import View
 from .movement import Movement
@@ -84,12 +86,10 @@ class Attacks(Movement):
                 or any(g.dist(me.pos, e.pos) <= 1 for e in enemies)
                 or not self._legal(view, Action("cover"))):
             return None
-        from wasteland.rules.pnp.movement import nearest_cover
 
         cell = nearest_cover(b, me)
         if cell is None:
             return None
-        from wasteland.rules.pnp.combat import can_attack
 
         start = me.pos
         me.pos = cell  # what-if: can it still shoot from there; put back at once

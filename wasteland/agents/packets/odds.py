@@ -8,6 +8,9 @@ from functools import cache, lru_cache
 from wasteland.bestiary.models import Weapon
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.dice import Dice
+from wasteland.rules.f2d20 import stats as S
+from wasteland.rules.pnp.combat import attack_mods, threshold
+from wasteland.rules.pnp.odds import p_3d6_at_least
 
 from ..base import View
 
@@ -53,8 +56,6 @@ def shot_damage(view: View, me: Combatant, i: int, t: Combatant) -> float:
 def _pnp_chance(b: Battle, me: Combatant, t: Combatant, extra: int) -> float:
     """PnP: the chance that ``me``'s attack on ``t`` with the weapon in hand hits with
     ``extra`` more to the roll (-8 for two actions at once), as ``pnp.odds.hit_chance``."""
-    from wasteland.rules.pnp.combat import attack_mods
-    from wasteland.rules.pnp.odds import p_3d6_at_least
 
     mods, defense, _, _ = attack_mods(b, me, t, me.active_weapon, None, False, False)
     return p_3d6_at_least(defense - sum(v for _, v in mods) - extra)
@@ -87,7 +88,6 @@ def _cd_expected(n: int, vicious: bool, piercing: int, resist: int) -> float:
 
 def _f2d20_resist(t: Combatant, dtype: str) -> int:
     """2d20: the target's DR against ``dtype``, averaged over its hit-location table."""
-    from wasteland.rules.f2d20 import stats as S
 
     broken = t.cond.get("broken")
     key = ("resist", dtype, tuple(sorted(broken.items())) if broken else ())
@@ -115,7 +115,6 @@ def damage_per_hit(b: Battle, me: Combatant, i: int, t: Combatant) -> float:
                             _f2d20_resist(t, p.damage_type))
     raw = _dice_mean(w.damage)
     if b.ruleset == "pnp":
-        from wasteland.rules.pnp.combat import threshold
 
         _, res = threshold(t, w)
         if w.damage_type in ("physical", "energy"):
@@ -221,8 +220,6 @@ def _threat_cut(b: Battle, me: Combatant, t: Combatant, loc: str) -> tuple[float
     an arm whose loss leaves it no weapon it can hold (pnp.stats.can_wield); the head, its
     chance to hit ``me`` with 4 less Perception against its chance now (pnp.stats.perception);
     a leg of a foe that must close in (half Speed, pnp.stats.speed)."""
-    from wasteland.rules.pnp.combat import attack_mods
-    from wasteland.rules.pnp.odds import p_3d6_at_least
 
     if loc == "arm":
         working = t.loc_counts.get("arm", 0) - t.crippled.get("arm", 0)
@@ -249,8 +246,6 @@ def pnp_shot_value(b: Battle, me: Combatant, t: Combatant, loc: str | None, vats
     takes away times the HP it would have left (cutting its threat by a share is worth as
     much as cutting its remaining life by that share); a crit's bleeding or knock-down.
     Returns (value, chance to hit, what the spot is for)."""
-    from wasteland.rules.pnp.combat import attack_mods, threshold
-    from wasteland.rules.pnp.odds import p_3d6_at_least
 
     ws = me.active_weapon
     w = me.weapons[ws]

@@ -10,6 +10,8 @@ from typing import Any
 from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import ACTION_INDEX, Action
 from wasteland.rules.battle import Battle, Combatant
+from wasteland.rules.f2d20 import stats as S
+from wasteland.rules.zones import zones_for
 
 from ..base import View
 from .odds import EXTRA_DICE_COST, FLOOR_2D20, hit_chance
@@ -109,7 +111,6 @@ class PacketBase:
     def _zones(b: Battle) -> Any:
         if b.ruleset != "f2d20":
             return None
-        from wasteland.rules.zones import zones_for
 
         return zones_for(b.grid)
 
@@ -119,7 +120,6 @@ class PacketBase:
         maximum is the maximum)."""
         if b.ruleset != "f2d20":
             return me.max_hp
-        from wasteland.rules.f2d20 import stats as S
 
         return int(S.stats(me).hp)
 

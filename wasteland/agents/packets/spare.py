@@ -7,6 +7,8 @@ from __future__ import annotations
 from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Combatant
+from wasteland.rules.f2d20 import stats as S
+from wasteland.rules.f2d20.odds import successes
 
 from ..base import View
 from .aid import Aid
@@ -84,7 +86,6 @@ class Spare(Aid):
         creature's own target number for that ally's skill, when that d20 succeeds at
         least ASSIST_MIN of the time (the ally acts before its next turn, when help
         lapses)."""
-        from wasteland.rules.f2d20 import stats as S
 
         b = view.battle
         can_attack = getattr(view.ruleset, "can_attack", None)
@@ -110,8 +111,6 @@ class Spare(Aid):
     def _rally_best(self, view: View, me: Combatant) -> Action | None:
         """2d20 Rally (seed 002): END + Survival, or CHA + Speech (a creature: Mind + Other)
         while an ally stands, whichever is expected to bank more AP."""
-        from wasteland.rules.f2d20 import stats as S
-        from wasteland.rules.f2d20.odds import successes
 
         def mean(tn_tag: tuple[int, int]) -> float:
             return sum(k * q for k, q in enumerate(successes(tn_tag[0], tn_tag[1], 2)))

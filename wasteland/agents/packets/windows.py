@@ -7,6 +7,9 @@ from __future__ import annotations
 from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Combatant
+from wasteland.rules.f2d20 import stats as S
+from wasteland.rules.f2d20.dice import MAX_POOL
+from wasteland.rules.f2d20.odds import aims, outcomes
 
 from ..base import View
 from .odds import hit_chance
@@ -61,9 +64,6 @@ class Windows(Spare):
         """2d20, an attack at difficulty 0 (a hit without a roll): roll anyway (``buy 0``)
         while the successes it would bank as AP are worth more than the complications it
         risks (each gives the other side 1 AP); else take the hit unrolled (``noroll``)."""
-        from wasteland.rules.f2d20 import stats as S
-        from wasteland.rules.f2d20.dice import MAX_POOL
-        from wasteland.rules.f2d20.odds import aims, outcomes
 
         b = view.battle
         pool = int(b.extra["pools"][me.side])

@@ -16,6 +16,7 @@ from . import stats as S
 from .damage import Damage
 from .dice import EXTRA_DICE_COST
 from .odds import aims
+from .odds import hit_chance as odds_hit_chance
 from .reach import _within_reach
 from .skills import _pool
 
@@ -38,9 +39,7 @@ class Attacks(Damage):
                    aim: bool | None = None) -> float:
         """Exact chance that ``c``'s next attack on ``t`` passes, with ``extra_dice``
         d20s bought (none by default) and Aim's reroll if ``c`` has aimed (odds.py)."""
-        from .odds import hit_chance
-
-        return hit_chance(b, c, t, location, extra_dice, aim)
+        return odds_hit_chance(b, c, t, location, extra_dice, aim, self)
 
     def can_attack(self, b: Battle, c: Combatant, t: Combatant, ws: int) -> bool:
         """Melee: the target within the weapon's reach and in sight; ranged: in sight, with

@@ -9,6 +9,7 @@ the faces and against the engine on fixed seeds."""
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from wasteland.rules.battle import ACTIVE, Battle, Combatant
 
@@ -96,14 +97,16 @@ def aims(b: Battle, c: Combatant) -> bool:
 
 
 def hit_chance(b: Battle, c: Combatant, t: Combatant, location: str | None = None,
-               extra_dice: int = 0, aim: bool | None = None) -> float:
+               extra_dice: int = 0, aim: bool | None = None, rules: Any = None) -> float:
     """Exact chance that ``c``'s attack on ``t`` with the weapon in hand passes, with
     ``extra_dice`` d20s bought, every difficulty modifier the engine applies, and Aim's
     reroll when ``c`` has aimed this round and not yet attacked (``aim`` overrides), and an
-    ally's assistance."""
-    from .ruleset import F2d20
+    ally's assistance. ``rules``: the F2d20 ruleset asking (one is made otherwise)."""
+    if rules is None:
+        from .ruleset import F2d20  # the ruleset imports this module
 
-    diff, _ = F2d20().attack_difficulty(b, c, t, c.active_weapon, location)
+        rules = F2d20()
+    diff, _ = rules.attack_difficulty(b, c, t, c.active_weapon, location)
     tn, tag = S.attack_test(c, c.active_weapon)
     return p_pass(tn, tag, diff, 2 + extra_dice, aims(b, c) if aim is None else aim,
                   helper_of(b, c, c.weapon.f2d20.skill if c.weapon.f2d20 else "unarmed"))

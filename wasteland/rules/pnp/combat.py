@@ -20,7 +20,15 @@ from wasteland.rules.events import (
 )
 from wasteland.rules.grid import COVER_FULL, COVER_HEAVY, COVER_LIGHT
 
-from .stats import CALLED_PENALTY, VATS_COST, can_wield, has_round, is_melee, perception
+from .stats import (
+    CALLED_PENALTY,
+    VATS_COST,
+    can_wield,
+    has_round,
+    is_melee,
+    location_count,
+    perception,
+)
 
 COVER_BONUS = {COVER_LIGHT: ("light cover", 2), COVER_HEAVY: ("heavy cover", 4)}
 BLEED_RATE = 1  # reading: a bleeding creature loses 1 HP at the start of each of its turns
@@ -316,8 +324,6 @@ def _ignite(b: Battle, t: Combatant, w: Weapon, events: list[Event]) -> None:
 
 def _wound_limb(b: Battle, t: Combatant, location: str, dealt: int, events: list[Event]) -> None:
     """25% of max HP dealt to a limb by called shots cripples it (seed 000)."""
-    from .stats import location_count
-
     t.limb_damage[location] = t.limb_damage.get(location, 0) + dealt
     need = -(-t.max_hp // 4)
     if t.limb_damage[location] >= need and t.crippled.get(location, 0) < max(

@@ -24,6 +24,7 @@ from wasteland.rules.events import (
     Event,
     Healed,
     InitiativeRolled,
+    Moved,
     Note,
     OpposedInitiative,
     ReactionOffered,
@@ -37,6 +38,7 @@ from wasteland.rules.setup import lay_out
 
 from . import movement
 from .combat import can_attack, deal_damage, down, resolve_attack, weapon_dice
+from .odds import hit_chance as odds_hit_chance
 from .stats import VATS_COST, can_wield, free_hands, speed
 
 END = ACTION_INDEX[Action("end")]
@@ -376,9 +378,7 @@ class PnP:
     def hit_chance(self, b: Battle, c: Combatant, t: Combatant,
                    location: str | None = None) -> float:
         """Exact chance that ``c``'s next attack on ``t`` hits (first shot)."""
-        from .odds import hit_chance
-
-        return hit_chance(b, c, t, location)
+        return odds_hit_chance(b, c, t, location)
 
     def legal_actions(self, b: Battle) -> list[Action]:
         return [ACTION_TABLE[i] for i in self.legal_ids(b)]
@@ -428,8 +428,6 @@ class PnP:
             if nxt is not None:
                 start = c.pos
                 b.set_pos(c, nxt)
-                from wasteland.rules.events import Moved
-
                 b.emit(events, Moved(c.id, f"takes a 5-ft step {a.option} {o.id}",
                                      b.grid.xy(start), b.grid.xy(nxt), 1))
             return
