@@ -38,9 +38,10 @@ combatant and the zone's cover instead of the square's.
 
 from __future__ import annotations
 
+import operator
 import struct
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, SupportsIndex
 
 import numpy as np
 from gymnasium import spaces
@@ -123,9 +124,11 @@ RETARGET: tuple[tuple[int, ...], ...] = tuple(
     for i, a in enumerate(ACTION_TABLE))
 
 
-def to_table(ego_id: int, order: Sequence[int]) -> int | None:
+def to_table(action: SupportsIndex, order: Sequence[int]) -> int | None:
     """The table id of an egocentric action id, given the observation's block order (the
-    slot of each block); None when it targets an empty block or is off the table."""
+    slot of each block); None when it targets an empty block or is off the table. Any
+    integer will do (numpy's too: what a policy's sample is)."""
+    ego_id = operator.index(action)
     if not 0 <= ego_id < N_ACTIONS:
         return None
     t = TARGET_OF[ego_id]
@@ -136,8 +139,9 @@ def to_table(ego_id: int, order: Sequence[int]) -> int | None:
     return RETARGET[ego_id][order[t]]
 
 
-def to_ego(table_id: int, order: Sequence[int]) -> int:
+def to_ego(action: SupportsIndex, order: Sequence[int]) -> int:
     """The egocentric id of a table id (the inverse of ``to_table``)."""
+    table_id = operator.index(action)
     t = TARGET_OF[table_id]
     if t < 0:
         return table_id
@@ -304,16 +308,11 @@ class Encoder:
         n_sides = len(battle.side_names)
         self._enemy_sides = [[s for s in range(n_sides) if s != side] for side in range(n_sides)]
 
-    def __getstate__(self) -> dict[str, Any]:
-        # a Struct's pack_into cannot be pickled (envs are pickled by vector envs and Ray):
-        # leave it out and make it again on loading
-        state = self.__dict__.copy()
-        del state["_pack"]
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._pack = _packer(self.n)
+    def __reduce__(self) -> tuple[Any, ...]:
+        # copied and pickled (vector envs, Ray) by building it again from its battle: a
+        # Struct's pack_into cannot be pickled, and compiled it has no __dict__ to copy;
+        # what it keeps is worked out from the battle, the rest lives with the map
+        return (Encoder, (self.battle,))
 
     def _geometry(self, a: int, b: int) -> tuple[float, ...]:
         """dx, dy, distance, line of sight, cover, height difference and range band from
