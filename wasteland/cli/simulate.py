@@ -173,9 +173,15 @@ def run(ruleset: str, scenario: str, side: str, party: str | None, enemies: str 
     start = time.perf_counter()
     sim = fight_all(spec, n, seed, jobs, until_precision, not as_json and sys.stderr.isatty(),
                     backend=backend)
+    return report_of(sim, jobs, start)
+
+
+def report_of(sim: Any, jobs: int, start: float) -> dict[str, Any]:
+    """A finished run's report with its processes and wall time (every mode's). A Ctrl-C
+    before any fight ended leaves nothing to show: it goes on as a KeyboardInterrupt."""
     if sim.interrupted and sim.tally.n == 0:
         raise KeyboardInterrupt
-    rep = sim.report()
+    rep: dict[str, Any] = sim.report()
     rep["jobs"] = jobs
     rep["seconds"] = time.perf_counter() - start
     return rep

@@ -53,7 +53,7 @@ def build_chain(ruleset: str, chain: str, side: str, party: str | None, agents: 
 def run_chain(ruleset: str, chain: str, side: str, party: str | None, agents: str | None,
               n: int, seed: int, jobs: int | None, until_precision: float | None,
               as_json: bool, backend: Backend | None = None) -> dict[str, Any]:
-    from wasteland.cli.simulate import check_numbers
+    from wasteland.cli.simulate import check_numbers, report_of
     from wasteland.sim.chain import ChainTally, fight_chain
     from wasteland.sim.runner import default_jobs
     from wasteland.sim.simulate import simulate
@@ -64,12 +64,7 @@ def run_chain(ruleset: str, chain: str, side: str, party: str | None, agents: st
     start = time.perf_counter()
     sim = simulate(spec, n, seed, jobs, until_precision, fn=fight_chain,
                    tally=ChainTally(spec), backend=backend)
-    if sim.interrupted and sim.tally.n == 0:
-        raise KeyboardInterrupt
-    rep = sim.report()
-    rep["jobs"] = jobs
-    rep["seconds"] = time.perf_counter() - start
-    return rep
+    return report_of(sim, jobs, start)
 
 
 def render_chain(rep: dict[str, Any], console: Console) -> None:

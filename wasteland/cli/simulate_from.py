@@ -29,7 +29,7 @@ def party_side(b: Any, side: str | None) -> int:
 def run_from(path: str, side: str | None, agents: str | None, n: int, seed: int,
              jobs: int | None, until_precision: float | None, as_json: bool,
              given: list[str], backend: Backend | None = None) -> dict[str, Any]:
-    from wasteland.cli.simulate import check_numbers, fight_all
+    from wasteland.cli.simulate import check_numbers, fight_all, report_of
     from wasteland.rules import saves
     from wasteland.sim.branch import fight_from, from_spec
     from wasteland.sim.runner import default_jobs
@@ -43,13 +43,9 @@ def run_from(path: str, side: str | None, agents: str | None, n: int, seed: int,
     start = time.perf_counter()
     sim = fight_all(spec, n, seed, jobs, until_precision, not as_json and sys.stderr.isatty(),
                     fn=fight_from, backend=backend)
-    if sim.interrupted and sim.tally.n == 0:
-        raise KeyboardInterrupt
-    rep = sim.report()
+    rep = report_of(sim, jobs, start)
     rep["from"] = {"save": str(path), "round": b.round,
                    "decides": b.ids[_decider(b)]}
-    rep["jobs"] = jobs
-    rep["seconds"] = time.perf_counter() - start
     return rep
 
 
