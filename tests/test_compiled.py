@@ -68,6 +68,11 @@ def test_a_changed_source_makes_the_build_stale(tmp_path: Path) -> None:
     changed = _compiled.MODULES[3]
     (tmp_path / changed).write_text("# edited\n")
     assert _compiled.stale(tmp_path) == [changed]
+    # a module an older build compiled that the list no longer names is stale too: its
+    # .so would otherwise load in place of its source
+    record["sources"]["rules/gone.py"] = "0" * 64
+    (tmp_path / "_compiled.json").write_text(json.dumps(record))
+    assert _compiled.stale(tmp_path) == [changed, "rules/gone.py"]
 
 
 def test_every_compiled_module_exists_and_is_named_for_its_path() -> None:

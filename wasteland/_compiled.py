@@ -62,9 +62,11 @@ def _built(root: Path = ROOT) -> bool:
 
 
 class _SourceFinder:
-    """Finds the compiled modules' sources, so that the .so beside them never loads."""
+    """Finds the compiled modules' sources, so that the .so beside them never loads
+    (``extra``: modules an older build compiled that the list no longer names)."""
 
-    names = frozenset(module_name(p) for p in MODULES)
+    def __init__(self, extra: list[str] | None = None) -> None:
+        self.names = frozenset(module_name(p) for p in (*MODULES, *(extra or [])))
 
     def find_spec(self, name: str, path: Any = None, target: ModuleType | None = None
                   ) -> importlib.machinery.ModuleSpec | None:
@@ -74,15 +76,24 @@ class _SourceFinder:
         return importlib.util.spec_from_file_location(name, src)
 
 
-def stale(root: Path = ROOT) -> list[str]:
-    """The compiled modules whose sources differ from what was compiled (all of them when
-    the build left no record)."""
+def _recorded(root: Path = ROOT) -> dict[str, str] | None:
+    """The hash of each source the last build compiled; None without a readable record."""
     try:
         built = json.loads((root / MANIFEST.name).read_text())["sources"]
     except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return built if isinstance(built, dict) else None
+
+
+def stale(root: Path = ROOT) -> list[str]:
+    """The compiled modules whose sources differ from what was compiled (all of them when
+    the build left no record), and those it compiled that are no longer to be."""
+    built = _recorded(root)
+    if built is None:
         return list(MODULES)
     now = source_hashes(root)
-    return [p for p in MODULES if built.get(p) != now[p]]
+    return ([p for p in MODULES if built.get(p) != now[p]]
+            + [p for p in built if p not in MODULES])
 
 
 def guard() -> str:
@@ -91,11 +102,12 @@ def guard() -> str:
     if not _built():
         return "pure"
     if os.environ.get("WASTELAND_PURE"):
-        sys.meta_path.insert(0, _SourceFinder())
+        dropped = [p for p in (_recorded() or {}) if p not in MODULES]
+        sys.meta_path.insert(0, _SourceFinder(dropped))
         return "pure"
     old = stale()
     if old:
-        sys.meta_path.insert(0, _SourceFinder())
+        sys.meta_path.insert(0, _SourceFinder([p for p in old if p not in MODULES]))
         sys.stderr.write(f"wasteland: the compiled engine is older than {len(old)} of its "
                          f"sources (wasteland/{old[0]}...); running them as plain Python, "
                          f"slower, until `make compile`\n")
