@@ -17,6 +17,25 @@ def spec(scenario: str = "ruined_street", ruleset: str = "pnp", agents: str | No
     return SimSpec(ruleset, sc, side_agents(sc, agents.split(",") if agents else None), party)
 
 
+def closet(us: str, them: str) -> str:
+    """A scenario file's text: a corridor three squares long, ``us`` at one end and
+    ``them`` at the other, no free square but the one between them."""
+    return f"""\
+id: closet
+name: Closet
+map: |
+  #####
+  #...#
+  #####
+legend: {{".": floor, "#": wall}}
+sides:
+  - name: Us
+    combatants: [{{creature: {us}, at: [1, 1]}}]
+  - name: Them
+    combatants: [{{creature: {them}, at: [3, 1]}}]
+"""
+
+
 def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         *args: str) -> tuple[int, str, str]:
     """`wasteland ARGS` through main(): its exit code, stdout and stderr."""

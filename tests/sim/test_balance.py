@@ -13,6 +13,7 @@ from wasteland.rules.errors import WastelandError
 from wasteland.sim.balance import BAND_MIDDLE, Candidate, enemies_text, enemy_lists, pick, search
 
 from .kit import cli
+from .kit import closet as kit_closet
 
 
 def test_enemy_lists_grow_one_creature_at_a_time():
@@ -115,25 +116,9 @@ def test_balance_in_the_terminal_names_the_enemies_to_use(capsys, monkeypatch):
     assert lines[-1].split(":")[0] in ("trivial", "easy", "medium", "hard", "deadly")
 
 
-CLOSET = """\
-id: closet
-name: Closet
-map: |
-  #####
-  #...#
-  #####
-legend: {".": floor, "#": wall}
-sides:
-  - name: Us
-    combatants: [{creature: super_mutant_brute, at: [1, 1]}]
-  - name: Them
-    combatants: [{creature: feral_ghoul, at: [3, 1]}]
-"""
-
-
 def test_balance_says_when_no_harder_encounter_fits(capsys, monkeypatch, tmp_path):
     closet = tmp_path / "closet.yaml"
-    closet.write_text(CLOSET, encoding="utf-8")
+    closet.write_text(kit_closet("super_mutant_brute", "feral_ghoul"), encoding="utf-8")
     code, out, err = cli(capsys, monkeypatch, "simulate", "--scenario", str(closet),
                          "--balance", "enemies", "--target", "deadly", "-n", "10", "--jobs", "1")
     assert code == 0, err

@@ -10,7 +10,7 @@ import pytest
 
 from wasteland.sim.verdict import VERDICTS
 
-from .kit import cli
+from .kit import cli, closet
 
 REPORT_KEYS = {
     "ruleset", "scenario", "sides", "party_side", "agents", "seed", "seeds", "requested",
@@ -124,22 +124,6 @@ def test_until_precision_says_when_the_cap_was_hit(capsys, monkeypatch):
     assert "the cap of -n 50 fights was hit" in out
 
 
-TINY_MAP = """\
-id: closet
-name: Closet
-map: |
-  #####
-  #...#
-  #####
-legend: {".": floor, "#": wall}
-sides:
-  - name: Us
-    combatants: [{creature: brawler, at: [1, 1]}]
-  - name: Them
-    combatants: [{creature: raider, at: [3, 1]}]
-"""
-
-
 @pytest.mark.parametrize(("args", "answer"), [
     (["--enemies", "3 deathclaw"], "unknown creature 'deathclaw'; known: "),
     (["--party", "brawler,ghost"], "unknown creature 'ghost'; known: "),
@@ -166,7 +150,7 @@ sides:
 ])
 def test_bad_input_is_one_line(capsys, monkeypatch, tmp_path, args, answer):
     tiny = tmp_path / "closet.yaml"
-    tiny.write_text(TINY_MAP, encoding="utf-8")
+    tiny.write_text(closet("brawler", "raider"), encoding="utf-8")
     args = [a.replace("{tiny}", str(tiny)) for a in args]
     code, out, err = cli(capsys, monkeypatch, "simulate", "-n", "5", *args)
     assert code == 2
