@@ -39,7 +39,7 @@ class Attacks(Damage):
                    aim: bool | None = None) -> float:
         """Exact chance that ``c``'s next attack on ``t`` passes, with ``extra_dice``
         d20s bought (none by default) and Aim's reroll if ``c`` has aimed (odds.py)."""
-        return odds_hit_chance(b, c, t, location, extra_dice, aim, self)
+        return odds_hit_chance(self, b, c, t, location, extra_dice, aim)
 
     def can_attack(self, b: Battle, c: Combatant, t: Combatant, ws: int) -> bool:
         """Melee: the target within the weapon's reach and in sight; ranged: in sight, with

@@ -96,16 +96,13 @@ def aims(b: Battle, c: Combatant) -> bool:
     return c.cond.get("aim") == b.round and c.cond.get("attacked") != b.round
 
 
-def hit_chance(b: Battle, c: Combatant, t: Combatant, location: str | None = None,
-               extra_dice: int = 0, aim: bool | None = None, rules: Any = None) -> float:
+def hit_chance(rules: Any, b: Battle, c: Combatant, t: Combatant, location: str | None,
+               extra_dice: int, aim: bool | None) -> float:
     """Exact chance that ``c``'s attack on ``t`` with the weapon in hand passes, with
     ``extra_dice`` d20s bought, every difficulty modifier the engine applies, and Aim's
     reroll when ``c`` has aimed this round and not yet attacked (``aim`` overrides), and an
-    ally's assistance. ``rules``: the F2d20 ruleset asking (one is made otherwise)."""
-    if rules is None:
-        from .ruleset import F2d20  # the ruleset imports this module
-
-        rules = F2d20()
+    ally's assistance. ``rules``: the F2d20 ruleset asking (``Attacks.hit_chance``), whose
+    ``attack_difficulty`` it reads; its module imports this one."""
     diff, _ = rules.attack_difficulty(b, c, t, c.active_weapon, location)
     tn, tag = S.attack_test(c, c.active_weapon)
     return p_pass(tn, tag, diff, 2 + extra_dice, aims(b, c) if aim is None else aim,
