@@ -87,6 +87,8 @@ def engine_decisions(ruleset_name: str, scenarios: list[str], seconds: float,
     rng = random.Random(seed)
     table = ACTION_TABLE
     legal_ids, apply = R.legal_ids, R.apply
+    for sc in loaded:  # each map's caches are built by its first battle in a process;
+        R.new_battle(sc, seed, keep_log=False)  # the rate is of the battles after it
     k = 0
     b = R.new_battle(loaded[0], seed, keep_log=False)
     n = battles = 0

@@ -179,9 +179,11 @@ class Zones:
         self._adj = [tuple(sorted(a)) for a in adj]
         self.hops: list[list[int]] = [self._bfs(z) for z in range(self.count)]
         # the 2d20 movement caches (rules/f2d20/movement.py), which depend on the map only
-        self.orders: dict[tuple[int, int, bool], tuple[int, ...]] = {}
+        # keyed by plain ints (order_key, move_key): legal_ids reads them for every
+        # combatant at every decision, and a tuple key costs an allocation and a hash
+        self.orders: dict[int, tuple[int, ...]] = {}
         self.reached: dict[tuple[int, int, bool, int], int] = {}
-        self.moves: dict[tuple[int, int], tuple[int, int, int, int]] = {}
+        self.moves: dict[int, tuple[int, int, int, int]] = {}
         self.band_table: list[bytes] = self._band_table()
         self._centre = [self._find_centre(z) for z in range(self.count)]
         self._cover = [self._find_cover(z) for z in range(self.count)]

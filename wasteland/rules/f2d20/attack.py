@@ -62,7 +62,7 @@ class Attacks(Damage):
                   "location": location}
         if not b.reactions and b.order[b.turn] == c.slot:
             b.extra["attacked"] = True
-        diff = self.attack_difficulty(b, c, t, c.active_weapon, location)[0]
+        diff = self.difficulty(b, c, t, c.active_weapon, location)
         if diff == 0:  # seed 003 Sneak Attacks: no roll needed, but one may roll for AP
             b.extra["window"] = {**window, "zero": True}
         elif _pool(b, c.side) >= EXTRA_DICE_COST[1]:
@@ -73,53 +73,93 @@ class Attacks(Damage):
     def attack_difficulty(self, b: Battle, c: Combatant, t: Combatant, ws: int,
                           location: str | None) -> tuple[int, list[tuple[str, int]]]:
         """The target's Defense and every modifier the seeds and readings add."""
+        parts: list[tuple[str, int]] = []
+        return self._difficulty(b, c, t, ws, location, parts), parts
+
+    def difficulty(self, b: Battle, c: Combatant, t: Combatant, ws: int,
+                   location: str | None) -> int:
+        """``attack_difficulty``'s number alone: the odds ask for it many times a decision,
+        and naming each modifier would cost more than adding it up."""
+        return self._difficulty(b, c, t, ws, location, None)
+
+    def _difficulty(self, b: Battle, c: Combatant, t: Combatant, ws: int,
+                    location: str | None, parts: list[tuple[str, int]] | None) -> int:
         wpn = c.weapons[ws]
         p = wpn.f2d20
         assert p is not None
         z = zones_for(b.grid)
         g = b.grid
-        parts: list[tuple[str, int]] = [("Defense", S.stats(t).defense)]
+        tstats = S.stats(t)
+        total = tstats.defense
+        if parts is not None:
+            parts.append(("Defense", total))
         if t.cond.get("defend"):
-            parts.append(("defending", int(t.cond["defend"])))
+            v = int(t.cond["defend"])
+            total += v
+            if parts is not None:
+                parts.append(("defending", v))
         melee = p.skill in S.MELEE_SKILLS
         if not melee:
             band = z.band(c.pos, t.pos)
             off = abs(band - RANGES_2D20.index(p.range))
             if off:
-                parts.append((f"range {RANGES_2D20[band]} vs {p.range}", off))
+                total += off
+                if parts is not None:
+                    parts.append((f"range {RANGES_2D20[band]} vs {p.range}", off))
             there = z.zone_of[t.pos]
             # reading: the zone's cover shields it from shots from other zones; inside one
             # zone, the target's own square decides
             cov = COVER_DIFFICULTY[g.cover[t.pos] if z.zone_of[c.pos] == there
                                    else z.cover(there)]
             if cov:
-                parts.append(("cover", cov))
+                total += cov
+                if parts is not None:
+                    parts.append(("cover", cov))
             if _within_reach(b, c):
-                parts.append(("within an enemy's reach", 2))
+                total += 2
+                if parts is not None:
+                    parts.append(("within an enemy's reach", 2))
         if location:
-            parts.append(("chosen location", 1))
+            total += 1
+            if parts is not None:
+                parts.append(("chosen location", 1))
         vis = VIS_DIFFICULTY.get(min(g.vis[t.pos], b.extra.get("ambient", 0)), (0, 0))[melee]
         if vis:
-            parts.append(("visibility", vis))
-        if S.test_penalty(c):
-            parts.append(("head injury", S.test_penalty(c)))
+            total += vis
+            if parts is not None:
+                parts.append(("visibility", vis))
+        head = S.test_penalty(c)
+        if head:
+            total += head
+            if parts is not None:
+                parts.append(("head injury", head))
         if S.injuries(c, "arm") and wpn.hands:
-            parts.append(("arm injury", 1))
+            total += 1
+            if parts is not None:
+                parts.append(("arm injury", 1))
         if t.cond.get("prone"):  # reading (published game): prone
             if melee or z.band(c.pos, t.pos) == 0:
-                parts.append(("prone target, close", -1))
+                total -= 1
+                if parts is not None:
+                    parts.append(("prone target, close", -1))
             else:
-                parts.append(("prone target, medium or farther", 1))
-        abilities = S.stats(t).abilities
+                total += 1
+                if parts is not None:
+                    parts.append(("prone target, medium or farther", 1))
+        abilities = tstats.abilities
         if "big" in abilities:
-            parts.append(("big target", -1))
-        if "little" in abilities:
-            parts.append(("little target", 1))
-        total = sum(v for _, v in parts)
-        if t.unguarded or c.cond.get("burrowed"):
-            parts.append(("sneak attack", -1))
             total -= 1
-        return max(0, total), parts
+            if parts is not None:
+                parts.append(("big target", -1))
+        if "little" in abilities:
+            total += 1
+            if parts is not None:
+                parts.append(("little target", 1))
+        if t.unguarded or c.cond.get("burrowed"):
+            total -= 1
+            if parts is not None:
+                parts.append(("sneak attack", -1))
+        return max(0, total)
 
     def _roll_attack(self, b: Battle, w: dict[str, Any], extra: int,
                      events: list[Event]) -> None:

@@ -14,11 +14,21 @@ from .attack import Attacks
 from .reach import _enemy_reach, _holds_gun
 
 
+def order_key(z: Zones, zone: int, cell: int, far: bool) -> int:
+    """The key of ``Zones.orders`` for (zone, cell, far)."""
+    return ((zone * z.grid.n_cells + cell) << 1) | far
+
+
+def move_key(z: Zones, here: int, there: int) -> int:
+    """The key of ``Zones.moves`` for a move from zone ``here`` about zone ``there``."""
+    return here * z.count + there
+
+
 def _by_distance(z: Zones, zone: int, cell: int, far: bool) -> tuple[int, ...]:
     """The squares of ``zone`` by walking distance to ``cell`` (nearest first, or farthest
     first), ties to the lower index; cached with the zones, which belong to one map."""
     cache = z.orders
-    key = (zone, cell, far)
+    key = order_key(z, zone, cell, far)
     got = cache.get(key)
     if got is None:
         walk = z.grid.walk_distances(cell)
@@ -70,18 +80,18 @@ def _move_zones(z: Zones, here: int, there: int) -> tuple[int, int, int, int]:
     ``there`` end in; cached with the zones (legal_ids reads the cache directly)."""
     got = (_zone_reached(z, here, there, True, 1), _zone_reached(z, here, there, True, 2),
            _zone_reached(z, here, there, False, 1), _zone_reached(z, here, there, False, 2))
-    z.moves[(here, there)] = got
+    z.moves[move_key(z, here, there)] = got
     return got
 
 
-def _ends(z: Zones, orders: dict[tuple[int, int, bool], tuple[int, ...]], zone: int,
+def _ends(z: Zones, orders: dict[int, tuple[int, ...]], zone: int,
           here: int, tp: int, occ: dict[int, int], walk: list[int], mine: int, far: bool,
           reach: set[int] | None) -> bool:
     """Whether a move toward (or, ``far``, away from) the square ``tp`` into ``zone`` ends
     anywhere: a free square there (``reach``: one out of it first, as ``_toward_cell``),
     which within the mover's own zone must be nearer to (farther from) ``tp``. The same
     squares as ``Movement._destination``, for legal_ids."""
-    order = orders.get((zone, tp, far))
+    order = orders.get(order_key(z, zone, tp, far))
     if order is None:
         order = _by_distance(z, zone, tp, far)
     cell = None

@@ -102,8 +102,8 @@ def hit_chance(rules: Any, b: Battle, c: Combatant, t: Combatant, location: str 
     ``extra_dice`` d20s bought, every difficulty modifier the engine applies, and Aim's
     reroll when ``c`` has aimed this round and not yet attacked (``aim`` overrides), and an
     ally's assistance. ``rules``: the F2d20 ruleset asking (``Attacks.hit_chance``), whose
-    ``attack_difficulty`` it reads; its module imports this one."""
-    diff, _ = rules.attack_difficulty(b, c, t, c.active_weapon, location)
+    ``difficulty`` it reads; its module imports this one."""
+    diff = rules.difficulty(b, c, t, c.active_weapon, location)
     tn, tag = S.attack_test(c, c.active_weapon)
     return p_pass(tn, tag, diff, 2 + extra_dice, aims(b, c) if aim is None else aim,
                   helper_of(b, c, c.weapon.f2d20.skill if c.weapon.f2d20 else "unarmed"))

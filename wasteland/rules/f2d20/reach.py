@@ -22,12 +22,17 @@ def reach_of(c: Combatant) -> int:
     that far this turn), and at least 1 (anyone can strike unarmed). Reading: one notion
     for attacking, for the +2 of seed 002 Range / seed 003 Ranged Attacks Within Reach,
     and for the moves that keep a gunman out of reach."""
-    r = 1
-    for w in c.weapons:
-        p = w.f2d20
-        if p is not None and w.reach > r and p.skill in S.MELEE_SKILLS and S.usable(c, w):
-            r = w.reach
-    return r
+    arms = c.crippled.get("arm", 0)  # all that can change it: usable() reads the arms
+    key = ("reach_of", arms)
+    got: int | None = c.memo.get(key)
+    if got is None:
+        r = 1
+        for w in c.weapons:
+            p = w.f2d20
+            if p is not None and w.reach > r and p.skill in S.MELEE_SKILLS and S.usable(c, w):
+                r = w.reach
+        got = c.memo[key] = r
+    return got
 
 
 def _ball(g: Any, pos: int, r: int) -> tuple[int, ...]:

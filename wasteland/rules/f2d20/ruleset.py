@@ -41,7 +41,7 @@ from wasteland.rules.zones import Zones, zones_for
 from . import stats as S
 from .aid import CHEM_KIND, Aid, _heal_item, _held_chem
 from .dice import EXTRA_DICE_COST, MAX_POOL
-from .movement import _ends, _move_zones
+from .movement import _ends, _move_zones, move_key
 from .reach import _enemy_reach
 from .skills import DEFEND_AP, _pool
 
@@ -237,8 +237,9 @@ class F2d20(Aid):
             ts, tp = t.slot, t.pos
             enemy = t.side != side
             if move_ok or (can_sprint and enemy):
-                key = (here, z.zone_of[tp])
-                to1, to2, away1, away2 = moves.get(key) or _move_zones(z, *key)
+                there = z.zone_of[tp]
+                to1, to2, away1, away2 = (moves.get(move_key(z, here, there))
+                                          or _move_zones(z, here, there))
                 walk = g.walk_distances(tp)
                 if g.dist(mine, tp) > 1:  # toward: the free square nearest the target
                     if gun and reach is None and here in (to1, to2):
@@ -328,12 +329,16 @@ class F2d20(Aid):
             return [BOOST[0], BOOST[1]] if _pool(b, c.side) >= DEFEND_AP else [BOOST[0]]
         return [BOOST[k] for k in range(min(self._max_boost(b, c, w), len(BOOST) - 1) + 1)]
 
-    def _attack_ids(self, t: Combatant) -> list[int]:
-        ids = [ATTACK[None][t.slot]] + [ATTACK[loc][t.slot] for loc in LOCATIONS
-                                        if loc in t.loc_kinds]
-        if "torso" in t.loc_kinds:
-            ids.append(CALLED_TORSO[t.slot])
-        return ids
+    def _attack_ids(self, t: Combatant) -> tuple[int, ...]:
+        # fixed for a combatant (its slot and body), and asked for at every decision
+        got: tuple[int, ...] | None = t.memo.get("attack_ids")
+        if got is None:
+            ids = [ATTACK[None][t.slot]] + [ATTACK[loc][t.slot] for loc in LOCATIONS
+                                            if loc in t.loc_kinds]
+            if "torso" in t.loc_kinds:
+                ids.append(CALLED_TORSO[t.slot])
+            got = t.memo["attack_ids"] = tuple(ids)
+        return got
 
     def _needs_aid(self, t: Combatant) -> bool:
         if t.status == ACTIVE:
