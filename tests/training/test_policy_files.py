@@ -154,7 +154,8 @@ def test_an_output_that_is_not_the_action_table(written):
     arrays = policy_arrays(npz)
     arrays["w2"], arrays["b2"] = np.zeros((8, 5), np.float32), np.zeros(5, np.float32)
     _rewrite(npz, arrays)
-    _refused(npz, "its output has 5 actions, the table")
+    # 5 outputs would be the table's first 5 actions, which its hash does not name
+    _refused(npz, "action_hash", "for the first 5 of this version's", "retrain")
 
 
 def test_zero_layers_is_refused(written):
@@ -237,3 +238,49 @@ def test_write_policy_replaces_files_atomically(written, tmp_path):
     write_policy(pol2, npz.parent)
     assert np.array_equal(load_policy(npz).weights[0], pol2.weights[0])
     assert sorted(p.name for p in npz.parent.iterdir()) == ["tiny.json", "tiny.npz"]
+
+
+def _trained_on_first(pol, n: int):
+    """``pol`` as if trained when the action table had only its first ``n`` entries."""
+    from wasteland.agents.policy import action_hash
+
+    pol.weights[-1] = pol.weights[-1][:, :n]
+    pol.biases[-1] = pol.biases[-1][:n]
+    pol.manifest["action_hash"] = action_hash(n)
+    return pol
+
+
+def test_a_policy_trained_before_an_append_to_the_action_table_still_loads(tmp_path):
+    """The table grows only at the end (rules/actions.py), so a policy whose outputs are
+    the first entries of today's table names the same actions; it never picks one added
+    after it was trained."""
+    from wasteland.rules.actions import ACTION_INDEX, N_ACTIONS, Action
+
+    old = ACTION_INDEX[Action("crouch")]  # the first Simple kind: what the table was before
+    pol = _trained_on_first(random_policy("older", hidden=(16,)), old)
+    npz, _ = write_policy(pol, tmp_path / "out")
+    back = load_policy(npz)
+    z = back.logits(np.zeros(OBS_SIZE, dtype=np.float32))
+    assert z.shape == (N_ACTIONS,)
+    assert np.array_equal(z[:old], pol.logits(np.zeros(OBS_SIZE, dtype=np.float32))[:old])
+    assert (z[old:] < -1e8).all() and (z[:old] > -1e8).all()
+
+
+def test_a_policy_whose_prefix_hash_does_not_match_is_refused(tmp_path):
+    """Outputs for the first n actions, but a hash of some other table of n entries."""
+    from wasteland.agents.policy import action_hash
+
+    pol = _trained_on_first(random_policy("older", hidden=(16,)), 200)
+    pol.manifest["action_hash"] = action_hash(201)
+    npz, _ = write_policy(pol, tmp_path / "out")
+    _refused(npz, "older", "action_hash", "retrain")
+
+
+def test_a_policy_with_more_actions_than_the_table_is_refused(tmp_path):
+    from wasteland.rules.actions import N_ACTIONS
+
+    pol = random_policy("wider", hidden=(16,))
+    pol.weights[-1] = np.concatenate([pol.weights[-1], pol.weights[-1][:, :3]], axis=1)
+    pol.biases[-1] = np.concatenate([pol.biases[-1], pol.biases[-1][:3]])
+    npz, _ = write_policy(pol, tmp_path / "out")
+    _refused(npz, "wider", f"{N_ACTIONS + 3} actions", f"the table {N_ACTIONS}")

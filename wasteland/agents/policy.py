@@ -46,10 +46,16 @@ def observation_hash() -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def action_hash() -> str:
-    """A hash of the action table, with egocentric targets (block k)."""
-    text = "\n".join(a.text() for a in ACTION_TABLE) + "\ntargets: observation blocks"
+def action_hash(n: int | None = None) -> str:
+    """A hash of the action table (its first ``n`` entries: the table a policy with ``n``
+    outputs was trained on), with egocentric targets (block k). The table only ever grows
+    at the end, so a policy trained before an append still names the same actions."""
+    table = ACTION_TABLE if n is None else ACTION_TABLE[:n]
+    text = "\n".join(a.text() for a in table) + "\ntargets: observation blocks"
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+UNKNOWN_LOGIT = -1e9  # actions appended to the table after a policy was trained
 
 
 @dataclass
@@ -68,12 +74,19 @@ class Policy:
         return str(self.manifest["ruleset"])
 
     def logits(self, obs: np.ndarray) -> np.ndarray:
+        """One logit per entry of today's action table; the entries appended after the
+        policy was trained get UNKNOWN_LOGIT, so it never prefers them."""
+        from wasteland.rules.actions import N_ACTIONS
+
         x = obs.astype(np.float64)
         last = len(self.weights) - 1
         for i, (w, b) in enumerate(zip(self.weights, self.biases)):
             x = x @ w + b
             if i < last:
                 x = np.tanh(x) if self.activation == "tanh" else np.maximum(x, 0.0)
+        if x.shape[-1] < N_ACTIONS:
+            pad = np.full(x.shape[:-1] + (N_ACTIONS - x.shape[-1],), UNKNOWN_LOGIT)
+            x = np.concatenate([x, pad], axis=-1)
         return x
 
 
@@ -130,13 +143,6 @@ def load_policy(name_or_path: str | Path, check: bool = True) -> Policy:
         raise WastelandError(f"policy {name}: {js.name}: layers {layers!r}; a whole number 1..16")
     if not isinstance(creatures, list) or not all(isinstance(c, str) for c in creatures):
         raise WastelandError(f"policy {name}: {js.name}: creatures must be a list of creature ids")
-    if check:
-        for key, now in (("observation_hash", observation_hash()), ("action_hash", action_hash())):
-            if manifest.get(key) != now:
-                what = key.split("_")[0]
-                raise WastelandError(
-                    f"policy {name}: trained for another {what} table ({key} "
-                    f"{manifest.get(key)} in {js.name}, {now} in this version); retrain it")
     try:
         data = np.load(npz, allow_pickle=False)
         if not isinstance(data, np.lib.npyio.NpzFile):
@@ -164,8 +170,20 @@ def load_policy(name_or_path: str | Path, check: bool = True) -> Policy:
             raise WastelandError(f"policy {name}: layer {i} has shape {w.shape}, expected "
                                  f"({width}, k) with a bias of k")
         width = w.shape[1]
-    if not n or width != N_ACTIONS:
+    if not n or width > N_ACTIONS:
         raise WastelandError(f"policy {name}: its output has {width} actions, the table {N_ACTIONS}")
+    if check:
+        # its actions are the table's first `width` entries (the table grows only at the end)
+        for key, now in (("observation_hash", observation_hash()),
+                         ("action_hash", action_hash(width))):
+            if manifest.get(key) != now:
+                what = key.split("_")[0]
+                ours = (f"{now} for the first {width} of this version's {N_ACTIONS}"
+                        if key == "action_hash" and width < N_ACTIONS else
+                        f"{now} in this version")
+                raise WastelandError(
+                    f"policy {name}: trained for another {what} table ({key} "
+                    f"{manifest.get(key)} in {js.name}, {ours}); retrain it")
     act = manifest.get("activation", "tanh")
     if act not in ACTIVATIONS:
         raise WastelandError(f"policy {name}: unknown activation {act!r}; "

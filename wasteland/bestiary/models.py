@@ -71,6 +71,45 @@ class Weapon2d20(Strict):
     skill: Skill2d20
 
 
+SkillSimple = Literal["guns", "big_guns", "energy_weapons", "melee", "unarmed", "throwing",
+                     "medic", "mechanics"]
+SKILLS_SIMPLE = ("guns", "big_guns", "energy_weapons", "melee", "unarmed", "throwing",
+                 "medic", "mechanics")
+SizeSimple = Literal["minute", "tiny", "small", "large", "great"]
+SIZES_SIMPLE = ("minute", "tiny", "small", "large", "great")  # smallest first; humans: large
+DAMAGE_TYPES_SIMPLE = ("normal", "laser", "plasma", "fire", "explosive", "electrical", "poison")
+
+
+class DTSimple(Strict):
+    """Damage Threshold per damage type under Simple (seed 001, Causing Damage): taken off
+    every hit of that type."""
+
+    normal: int = Field(0, ge=0)
+    laser: int = Field(0, ge=0)
+    plasma: int = Field(0, ge=0)
+    fire: int = Field(0, ge=0)
+    explosive: int = Field(0, ge=0)
+    electrical: int = Field(0, ge=0)
+    poison: int = Field(0, ge=0)
+
+
+class WeaponSimple(Strict):
+    """A weapon's profile under J.E. Sawyer's Simple (seed 001)."""
+
+    skill: Literal["guns", "big_guns", "energy_weapons", "melee", "unarmed", "throwing"]
+    damage: str = Field(description="damage dice of one hit, e.g. 1d6+2")
+    damage_type: Literal["normal", "laser", "plasma", "fire", "explosive", "electrical",
+                         "poison"] = "normal"
+    range: int = Field(0, ge=0, le=60, description="hexes of point blank range; 0 for melee")
+    crit: int = Field(2, ge=1, le=6, description="critical damage multiplier (they add)")
+    size: Literal["small", "large"] = Field(
+        "small", description="item size: taking it out or putting it away while moving")
+    heavy: bool = Field(False, description="a heavy weapon: no action phase after moving")
+    scope: bool = Field(False, description="-10 to hit within point blank range")
+
+    _check_damage = field_validator("damage")(_dice)
+
+
 class Weapon(Strict):
     id: str
     name: str
@@ -89,6 +128,7 @@ class Weapon(Strict):
     style: Literal["none", "single", "semi", "auto"] = "none"
     qualities: Qualities = Qualities()
     f2d20: Weapon2d20 | None = None
+    simple: WeaponSimple | None = None
 
     _check_damage = field_validator("damage")(_dice)
 
@@ -107,6 +147,14 @@ class DR2d20(Strict):
     poison: int = Field(0, ge=0)
 
 
+class ArmorSimple(Strict):
+    """Armor under Simple (seed 001): DT per damage type; heavy armor (power armor and
+    the like) forbids running and going from prone to standing in one move."""
+
+    dt: DTSimple = DTSimple()
+    heavy: bool = False
+
+
 class Armor(Strict):
     id: str
     name: str
@@ -114,6 +162,7 @@ class Armor(Strict):
     pdt: int = Field(0, ge=0)
     edt: int = Field(0, ge=0)
     f2d20: DR2d20 | None = Field(None, description="2d20 DR added on every location")
+    simple: ArmorSimple | None = Field(None, description="Simple DT, added to the wearer's")
 
 
 class Item(Strict):
@@ -217,6 +266,35 @@ class Stats2d20(Strict):
         return self
 
 
+class StatsSimple(Strict):
+    """Stat block under J.E. Sawyer's Simple (seed 001). ``skills`` are totals (ranks plus
+    the skill's bonus) added to 2d10 in a skill check; an unlisted skill is 0."""
+
+    hp: int = Field(ge=1)
+    size: SizeSimple = Field("large", description="target size; humans are large")
+    sequence: int = Field(ge=0, le=30, description="combat sequence, added to a d10")
+    endurance: int = Field(ge=1, le=10, description="bleeding out: dies after 10 + END more")
+    luck: int = Field(ge=1, le=10, description="criticals on a d100 at or above 95 - Luck")
+    defense: int = Field(0, ge=0, le=10, description="added to the difficulty to hit it")
+    skills: dict[SkillSimple, int] = Field(default_factory=dict)
+    dt: DTSimple = Field(DTSimple(), description="natural DT (hide, plating), plus armor's")
+    stances: bool = Field(True, description="false: it cannot crouch or go prone")
+    eyes: int = Field(2, ge=0, le=8)
+    legs: int = Field(2, ge=0, le=8)
+    weapons: list[WeaponRef] = Field(min_length=1)
+    armor: str | None = None
+    ammo: dict[str, int] = Field(default_factory=dict)
+    items: dict[str, int] = Field(default_factory=dict)
+
+    @field_validator("skills")
+    @classmethod
+    def _skills(cls, v: dict[str, int]) -> dict[str, int]:
+        for k, n in v.items():
+            if not -10 <= n <= 30:
+                raise ValueError(f"skill {k!r}: {n} is outside -10..30")
+        return v
+
+
 RUN_AWAY_HP = {"none": 0, "coward": 90, "finger_hurts": 75, "bleeding": 50,
                "not_feeling_good": 25, "tourniquet": 10, "never": 0}
 
@@ -259,6 +337,7 @@ class Creature(Strict):
     ai: AIPacket = AIPacket()
     pnp: PnPStats
     f2d20: Stats2d20 | None = None
+    simple: StatsSimple | None = None
 
 
 Lighting = Literal["clear", "obscured", "heavily_obscured", "unseen"]

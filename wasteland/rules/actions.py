@@ -20,6 +20,8 @@ Notation (like a chess move):
     called raider_0 torso   prone   stand   noroll   rally_with speech   assist ted
     ready_to defend   (2d20: a torso called shot, drop prone and stand up, an automatic
     success not rolled at difficulty 0, Rally as CHA + Speech, Assist, a readied Defend)
+    crouch   evade   charge raider_0   overwatch raider_0   unload   (Simple: a stance,
+    evading, a charge into melee, an overwatch cone toward a combatant, clearing a jam)
     speak   extinguish self   prepare cover   pair raider_0 stimpak   (PnP: a free line,
     putting out a fire, a readied non-attack, two one-handed actions at once)
 """
@@ -73,6 +75,12 @@ _KINDS: tuple[tuple[str, bool, tuple[str | None, ...]], ...] = (
     ("rally_with", False, ("speech",)),
     ("assist", True, (None,)),
     ("ready_to", False, ("defend",)),
+    # issue 12, J.E. Sawyer's Simple: append new kinds for Simple here
+    ("crouch", False, (None,)),
+    ("evade", False, (None,)),
+    ("charge", True, (None,)),
+    ("overwatch", True, (None,)),
+    ("unload", False, (None,)),
 )
 KINDS = tuple(k for k, _, _ in _KINDS)
 TARGETED = {k for k, t, _ in _KINDS if t}
