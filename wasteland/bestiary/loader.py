@@ -150,7 +150,8 @@ class Bestiary:
 
     def check(self) -> None:
         """Cross-references: weapons, armor, ammunition and items named by creatures, in
-        every ruleset's stat block."""
+        every ruleset's stat block; a weapon named by an f2d20 or simple block needs that
+        ruleset's profile, and armor named by a simple block its simple DT."""
         ammo_types = {w.ammo for w in self.weapons.values() if w.ammo}
         for cid, c in self.creatures.items():
             path = self.sources[("creatures", cid)]
@@ -160,17 +161,24 @@ class Bestiary:
             if c.f2d20 is not None:
                 refs += [(f"f2d20.attacks[{i}].id", r.id) for i, r in enumerate(c.f2d20.attacks)]
                 blocks.append(("f2d20", c.f2d20.armor, c.f2d20.ammo, c.f2d20.items))
+            if c.simple is not None:
+                refs += [(f"simple.weapons[{i}].id", r.id) for i, r in enumerate(c.simple.weapons)]
+                blocks.append(("simple", c.simple.armor, c.simple.ammo, c.simple.items))
             for field_, wid in refs:
                 if wid not in self.weapons:
                     raise BestiaryError(f"{where}: {field_}: unknown weapon {wid!r}; known: "
                                         f"{', '.join(sorted(self.weapons))}")
-                if field_.startswith("f2d20") and self.weapons[wid].f2d20 is None:
-                    raise BestiaryError(f"{where}: {field_}: weapon {wid!r} has no f2d20 "
+                ruleset = field_.split(".")[0]
+                if ruleset != "pnp" and getattr(self.weapons[wid], ruleset) is None:
+                    raise BestiaryError(f"{where}: {field_}: weapon {wid!r} has no {ruleset} "
                                         f"profile ({self.sources[('weapons', wid)]})")
             for block, armor, ammo, items in blocks:
                 if armor and armor not in self.armor:
                     raise BestiaryError(f"{where}: {block}.armor: unknown armor {armor!r}; "
                                         f"known: {', '.join(sorted(self.armor))}")
+                if armor and block == "simple" and self.armor[armor].simple is None:
+                    raise BestiaryError(f"{where}: simple.armor: armor {armor!r} has no simple "
+                                        f"DT ({self.sources[('armor', armor)]})")
                 for a in ammo:
                     if a not in ammo_types:
                         raise BestiaryError(f"{where}: {block}.ammo.{a}: no weapon uses "
