@@ -15,7 +15,7 @@ from wasteland.bestiary.loader import (
 )
 from wasteland.bestiary.models import Scenario
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, Action
-from wasteland.rules.battle import ACTIVE, Battle
+from wasteland.rules.battle import ACTIVE, DEAD, Battle
 from wasteland.rules.protocol import RULESETS, Ruleset, get_ruleset
 from wasteland.rules.zones import zones_for
 
@@ -65,8 +65,11 @@ def check_invariants(rs: Ruleset, b: Battle, legal: list[int]) -> None:
         assert all(0 <= p <= 6 for p in pools), pools
     occupied = {}
     for c in b.combatants:
-        assert 0 <= c.hp <= c.max_hp, (c.id, c.hp, c.max_hp)  # 2d20 radiation lowers max_hp
-        assert (c.hp > 0) == (c.status == ACTIVE), (c.id, c.hp, c.status)
+        if b.ruleset == "simple":
+            check_simple_hp(c)
+        else:
+            assert 0 <= c.hp <= c.max_hp, (c.id, c.hp, c.max_hp)  # 2d20 radiation: max_hp
+            assert (c.hp > 0) == (c.status == ACTIVE), (c.id, c.hp, c.status)
         assert all(v >= 0 for v in c.ammo.values()), c.ammo
         assert all(v >= 0 for v in c.items.values()), c.items
         assert c.ap >= 0
@@ -77,6 +80,20 @@ def check_invariants(rs: Ruleset, b: Battle, legal: list[int]) -> None:
             assert c.pos not in occupied, "two combatants share a square"
             occupied[c.pos] = c.slot
     assert occupied == b.occupied
+
+
+def check_simple_hp(c) -> None:
+    """Simple (seed 001, Death and Fatigue): HP runs below 0 while bleeding out, down to
+    -(10 + END), where it dies; the passed out and knocked out are unconscious above 0."""
+    end = c.creature.simple.endurance
+    assert c.hp <= c.max_hp, (c.id, c.hp, c.max_hp)
+    if c.status == ACTIVE:
+        assert c.hp > 0, (c.id, c.hp)
+    elif c.status == DEAD:
+        assert c.hp <= -(10 + end), (c.id, c.hp)
+    else:
+        assert c.hp > -(10 + end), (c.id, c.hp)
+        assert c.hp <= 0 or c.cond.get("passed_out") or c.cond.get("knocked_out"), c.cond
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

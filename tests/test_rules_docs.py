@@ -1,4 +1,4 @@
-"""The rules tables (docs/rules/pnp.md, docs/rules/f2d20.md) against the test suite.
+"""The rules tables (docs/rules/pnp.md, f2d20.md, simple.md) against the test suite.
 
 Every row of a table with a Test column is checked:
 
@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = ("docs/rules/pnp.md", "docs/rules/f2d20.md")
+DOCS = ("docs/rules/pnp.md", "docs/rules/f2d20.md", "docs/rules/simple.md")
 REF = re.compile(r"^(?P<file>[\w./-]*\.py)?(?P<names>(?:::\w+)+)$|^(?P<bare>test_\w+)$")
 MIN_REASON_WORDS = 3
 

@@ -247,6 +247,8 @@ def test_attack_block_one_attacks_the_nearest_enemy(rules: str) -> None:
     near, far = b.ids.index("near"), b.ids.index("far")
     assert near > far and env.order() == [0, near, far]
     attack1 = ACTION_INDEX[Action("attack", 1)]
+    while b.slot in ("move", "charge"):  # Simple: attacks come in the action phase
+        env.step(ACTION_INDEX[Action("end")])
     assert env.action_masks()[attack1]
     assert env.env_action(Action("attack", near)) == attack1
     assert env.env_action(Action("attack", far)) == ACTION_INDEX[Action("attack", 2)]

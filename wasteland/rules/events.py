@@ -331,3 +331,36 @@ class CombatDiceRolled(Event):
         return (f"  {self.target} hit in the {self.location}: {len(self.faces)} CD ({cd}) = "
                 f"{self.damage}{eff}{fmt_mods(self.bonus)} - {self.dr_label} {self.dr} = "
                 f"{self.dealt} {self.damage_type} damage{self.note} (HP {self.hp}/{self.max_hp})")
+
+
+@dataclass(slots=True)
+class SkillChecked(Event):
+    """A Simple skill check (seed 001 with RULES.md): 2d10 + the skill total + modifiers
+    against a difficulty; for a hit, the d100 critical roll."""
+
+    kind: ClassVar[str] = "skill_check"
+    name: str
+    what: str
+    faces: list[int]
+    skill: str
+    skill_total: int
+    mods: Mods
+    total: int
+    difficulty: int
+    difficulty_mods: Mods
+    passed: bool
+    crit_roll: int = 0
+    crit_at: int = 0
+    crit: str = ""  # "critical", "critical failure" or ""
+
+    def text(self) -> str:
+        dm = fmt_mods(self.difficulty_mods)
+        s = (f"{self.name} {self.what}: 2d10 ({fmt_faces(self.faces)}) +{self.skill_total} "
+             f"{self.skill}{fmt_mods(self.mods)} = {self.total} vs {self.difficulty}"
+             f"{' (' + dm.strip() + ')' if dm else ''}: "
+             f"{'success' if self.passed else 'failure'}")
+        if self.crit_roll:
+            s += f"; d100 {self.crit_roll} vs {self.crit_at}+"
+            if self.crit:
+                s += f": {self.crit}"
+        return s

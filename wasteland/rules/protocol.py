@@ -64,4 +64,8 @@ def get_ruleset(name: str) -> Ruleset:
         from .f2d20 import F2d20
 
         return F2d20()
+    if name == "simple":
+        from .simple import Simple
+
+        return Simple()
     raise WastelandError(f"unknown ruleset {name!r}; available: {', '.join(RULESETS)}")

@@ -10,10 +10,10 @@ from wasteland.rules.battle import Combatant
 
 from ..base import View
 from .aid import CHEM_BELOW
-from .windows import Windows
+from .phases import Phases
 
 
-class PacketAgent(Windows):
+class PacketAgent(Phases):
     """Plays one combatant by its packet; ``overrides`` (combatant id -> packet fields)
     replace packet fields on top of the scenario's own ``ai`` overrides (a GM's per-fight
     changes). ``seed`` drives its few coin flips (called shots)."""
@@ -25,6 +25,8 @@ class PacketAgent(Windows):
         b, me, dec = view.battle, view.me, view.decision
         p = self.packet(me, b)
         self._note = ""
+        if b.ruleset == "simple":
+            return self._simple(view, me, p)
         if dec.slot in ("dice", "boost", "defend"):
             return self._window(view, me, p)
         if dec.reaction is not None:

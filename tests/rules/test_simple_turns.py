@@ -1,0 +1,207 @@
+"""Simple's round (seed 001_0912b5c6442fb3b1.txt: Determining and Following Sequences,
+Move Phase, Charge Phase, Action Phase, Ending a Round and Beginning the Next Round)."""
+
+from __future__ import annotations
+
+import pytest
+
+from wasteland.rules.battle import ACTIVE
+
+from .kitsimple import SEED, creature, sarena
+
+A, B = creature("a"), creature("b")
+
+
+def two(a=A, b=B, at_b=(8, 0), **kw):
+    return sarena([("ann", (0, 0), 0, a), ("bob", at_b, 1, b)], **kw)
+
+
+def test_sequence_is_d10_plus_sequence_and_ties_roll_off_highest_first():
+    """Seed 001, Determining and Following Sequences: d10 + Sequence; the tied each roll a
+    d10, the highest first."""
+    a = two(seq=[5, 5], extra=[3, 7])
+    assert [a.c("ann").initiative, a.c("bob").initiative] == [10, 10]
+    assert [a.b.ids[s] for s in a.b.order] == ["bob", "ann"]
+    a = two(a=creature("a", sequence=9), seq=[2, 10])  # 11 against 15
+    assert [a.b.ids[s] for s in a.b.order] == ["bob", "ann"]
+    assert a.c("ann").initiative == 11 and a.c("bob").initiative == 15
+
+
+def test_move_phase_runs_lowest_first_then_charge_and_action_highest_first():
+    """Seed 001, Ending a Round: the move phase from the lowest sequence up, the charge and
+    action phases from the highest down."""
+    a = two()  # ann 15, bob 14
+    assert a.whose() == ("bob", "move")
+    a.act("end")
+    assert a.whose() == ("ann", "move")
+    a.act("end")
+    assert a.whose() == ("ann", "action")  # no charge possible: the phase passes
+    a.act("end")
+    assert a.whose() == ("bob", "action")
+    a.act("end")
+    assert a.whose() == ("bob", "move") and a.b.round == 2
+
+
+@pytest.mark.parametrize("stance,hexes", [("stand", 4), ("crouch", 2), ("prone", 1)])
+def test_a_move_covers_hexes_by_stance(stance, hexes):
+    """Seed 001, Move Phase: prone 1 hex, crouch 2, stand 4."""
+    a = two(at_b=(11, 0))
+    a.c("bob").cond["stance"] = stance
+    a.act("move toward ann")
+    assert a.b.grid.xy(a.c("bob").pos) == (11 - hexes, 0)
+
+
+def test_running_covers_eight_hexes_and_forfeits_charge_and_action():
+    """Seed 001, Move Phase: a run moves up to eight hexes; no charge or action phase."""
+    a = two(at_b=(11, 0), a=creature("a", weapons=("knife",)))
+    a.act("end")  # bob
+    a.act("sprint toward bob")  # ann runs
+    assert a.b.grid.xy(a.c("ann").pos) == (8, 0)
+    assert a.legal() == {"end", "crouch", "prone"}  # a free drop is still open
+    a.act("end")
+    assert a.whose() == ("bob", "action")  # ann, next to bob, neither charges nor acts
+
+
+def test_free_drops_before_and_after_the_move():
+    """Seed 001, Move Phase: at the start or end of the move, stand to crouch or prone and
+    crouch to prone are free."""
+    a = two(at_b=(11, 0))
+    a.act("crouch")
+    assert a.whose() == ("bob", "move") and a.c("bob").cond["stance"] == "crouch"
+    a.act("move toward ann")  # a crouched move: 2 hexes
+    assert a.b.grid.xy(a.c("bob").pos) == (9, 0)
+    assert a.legal() == {"end", "prone"}
+    a.act("prone")
+    assert a.c("bob").cond["stance"] == "prone" and a.whose() == ("ann", "move")
+
+
+def test_stance_changes_and_which_forfeit_the_round():
+    """Seed 001, Move Phase: prone to crouch or crouch to stand is the move; prone to stand
+    forfeits the charge and action phases."""
+    a = two()
+    a.c("bob").cond["stance"] = "prone"
+    assert {"crouch", "stand"} <= a.legal()
+    a.act("stand")
+    assert a.c("bob").cond["forfeit"] == 1
+    a.act("end")  # bob's free drops
+    a.act("end")  # ann's move
+    a.act("end")  # ann's action
+    assert a.whose() == ("bob", "move") and a.b.round == 2  # bob had no action phase
+    b = two()
+    b.c("bob").cond["stance"] = "prone"
+    b.act("crouch")
+    assert b.c("bob").cond["stance"] == "crouch" and "forfeit" not in b.c("bob").cond
+
+
+def test_heavy_armor_cannot_run_or_stand_up_from_prone():
+    """Seed 001, Move Phase (N.B.): heavy armor forbids running and prone to stand."""
+    a = two(b=creature("b", armor="power"))
+    assert "sprint toward ann" not in a.legal() and "move toward ann" in a.legal()
+    a.c("bob").cond["stance"] = "prone"
+    assert "stand" not in a.legal() and "crouch" in a.legal()
+
+
+def test_evading_is_minus_five_to_attacks_and_forfeits():
+    """Seed 001, Move Phase: evade, -5 to every attack against you, no charge or action."""
+    a = two(at_b=(6, 0))
+    a.act("evade")
+    a.act("end")  # bob's free drops
+    a.act("end")  # ann's move
+    a.rig.push(10, 10, 10)  # ann's check; then a miss needs no more dice
+    a.rig.push(100, 50).push(6, 3)  # the critical roll and damage if it hits
+    a.act("attack bob")
+    check = [t for t in a.text() if "attacks bob" in t][0]
+    assert "-5 evading target" in check
+    assert a.whose() == ("bob", "move")  # bob forfeited its action
+
+
+def test_a_heavy_weapon_after_moving_forbids_the_action_phase():
+    """Seed 001, Move Phase (N.B.): with a heavy weapon in hand, anything but free actions
+    in the move phase means no action phase."""
+    a = two(b=creature("b", weapons=("minigun",)))
+    a.act("move toward ann")
+    a.act("end")  # bob's free drops
+    a.act("end")  # ann's move
+    a.act("end")  # ann's action
+    assert a.whose() == ("bob", "move")  # no action phase for bob
+    b = two(b=creature("b", weapons=("minigun",)))
+    b.act("crouch")  # free only
+    b.act("end")
+    b.act("end")  # ann's move, then ann's action
+    b.act("end")
+    assert b.whose() == ("bob", "action")
+
+
+def test_charge_from_standing_in_a_straight_line_of_one_to_four_hexes():
+    """Seed 001, Charge Phase: standing, 1 to 4 hexes in a straight line, then a melee
+    attack on the adjacent target."""
+    knife = creature("a", weapons=("knife",))
+    a = two(a=knife, at_b=(5, 0))
+    a.act("end")  # bob
+    a.act("end")  # ann
+    assert a.whose() == ("ann", "charge") and "charge bob" in a.legal()
+    a.rig.push(10, 10, 10).push(100, 50).push(4, 2)
+    a.act("charge bob")
+    assert a.b.grid.xy(a.c("ann").pos) == (4, 0)
+    assert any("charges into bob" in t for t in a.text())
+    far = two(a=knife, at_b=(6, 0))  # 5 hexes to stand next to it: too far
+    far.act("end")
+    far.act("end")
+    assert far.whose() == ("bob", "action")  # no charge phase for ann, who has no gun...
+    crouched = two(a=knife, at_b=(5, 0))
+    crouched.act("end")
+    crouched.act("crouch")
+    crouched.act("end")
+    assert crouched.whose()[1] != "charge"  # not from a crouch
+
+
+def test_overwatch_interrupts_the_next_move_and_costs_that_rounds_move_and_charge():
+    """Seed 001, Action Phase: an overwatch cone lets one attack interrupt an enemy entering
+    it in the next move phase; the watcher neither moves nor charges that round."""
+    a = two(at_b=(11, 0))
+    a.act("end")  # bob
+    a.act("end")  # ann
+    a.act("overwatch bob")  # ann's action
+    a.act("end")  # bob's action
+    assert a.b.round == 2 and a.whose() == ("bob", "move")
+    a.act("move toward ann")
+    assert a.whose() == ("ann", "free")  # the interrupt, mid-move
+    assert a.rs.decider(a.b).reaction == "overwatch"
+    a.rig.push(10, 1, 1)  # a miss
+    a.act("attack bob")
+    assert a.c("bob").status == ACTIVE and a.b.grid.xy(a.c("bob").pos) == (7, 0)
+    assert a.whose() == ("bob", "move")  # its move went on; a free drop is left
+    assert "overwatch" not in a.c("ann").cond  # one interrupt
+    a.act("end")
+    assert a.whose() == ("ann", "action")  # ann skipped its move phase
+
+
+def test_newcomers_join_at_the_end_and_roll_among_themselves():
+    """Seed 001, Determining and Following Sequences: newcomers are added at the end; several
+    in one round roll for their places as at the start of a battle."""
+    from wasteland.rules.newcomers import join
+
+    a = two()
+    a.b.dice_hook = None
+    a.rig.push(10, 2)
+    join(a.b, "b", (3, 3), 1, "cid1", bestiary=_bestiary(a))
+    a.rig.push(10, 9)
+    join(a.b, "b", (4, 3), 1, "cid2", bestiary=_bestiary(a))
+    assert [a.b.ids[s] for s in a.b.order] == ["ann", "bob", "cid2", "cid1"]
+    a.rig.push(10, 8)  # a third one, the next round, goes after them whatever it rolls
+    a.b.extra["late"][0] = 0
+    join(a.b, "b", (5, 3), 1, "cid3", bestiary=_bestiary(a))
+    assert [a.b.ids[s] for s in a.b.order][-1] == "cid3"
+
+
+def _bestiary(a):
+    from wasteland.bestiary.loader import Bestiary
+
+    from .kitsimple import ARMOR, ITEMS, WEAPONS
+
+    return Bestiary(weapons=dict(WEAPONS), armor=dict(ARMOR), items=dict(ITEMS),
+                    creatures={"b": B.model_copy(update={"id": "b"})})
+
+
+def test_seed_file_is_cited():
+    assert SEED.endswith("001_0912b5c6442fb3b1.txt")

@@ -1,0 +1,289 @@
+"""The packet agent under J.E. Sawyer's Simple (seed 001): a decision per phase. In the
+move phase it runs when its packet says so, closes in on its target (running only when a
+charge could not reach it anyway), stands its ground when it has a shot, and drops to a
+crouch or prone, free, to be a smaller target; in the charge phase it charges when the
+odds meet its floor; in the action phase it heals, helps a dying ally, clears a jam,
+attacks (calling shots at called_freq), reloads, or watches a cone for the next move."""
+
+from __future__ import annotations
+
+from wasteland.bestiary.models import AIPacket
+from wasteland.rules.actions import Action
+from wasteland.rules.battle import Battle, Combatant
+from wasteland.rules.simple import stats as SS
+from wasteland.rules.simple.attack import can_attack, dice_of
+from wasteland.rules.simple.movement import charge_path
+from wasteland.rules.simple.odds import hit_chance as simple_hit
+
+from ..base import View
+from .aid import CHEM_BELOW
+from .packet import SNIPE_CLOSE
+from .weapons import weapon_kind
+from .windows import Windows
+
+CALLED = ("head", "arm", "leg")
+CALL_COST = 0.10  # a called shot may cut the odds this much at most (a limb is worth it)
+RUN_MARGIN = 5  # hexes past a standing move (4) plus a charge (4) or so: too far to strike
+
+
+def _dist(b: Battle, a: int, c: int) -> int:
+    from wasteland.rules.hexes import hexes_for
+
+    return hexes_for(b.grid).dist(a, c)
+
+
+def expected_damage(me: Combatant, ws: int, t: Combatant) -> float:
+    """The mean damage of one hit after the target's DT (criticals left out)."""
+    p = SS.profile(me.weapons[ws])
+    d = dice_of(p.damage)
+    return max(0.0, d.count * (d.sides + 1) / 2 + d.bonus - SS.dt(t, p.damage_type))
+
+
+class Phases(Windows):
+    """Simple's three phases."""
+
+    def _simple(self, view: View, me: Combatant, p: AIPacket) -> Action:
+        b = view.battle
+        dec = view.decision
+        enemies = b.enemies_of(me)
+        if not enemies:
+            return self._end(view, "no enemy left standing")
+        if dec.reaction is not None:
+            return self._overwatch_fire(view, me, p)
+        if dec.slot == "move":
+            return self._move_phase(view, me, p, enemies)
+        if dec.slot == "charge":
+            return self._charge_phase(view, me, p, enemies)
+        return self._action_phase(view, me, p, enemies)
+
+    def _value(self, b: Battle, me: Combatant, t: Combatant, loc: str | None = None,
+               charge: bool = False) -> tuple[float, float]:
+        """(chance to hit, expected damage of the attack) with the weapon in hand."""
+        ws = me.active_weapon
+        h = simple_hit(b, me, t, ws, loc, charge)
+        return h, h * expected_damage(me, ws, t)
+
+    def _best_shot(self, view: View, me: Combatant, enemies: list[Combatant]
+                   ) -> tuple[Combatant | None, float, float]:
+        """The enemy it can attack from here with the best expected damage."""
+        b = view.battle
+        best: tuple[Combatant | None, float, float] = (None, 0.0, 0.0)
+        for e in enemies:
+            if can_attack(b, me, e, me.active_weapon):
+                h, v = self._value(b, me, e)
+                if v > best[2]:
+                    best = (e, h, v)
+        return best
+
+    # --- move phase ----------------------------------------------------------------------
+    def _move_phase(self, view: View, me: Combatant, p: AIPacket,
+                    enemies: list[Combatant]) -> Action:
+        b = view.battle
+        ranged = SS.is_ranged(me.weapon)
+        if b.extra.get("main"):
+            return self._settle_stance(view, me, p, enemies, "after its move")
+        flee = self._flee_reason(me, p)
+        note = ""
+        if flee:  # as the other rulesets' turn (agent.py): run from those who can reach it
+            threats = self._threats(b, me, enemies, running=True)
+            if p.distance == "stay":
+                note = f" ({flee}, but it holds its post: distance stay)"
+            elif threats:
+                near = threats[0]
+                for kind in ("sprint", "move"):
+                    a = Action(kind, near.slot, "away")
+                    if self._legal(view, a):
+                        return self._say(a, f"flees from {near.id}: {flee}")
+                note = f" (cornered: {flee})"
+            else:
+                note = f" ({flee}, but no enemy is near)"
+        self._note = note
+        t, why = self._target(b, me, p, enemies)
+        if not self._armed(b, me):
+            draw = self._draw_usable(view, me)
+            if draw is not None:
+                return draw
+        draw = self._draw_preferred(view, me, p, enemies)
+        if draw is not None:
+            return draw
+        lead = self._leader_far(b, me) if p.distance == "stay_close" else None
+        if lead is not None:
+            a = Action("move", lead.slot, "toward")
+            if self._legal(view, a):
+                return self._say(a, f"keeps close to {lead.id} (distance stay_close)")
+        if p.distance == "stay":
+            return self._settle_stance(view, me, p, enemies, "it holds its post (distance "
+                                                             "stay)")
+        d = _dist(b, me.pos, t.pos)
+        if ranged:
+            close = sorted((e for e in enemies if _dist(b, me.pos, e.pos) <= SNIPE_CLOSE),
+                           key=lambda e: (_dist(b, me.pos, e.pos), e.slot))
+            if close and p.distance == "snipe":
+                a = Action("move", close[0].slot, "away")
+                if self._legal(view, a):
+                    return self._say(a, f"backs away from {close[0].id} to shoot from range "
+                                        f"(distance snipe)")
+            who, h, _v = self._best_shot(view, me, enemies)
+            if who is not None and h >= self._floor(b, p):
+                return self._settle_stance(view, me, p, enemies,
+                                           f"it has a shot at {who.id} ({h:.0%})")
+        else:
+            reach = me.weapon.reach
+            near = [e for e in enemies if _dist(b, me.pos, e.pos) <= reach]
+            if near:  # a blow now beats a walk to its chosen target
+                who = t if t in near else near[0]
+                return self._settle_stance(view, me, p, enemies, f"{who.id} is within reach")
+        st = SS.stance(me)
+        if st != SS.STAND and not ranged:
+            up = Action("stand" if st == SS.CROUCH else "crouch")
+            if self._legal(view, up):
+                return self._say(up, f"gets up to close in on {t.id}: {why}")
+        run = not ranged and d > 4 + RUN_MARGIN and p.aggression >= 50
+        for kind in (("sprint", "move") if run else ("move",)):
+            a = Action(kind, t.slot, "toward")
+            if self._legal(view, a):
+                verb = {"charge": "charges", "snipe": "closes to shooting range of"}.get(
+                    p.distance, "approaches")
+                how = " (running)" if kind == "sprint" else ""
+                return self._say(a, f"{verb} {t.id}{how}: {why}, aggression {p.aggression}")
+        return self._settle_stance(view, me, p, enemies, f"no way closer to {t.id}")
+
+    def _settle_stance(self, view: View, me: Combatant, p: AIPacket,
+                       enemies: list[Combatant], why: str) -> Action:
+        """A free drop before the end of its move, when it fights from range: to a crouch
+        (one size smaller to shots), or prone for a sniper with no enemy near."""
+        b = view.battle
+        if SS.is_ranged(me.weapon) and SS.block(me).stances:
+            near = min(_dist(b, me.pos, e.pos) for e in enemies)
+            want = "prone" if (p.distance == "snipe" and near > 4) else "crouch"
+            st = SS.stance(me)
+            if (st == SS.STAND or (want == "prone" and st == SS.CROUCH)) and \
+                    self._legal(view, Action(want)):
+                return self._say(Action(want), f"drops {'prone' if want == 'prone' else 'to a crouch'} "
+                                               f"to be harder to hit: {why}")
+        return self._end(view, why)
+
+    def _draw_preferred(self, view: View, me: Combatant, p: AIPacket,
+                        enemies: list[Combatant]) -> Action | None:
+        """best_weapon: the kind it prefers, drawn when the one in hand is another kind
+        (a melee weapon only with an enemy within its reach); a swap costs the round."""
+        want = p.best_weapon
+        if want == "any" or weapon_kind(me, me.active_weapon) == want:
+            return None
+        b = view.battle
+        for i, w in enumerate(me.weapons):
+            if i == me.active_weapon or weapon_kind(me, i) != want or self._rounds(b, me, i) <= 0:
+                continue
+            if want != "ranged" and not any(_dist(b, me.pos, e.pos) <= w.reach
+                                            for e in enemies):
+                continue
+            a = Action("draw", None, str(i))
+            if self._legal(view, a):
+                return self._say(a, f"draws {w.name} (best_weapon {want})")
+        return None
+
+    def _draw_usable(self, view: View, me: Combatant) -> Action | None:
+        for i in range(len(me.weapons)):
+            if i != me.active_weapon and self._rounds(view.battle, me, i) > 0:
+                a = Action("draw", None, str(i))
+                if self._legal(view, a):
+                    return self._say(a, f"draws {me.weapons[i].name}: "
+                                        f"{me.weapon.name} is out of use")
+        return None
+
+    # --- charge phase --------------------------------------------------------------------
+    def _charge_phase(self, view: View, me: Combatant, p: AIPacket,
+                      enemies: list[Combatant]) -> Action:
+        b = view.battle
+        best: tuple[float, float, Combatant | None] = (0.0, 0.0, None)
+        start = me.pos
+        for e in enemies:
+            if not self._legal(view, Action("charge", e.slot)):
+                continue
+            path = charge_path(b, me, e)
+            if path is None:
+                continue
+            me.pos = path[-1]  # what-if: the attack from where the charge ends
+            try:
+                h, v = self._value(b, me, e, None, True)
+            finally:
+                me.pos = start
+            if v > best[1]:
+                best = (h, v, e)
+        h, _v, who = best
+        if who is not None and h >= self._floor(b, p):
+            return self._say(Action("charge", who.slot),
+                             f"charges {who.id} ({h:.0%} to hit, aggression {p.aggression})")
+        return self._end(view, "no charge worth making")
+
+    # --- action phase --------------------------------------------------------------------
+    def _action_phase(self, view: View, me: Combatant, p: AIPacket,
+                      enemies: list[Combatant]) -> Action:
+        b = view.battle
+        below = CHEM_BELOW[p.chem_use]
+        if below and me.hp * 100 <= me.max_hp * below:
+            a = Action("stimpak", me.slot)
+            if self._legal(view, a):
+                return self._say(a, f"HP {me.hp}/{me.max_hp} under {below}%: heals itself "
+                                    f"(chem_use {p.chem_use})")
+        for ally in b.combatants:
+            if ally.side == me.side and ally is not me and ally.cond.get("bleeding"):
+                for kind in ("stimpak", "first_aid"):
+                    a = Action(kind, ally.slot)
+                    if self._legal(view, a):
+                        return self._say(a, f"keeps {ally.id} from bleeding out ({kind})")
+        if self._legal(view, Action("unload")):
+            return self._say(Action("unload"), f"clears the jam in {me.weapon.name}")
+        strike = self._simple_strike(view, me, p, enemies)
+        if strike is not None:
+            return strike
+        w, st = me.weapon, me.wstate
+        if self._legal(view, Action("reload")) and st.loaded * 2 <= w.capacity:
+            return self._say(Action("reload"), f"reloads {w.name} ({st.loaded}/{w.capacity})")
+        near = min(enemies, key=lambda e: (_dist(b, me.pos, e.pos), e.slot))
+        a = Action("overwatch", near.slot)
+        if self._legal(view, a) and self._value(b, me, near)[0] > 0:
+            return self._say(a, f"no shot worth taking (min_to_hit {p.min_to_hit}): watches "
+                                f"for {near.id} to move")
+        return self._end(view, "nothing worth doing")
+
+    def _simple_strike(self, view: View, me: Combatant, p: AIPacket,
+                       enemies: list[Combatant]) -> Action | None:
+        """Its packet's target if it can strike it at odds it accepts, else the best other
+        shot; a called shot (at called_freq) at the spot with the best odds, unless it cuts
+        the odds by more than CALL_COST."""
+        b = view.battle
+        floor = self._floor(b, p)
+        t, why = self._target(b, me, p, enemies)
+        ranked = sorted((e for e in enemies if e is not t),
+                        key=lambda e: (-self._value(b, me, e)[1], e.slot))
+        for e in [t] + ranked:
+            a = Action("attack", e.slot)
+            if not self._legal(view, a):
+                continue
+            h, v = self._value(b, me, e)
+            if h < floor or h <= 0:
+                continue
+            reason = why if e is t else "the best shot it has"
+            if p.called_freq and self.rng.random() * 100 < p.called_freq:
+                spots = [(self._value(b, me, e, loc)[0], loc) for loc in CALLED
+                         if self._legal(view, Action("attack", e.slot, loc))]
+                if spots:
+                    hc, loc = max(spots, key=lambda x: (x[0], -CALLED.index(x[1])))
+                    if hc >= floor and hc >= h - CALL_COST:
+                        return self._say(Action("attack", e.slot, loc),
+                                         f"attacks {e.id} in the {loc}: {reason}, {hc:.0%} "
+                                         f"to hit (called_freq {p.called_freq})")
+            return self._say(a, f"attacks {e.id}: {reason}, {h:.0%} to hit, {v:.1f} "
+                                f"expected damage")
+        return None
+
+    def _overwatch_fire(self, view: View, me: Combatant, p: AIPacket) -> Action:
+        b = view.battle
+        t = b.combatants[view.decision.subject or 0]
+        a = Action("attack", t.slot)
+        if self._legal(view, a):
+            h, _v = self._value(b, me, t)
+            if h > 0 and h >= self._floor(b, p):
+                return self._say(a, f"fires from overwatch at {t.id} ({h:.0%} to hit)")
+        return self._end(view, f"holds its fire at {t.id} (min_to_hit {p.min_to_hit})")

@@ -1,0 +1,302 @@
+"""Attacks and damage under Simple (seed 001: Calculating to Hit, Range Penalty; Size,
+Stance and Range Penalties; Visibility and Proximity Penalties; Causing Damage; Critical
+Hits; Critical Failure; Called Shots; Crippled Effects; Death and Fatigue)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from wasteland.bestiary.models import SIZES_SIMPLE
+from wasteland.rules.battle import ACTIVE, DEAD, UNCONSCIOUS, Battle, Combatant
+from wasteland.rules.dice import Dice
+from wasteland.rules.events import DamageDealt, Downed, Event, Mods, Note
+from wasteland.rules.grid import COVER_FULL
+from wasteland.rules.hexes import hexes_for
+
+from . import stats as S
+from .skills import check
+
+RANGE_STEPS = ((1, 0), (2, -2), (3, -4), (4, -6), (8, -8))  # seed 001, Range Penalty
+SCOPE_PENALTY = -10  # within point blank
+# visibility of a square (grid.VISIBILITY values) as seed 001's Visibility Penalty steps,
+# by the seed's own examples: obscured (dim light, light smoke) is partially obscured,
+# heavily obscured (darkness, heavy smoke) moderately, unseen completely obscured
+VISIBILITY_PENALTY = {0: 0, -2: -4, -4: -8, -10: -20}
+EYE_PENALTY, EYES_PENALTY = -4, -8  # a crippled eye: lightly obscured; all: moderately
+EVADE_PENALTY = -5
+CRIPPLED_LIMB = -8
+# called shots: size categories below the creature (a human's torso or leg is small, its
+# arm or head tiny, its eyes or groin minute: seed 001, Called Shots)
+PART_SHRINK = {"torso": 1, "leg": 1, "arm": 2, "head": 2, "eye": 3, "groin": 3}
+CRIT_FAIL_AT = 5  # a d100 of 5 or less on the critical roll
+CRIT_BASE = 95  # a critical at or above 95 - Luck
+CRIPPLE_SHARE = 10  # a called shot cripples past 10% of total HP
+
+
+@cache
+def dice_of(text: str) -> Dice:
+    return Dice.parse(text)
+
+
+def part_name(location: str | None) -> str | None:
+    """The body part a called shot's option names (the action table's head, arm, leg and
+    2d20's torso)."""
+    return location
+
+
+def target_factor(b: Battle, t: Combatant, location: str | None) -> float:
+    """How many times farther than it is the target counts for range: its size (or the
+    called part's), one category smaller crouching, two prone, and (reading) one smaller
+    in light cover, two in heavy cover; never smaller than minute."""
+    size = S.size_index(t) - (PART_SHRINK[location] if location else 0)
+    size -= S.STANCE_SHRINK[S.stance(t)]
+    cover = b.grid.cover[t.pos]
+    if cover and cover < COVER_FULL:
+        size -= cover
+    return S.SIZE_FACTOR[max(0, min(len(SIZES_SIMPLE) - 1, size))]
+
+
+def range_penalty(point_blank: int, distance: float) -> int | None:
+    """The penalty of the band the (effective) distance falls in; None past Maximum."""
+    for mult, pen in RANGE_STEPS:
+        if distance <= point_blank * mult:
+            return pen
+    return None
+
+
+def loaded(c: Combatant, ws: int) -> bool:
+    """A round to fire: in the magazine, or carried for a weapon without one (thrown);
+    natural and melee weapons always strike."""
+    w = c.weapons[ws]
+    if w.magazine != "none":
+        return c.weapon_states[ws].loaded > 0
+    if w.ammo:
+        return c.ammo.get(w.ammo, 0) > 0
+    return True
+
+
+def jammed(c: Combatant, ws: int) -> bool:
+    return ws in c.cond.get("jammed", ())
+
+
+def usable(c: Combatant, ws: int) -> bool:
+    """It can strike or fire with it now: not jammed, loaded, and a hand for it (reading:
+    a weapon held in hands needs one arm that is not crippled)."""
+    w = c.weapons[ws]
+    if jammed(c, ws) or not loaded(c, ws):
+        return False
+    return w.hands == 0 or not S.all_crippled(c, "arm") or c.loc_counts.get("arm", 0) == 0
+
+
+def can_attack(b: Battle, c: Combatant, t: Combatant, ws: int,
+               location: str | None = None) -> bool:
+    """Whether ``c`` may attack ``t`` with weapon ``ws`` (and at ``location``)."""
+    if t.status != ACTIVE or t.side == c.side or not usable(c, ws):
+        return False
+    if location is not None and location not in t.loc_kinds:
+        return False
+    h = hexes_for(b.grid)
+    w = c.weapons[ws]
+    p = S.profile(w)
+    d = h.dist(c.pos, t.pos)
+    if p.skill in S.MELEE_SKILLS:
+        return d <= w.reach
+    if not h.sees(c.pos, t.pos) or b.grid.cover[t.pos] == COVER_FULL:
+        return False
+    return range_penalty(max(1, p.range), d * target_factor(b, t, location)) is not None
+
+
+def enemy_adjacent(b: Battle, c: Combatant) -> bool:
+    """An enemy within one hex that is not stunned (seed 001, Proximity Penalty)."""
+    h = hexes_for(b.grid)
+    for e in b.combatants:
+        if (e.side != c.side and e.status == ACTIVE and not e.cond.get("stunned")
+                and h.dist(e.pos, c.pos) <= 1):
+            return True
+    return False
+
+
+def attack_mods(b: Battle, c: Combatant, t: Combatant, ws: int, location: str | None,
+                charge: bool = False) -> tuple[Mods, int, Mods]:
+    """(modifiers to the roll, difficulty, the difficulty's parts) of an attack."""
+    w = c.weapons[ws]
+    p = S.profile(w)
+    h = hexes_for(b.grid)
+    mods: Mods = []
+    if p.skill in S.RANGED_SKILLS:
+        pb = max(1, p.range)
+        eff = h.dist(c.pos, t.pos) * target_factor(b, t, location)
+        pen = range_penalty(pb, eff)
+        if pen:
+            mods.append(("range", pen))
+        if p.scope and eff <= pb:
+            mods.append(("scope within point blank", SCOPE_PENALTY))
+        if p.skill != "throwing" and enemy_adjacent(b, c):
+            mods.append(("enemy within 1 hex", -4 if w.hands <= 1 else -8))
+    vis = VISIBILITY_PENALTY.get(min(b.grid.vis[t.pos], int(b.extra.get("ambient", 0))), -20)
+    if S.all_crippled(c, "eye"):
+        vis = min(vis, EYES_PENALTY)
+    elif c.crippled.get("eye", 0):
+        vis = min(vis, EYE_PENALTY)
+    if vis:
+        mods.append(("visibility", vis))
+    if t.cond.get("evade") == b.round:
+        mods.append(("evading target", EVADE_PENALTY))
+    arms = c.crippled.get("arm", 0)
+    if arms and w.hands == 2:
+        mods.append(("crippled arm", CRIPPLED_LIMB * min(arms, 2)))
+    if charge and c.crippled.get("leg", 0) and not S.all_crippled(c, "leg"):
+        mods.append(("crippled leg", CRIPPLED_LIMB))
+    if ws in c.cond.get("damaged", ()):
+        mods.append(("damaged weapon", -2))
+    defense = S.block(t).defense
+    diff_mods: Mods = ([(S.ATTACK_BASE_NAME, S.ATTACK_BASE)]
+                       + ([("Defense", defense)] if defense else []))
+    return mods, S.ATTACK_BASE + defense, diff_mods
+
+
+def spend_round(c: Combatant, ws: int) -> None:
+    w = c.weapons[ws]
+    if w.magazine != "none":
+        c.weapon_states[ws].loaded -= 1
+    elif w.ammo:
+        c.ammo[w.ammo] -= 1
+
+
+def resolve_attack(b: Battle, c: Combatant, t: Combatant, ws: int, location: str | None,
+                   events: list[Event], how: str = "attacks", charge: bool = False) -> None:
+    """One attack: the skill check, on a hit the d100 critical roll, damage less DT,
+    crippling by a called shot; a critical failure still hits but jams or damages the
+    weapon."""
+    w = c.weapons[ws]
+    p = S.profile(w)
+    mods, diff, diff_mods = attack_mods(b, c, t, ws, location, charge)
+    spend_round(c, ws)
+    at = f" ({location})" if location else ""
+    what = f"{how} {t.id}{at} with {w.name}"
+    ok, ev = check(b, c, p.skill, what, diff, mods, events, diff_mods)
+    if not ok:
+        return
+    crit_at = CRIT_BASE - S.block(c).luck
+    roll = b.roll(c.slot, 100, 1, "critical")[0]
+    ev.crit_roll, ev.crit_at = roll, crit_at
+    mult = 1
+    if roll >= crit_at:
+        mult = p.crit
+        ev.crit = f"critical, damage x{mult}"
+    elif roll <= CRIT_FAIL_AT:
+        ev.crit = "critical failure: it still hits"
+    deal_damage(b, c, t, w.name, p.damage, p.damage_type, mult, location, events)
+    if roll <= CRIT_FAIL_AT and crit_at > CRIT_FAIL_AT:
+        _critical_failure(b, c, ws, events)
+
+
+def _critical_failure(b: Battle, c: Combatant, ws: int, events: list[Event]) -> None:
+    w = c.weapons[ws]
+    damaged = list(c.cond.get("damaged", []))
+    if ws not in damaged:
+        damaged.append(ws)
+        c.cond["damaged"] = damaged
+    if w.magazine != "none":
+        jam = list(c.cond.get("jammed", []))
+        if ws not in jam:
+            jam.append(ws)
+            c.cond["jammed"] = jam
+        b.emit(events, Note(c.id, f"'s {w.name} jams and is damaged (-2 to hit with it): "
+                                  f"it must be unloaded to fire again."))
+    else:
+        b.emit(events, Note(c.id, f"'s {w.name} is damaged (-2 to hit with it)."))
+
+
+def deal_damage(b: Battle, c: Combatant | None, t: Combatant, source: str, dice_text: str,
+                damage_type: str, mult: int, location: str | None,
+                events: list[Event]) -> int:
+    """Roll ``dice_text`` (a critical multiplies the dice and the bonus: (1d6+2) x2 is
+    2d6+4, seed 001), take the target's DT for the type off the hit, and apply it. The
+    damage DT stops becomes fatigue (reading). Returns the damage dealt."""
+    base = dice_of(dice_text)
+    dice = Dice(base.count * mult, base.sides, base.bonus * mult)
+    who = c.slot if c is not None else -1
+    faces = b.roll(who, dice.sides, dice.count, "damage")
+    raw = max(0, sum(faces) + dice.bonus)
+    threshold = S.dt(t, damage_type)
+    dealt = max(0, raw - threshold)
+    soaked = raw - dealt
+    t.hp -= dealt
+    t.damage_taken += dealt
+    if c is not None:
+        c.damage_dealt += dealt
+        t.last_attacker = c.slot
+    if soaked:
+        t.cond["fatigue"] = int(t.cond.get("fatigue", 0)) + soaked
+    note = f" ({location})" if location else ""
+    if soaked:
+        note += f"; {soaked} fatigue"
+    b.emit(events, DamageDealt(t.id, str(dice), faces, [], 1.0, raw, "DT", threshold, dealt,
+                               damage_type, t.hp, t.max_hp, note))
+    if location and dealt * 100 > t.max_hp * CRIPPLE_SHARE:
+        cripple(b, t, location, dealt, events)
+    after_harm(b, t, events)
+    return dealt
+
+
+def cripple(b: Battle, t: Combatant, part: str, dealt: int, events: list[Event]) -> None:
+    """A called shot past 10% of total HP cripples the part (seed 001, Called Shots)."""
+    n = S.count_of(t, part)
+    if n and t.crippled.get(part, 0) < n:
+        t.crippled[part] = t.crippled.get(part, 0) + 1
+        b.emit(events, Note(t.id, f"'s {part} is crippled ({dealt} damage, over "
+                                  f"{CRIPPLE_SHARE}% of its {t.max_hp} HP)."))
+        if part == "torso":  # reading: the torso bleeds 10% of that hit each later round
+            t.cond["torso_bleed"] = int(t.cond.get("torso_bleed", 0)) + dealt // 10
+        if part == "groin":
+            t.cond["stance"] = S.PRONE
+
+
+def after_harm(b: Battle, t: Combatant, events: list[Event]) -> None:
+    """At 0 HP unconscious and bleeding out; dead after losing 10 + END more (seed 001,
+    Death and Fatigue); fatigue past maximum HP: passed out."""
+    if t.status == DEAD:
+        return
+    if t.hp <= -(10 + S.block(t).endurance):
+        knock_out(b, t, DEAD, events)
+        return
+    if t.hp <= 0 and t.status == ACTIVE:
+        t.cond["bleeding"] = True
+        t.cond.pop("stable", None)
+        knock_out(b, t, UNCONSCIOUS, events)
+    elif t.status == ACTIVE and int(t.cond.get("fatigue", 0)) > t.max_hp:
+        t.cond["passed_out"] = True
+        knock_out(b, t, UNCONSCIOUS, events)
+
+
+def knock_out(b: Battle, t: Combatant, status: str, events: list[Event]) -> None:
+    b.fall(t, status)
+    for k in ("overwatch", "evade"):
+        t.cond.pop(k, None)
+    if status == DEAD:
+        for k in ("bleeding", "stable", "passed_out", "knocked_out"):
+            t.cond.pop(k, None)
+    b.reactions = [r for r in b.reactions if r.reactor != t.slot and r.subject != t.slot]
+    b.emit(events, Downed(t.id, status))
+
+
+def rise(b: Battle, t: Combatant, events: list[Event], why: str) -> None:
+    """Back in the fight: onto its own hex if free, else the nearest free one."""
+    if t.status != UNCONSCIOUS:
+        return
+    pos = t.pos
+    if pos in b.occupied:
+        h = hexes_for(b.grid)
+        free = [i for i in range(b.grid.n_cells)
+                if b.grid.passable[i] and i not in b.occupied]
+        if not free:
+            return
+        pos = min(free, key=lambda i: (h.dist(t.pos, i), i))
+    t.status = ACTIVE
+    t.pos = pos
+    b.occupied[pos] = t.slot
+    b.count_standing()
+    for k in ("bleeding", "stable", "passed_out", "knocked_out"):
+        t.cond.pop(k, None)
+    b.emit(events, Note(t.id, f"comes to ({why}) and fights on (HP {t.hp}/{t.max_hp})."))

@@ -1,0 +1,134 @@
+"""Moving on hexes under Simple (seed 001, Move Phase and Charge Phase), and the overwatch
+cones that interrupt a move (Action Phase)."""
+
+from __future__ import annotations
+
+from wasteland.rules.battle import ACTIVE, Battle, Combatant, Reaction
+from wasteland.rules.events import Event, Moved, ReactionOffered
+from wasteland.rules.hexes import Hexes, hexes_for
+
+from . import stats as S
+from .attack import can_attack
+
+
+def next_step(b: Battle, h: Hexes, c: Combatant, mode: str, target: int) -> int | None:
+    """One hex of a move: toward ``target`` (a cell) by walking distance, stopping next to
+    it; away from it, to a hex farther off; to ``target`` itself for a move to a chosen
+    hex. Ties: the nearer (farther) by straight distance, then the lower index."""
+    occ = b.occupied
+    here = c.pos
+    if mode == "away":
+        d0 = h.dist(here, target)
+        best, key = None, (d0, 0)
+        walk = h.walk_distances(target)
+        for n in h.neighbors[here]:
+            if n in occ:
+                continue
+            k = (h.dist(n, target), walk[n])
+            if k > key or (k == key and best is not None and n < best):
+                best, key = n, k
+        return best if best is not None and key[0] > d0 else None
+    if mode == "toward" and h.dist(here, target) <= 1:
+        return None
+    walk = h.walk_distances(target)
+    w0 = walk[here]
+    best, bkey = None, (w0, h.dist(here, target), here)
+    for n in h.neighbors[here]:
+        if n in occ and n != target:
+            continue
+        if n == target and mode == "toward":
+            continue
+        nkey = (walk[n], h.dist(n, target), n)
+        if nkey < bkey:
+            best, bkey = n, nkey
+    return best
+
+
+def triggers(b: Battle, h: Hexes, c: Combatant, cell: int) -> list[Combatant]:
+    """Overwatchers whose cone the mover just entered (each fires once, seed 001)."""
+    out = []
+    for e in b.combatants:
+        ow = e.cond.get("overwatch")
+        if (ow and e.side != c.side and e.status == ACTIVE and ow[0] == b.round - 1
+                and cell in h.cone(e.pos, int(ow[1]), int(ow[2]))
+                and can_attack(b, e, c, e.active_weapon)):
+            out.append(e)
+    return out
+
+
+def walk(b: Battle, c: Combatant, mode: str, target: int, hexes: int, intent: str,
+         events: list[Event]) -> None:
+    """Move up to ``hexes`` hexes, pausing (``b.pending_move``) when it enters an
+    overwatch cone so the overwatcher may fire first."""
+    b.pending_move = [c.slot, mode, target, hexes, c.pos, 0, intent]
+    resume(b, events)
+
+
+def resume(b: Battle, events: list[Event]) -> None:
+    pm = b.pending_move
+    assert pm is not None
+    slot, mode, target, left, start, taken, intent = pm
+    c = b.combatants[slot]
+    h = hexes_for(b.grid)
+    b.pending_move = None
+    while c.status == ACTIVE and left > 0:
+        nxt = next_step(b, h, c, str(mode), int(target))
+        if nxt is None:
+            break
+        b.set_pos(c, nxt)
+        left -= 1
+        taken += 1
+        fire = triggers(b, h, c, nxt)
+        if fire:
+            for e in fire:
+                b.reactions.append(Reaction(e.slot, "overwatch", c.slot))
+                b.emit(events, ReactionOffered(e.id, "overwatch", c.id))
+            b.pending_move = [slot, mode, target, left, start, taken, intent]
+            return
+    g = b.grid
+    b.emit(events, Moved(c.id, str(intent), g.xy(int(start)), g.xy(c.pos), int(taken)))
+
+
+def nearest_cover(b: Battle, c: Combatant, hexes: int) -> int | None:
+    """The nearest free hex with cover within ``hexes`` steps (walls block), if any."""
+    h = hexes_for(b.grid)
+    g = b.grid
+    seen = {c.pos: 0}
+    frontier = [c.pos]
+    found: list[int] = []
+    for step in range(1, hexes + 1):
+        nxt = []
+        for p in frontier:
+            for n in h.neighbors[p]:
+                if n in seen or n in b.occupied:
+                    continue
+                seen[n] = step
+                nxt.append(n)
+                if g.cover[n]:
+                    found.append(n)
+        if found:
+            return min(found)
+        frontier = nxt
+    return None
+
+
+def charge_path(b: Battle, c: Combatant, t: Combatant) -> tuple[int, ...] | None:
+    """A charge (seed 001, Charge Phase): 1 to 4 free hexes in a straight line from where
+    it stands, ending next to ``t``; the shortest such line, then the lowest end hex."""
+    h = hexes_for(b.grid)
+    best: tuple[int, ...] | None = None
+    for d in range(6):
+        ray = h.ray(c.pos, d, 4)
+        for k, cell in enumerate(ray):
+            if cell in b.occupied:
+                break
+            if h.dist(cell, t.pos) == 1:
+                path = ray[:k + 1]
+                if best is None or (len(path), path[-1]) < (len(best), best[-1]):
+                    best = path
+                break
+    return best
+
+
+def can_charge(b: Battle, c: Combatant) -> bool:
+    return S.stance(c) == S.STAND

@@ -1,0 +1,31 @@
+"""Exact chances under Simple, computed as the engine rolls (skills.py, attack.py): the
+skill check's 2d10 against what the total must reach."""
+
+from __future__ import annotations
+
+from wasteland.rules.battle import Battle, Combatant
+
+from . import stats as S
+from .attack import attack_mods
+
+# P(2d10 >= k) for k = 0..21
+_AT_LEAST = tuple(sum(1 for a in range(1, 11) for b in range(1, 11) if a + b >= k) / 100
+                  for k in range(22))
+
+
+def p_2d10_at_least(k: int) -> float:
+    return 1.0 if k <= 2 else (0.0 if k > 20 else _AT_LEAST[k])
+
+
+def p_check(c: Combatant, skill: str, difficulty: int, mods: int = 0) -> float:
+    """Chance that ``c``'s check of ``skill`` with ``mods`` reaches ``difficulty``."""
+    extra = sum(v for _, v in S.check_penalties(c))
+    return p_2d10_at_least(difficulty - S.skill(c, skill) - mods - extra)
+
+
+def hit_chance(b: Battle, c: Combatant, t: Combatant, ws: int, location: str | None = None,
+               charge: bool = False) -> float:
+    """Exact chance that ``c``'s attack on ``t`` with weapon ``ws`` hits (a critical
+    failure on the d100 still hits)."""
+    mods, diff, _ = attack_mods(b, c, t, ws, location, charge)
+    return p_check(c, S.profile(c.weapons[ws]).skill, diff, sum(v for _, v in mods))
