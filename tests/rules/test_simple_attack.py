@@ -421,3 +421,25 @@ def test_a_crippled_groin_leaves_it_prone_and_unable_to_stand_or_move():
     assert bob.cond["stance"] == "prone"
     assert a.whose() == ("bob", "move")
     assert a.legal() == {"end", "evade"}
+
+
+def test_a_burst_hits_with_every_round_each_less_dt():
+    """Seed 001, Causing Damage: hit with six bullets, DT comes off each. Reading: one check
+    for the burst; a hit lands every round fired (what is loaded), only the first can crit."""
+    from .kitsimple import WEAPONS
+
+    burst = WEAPONS["rifle"].model_copy(update={"id": "burst_rifle", "simple": WEAPONS[
+        "rifle"].simple.model_copy(update={"shots": 3, "damage": "1d6"})})
+    WEAPONS["burst_rifle"] = burst
+    try:
+        a = duel(a_w=("burst_rifle",), b_kw={"armor": "leather", "hp": 60})
+        to_ann_action(a)
+        a.c("ann").weapon_states[0].loaded = 2  # two left: two rounds fire
+        a.rig.push(10, 10, 10).push(100, 50).push(6, 5).push(6, 6)
+        evs = a.act("attack bob")
+        dmg = [e for e in evs if isinstance(e, DamageDealt)]
+        assert [d.raw for d in dmg] == [5, 6] and [d.dealt for d in dmg] == [3, 4]
+        assert a.c("bob").hp == 60 - 7 and a.c("ann").weapon_states[0].loaded == 0
+        assert "(2 rounds)" in [e for e in evs if isinstance(e, SkillChecked)][0].what
+    finally:
+        del WEAPONS["burst_rifle"]

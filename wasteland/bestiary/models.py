@@ -106,6 +106,8 @@ class WeaponSimple(Strict):
         "small", description="item size: taking it out or putting it away while moving")
     heavy: bool = Field(False, description="a heavy weapon: no action phase after moving")
     scope: bool = Field(False, description="-10 to hit within point blank range")
+    shots: int = Field(1, ge=1, le=10, description=(
+        "rounds (or strikes) one attack fires; on a hit each deals its damage less DT"))
 
     _check_damage = field_validator("damage")(_dice)
 

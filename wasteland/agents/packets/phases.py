@@ -22,6 +22,7 @@ from .weapons import weapon_kind
 from .windows import Windows
 
 CALLED = ("head", "arm", "leg")
+GOOD_SHOT = 0.5  # a shot it stands its ground for rather than closing in
 CALL_COST = 0.10  # a called shot may cut the odds this much at most (a limb is worth it)
 RUN_MARGIN = 5  # hexes past a standing move (4) plus a charge (4) or so: too far to strike
 
@@ -33,10 +34,12 @@ def _dist(b: Battle, a: int, c: int) -> int:
 
 
 def expected_damage(me: Combatant, ws: int, t: Combatant) -> float:
-    """The mean damage of one hit after the target's DT (criticals left out)."""
+    """The mean damage of a hit (every round of a burst) after the target's DT per round,
+    criticals left out."""
     p = SS.profile(me.weapons[ws])
     d = dice_of(p.damage)
-    return max(0.0, d.count * (d.sides + 1) / 2 + d.bonus - SS.dt(t, p.damage_type))
+    per = max(0.0, d.count * (d.sides + 1) / 2 + d.bonus - SS.dt(t, p.damage_type))
+    return per * p.shots
 
 
 class Phases(Windows):
@@ -81,7 +84,11 @@ class Phases(Windows):
         b = view.battle
         ranged = SS.is_ranged(me.weapon)
         if b.extra.get("main"):
-            return self._settle_stance(view, me, p, enemies, "after its move")
+            who, h, _v = self._best_shot(view, me, enemies)
+            if who is not None and h >= self._floor(b, p):  # else it moves on next round
+                return self._settle_stance(view, me, p, enemies,
+                                           f"after its move, a shot at {who.id}")
+            return self._end(view, "after its move")
         flee = self._flee_reason(me, p)
         note = ""
         if flee:  # as the other rulesets' turn (agent.py): run from those who can reach it
@@ -99,7 +106,7 @@ class Phases(Windows):
                 note = f" ({flee}, but no enemy is near)"
         self._note = note
         t, why = self._target(b, me, p, enemies)
-        if not self._armed(b, me):
+        if not self._armed(b, me) or self._spent(b, me):
             draw = self._draw_usable(view, me)
             if draw is not None:
                 return draw
@@ -118,20 +125,20 @@ class Phases(Windows):
         if ranged:
             close = sorted((e for e in enemies if _dist(b, me.pos, e.pos) <= SNIPE_CLOSE),
                            key=lambda e: (_dist(b, me.pos, e.pos), e.slot))
-            if close and p.distance == "snipe":
+            if close and p.distance == "snipe" and SS.stance(me) != SS.PRONE:
                 a = Action("move", close[0].slot, "away")
                 if self._legal(view, a):
                     return self._say(a, f"backs away from {close[0].id} to shoot from range "
                                         f"(distance snipe)")
             who, h, _v = self._best_shot(view, me, enemies)
-            if who is not None and h >= self._floor(b, p):
+            if who is not None and h >= max(self._floor(b, p), GOOD_SHOT):
                 return self._settle_stance(view, me, p, enemies,
                                            f"it has a shot at {who.id} ({h:.0%})")
         else:
             reach = me.weapon.reach
-            near = [e for e in enemies if _dist(b, me.pos, e.pos) <= reach]
-            if near:  # a blow now beats a walk to its chosen target
-                who = t if t in near else near[0]
+            in_reach = [e for e in enemies if _dist(b, me.pos, e.pos) <= reach]
+            if in_reach:  # a blow now beats a walk to its chosen target
+                who = t if t in in_reach else in_reach[0]
                 return self._settle_stance(view, me, p, enemies, f"{who.id} is within reach")
         st = SS.stance(me)
         if st != SS.STAND and not ranged:
@@ -153,6 +160,9 @@ class Phases(Windows):
         """A free drop before the end of its move, when it fights from range: to a crouch
         (one size smaller to shots), or prone for a sniper with no enemy near."""
         b = view.battle
+        brawlers = [_dist(b, me.pos, e.pos) for e in enemies if not SS.is_ranged(e.weapon)]
+        if brawlers and min(brawlers) <= SS.STANCE_HEXES[SS.STAND] * 2 + 1:
+            return self._end(view, why)  # down low it could not get away from a brawler
         if SS.is_ranged(me.weapon) and SS.block(me).stances:
             near = min(_dist(b, me.pos, e.pos) for e in enemies)
             want = "prone" if (p.distance == "snipe" and near > 4) else "crouch"
@@ -172,7 +182,8 @@ class Phases(Windows):
             return None
         b = view.battle
         for i, w in enumerate(me.weapons):
-            if i == me.active_weapon or weapon_kind(me, i) != want or self._rounds(b, me, i) <= 0:
+            if (i == me.active_weapon or weapon_kind(me, i) != want or self._spent(b, me, i)
+                    or i in me.cond.get("jammed", ())):
                 continue
             if want != "ranged" and not any(_dist(b, me.pos, e.pos) <= w.reach
                                             for e in enemies):
@@ -182,9 +193,20 @@ class Phases(Windows):
                 return self._say(a, f"draws {w.name} (best_weapon {want})")
         return None
 
+    @staticmethod
+    def _spent(b: Battle, me: Combatant, i: int | None = None) -> bool:
+        """Weapon ``i`` (default: the one in hand) fires no more: empty with nothing to
+        reload. A jam is not: an unload clears it, a swap would cost the round."""
+        i = me.active_weapon if i is None else i
+        w = me.weapons[i]
+        if w.magazine != "none":
+            return me.weapon_states[i].loaded == 0 and me.ammo.get(w.ammo or "", 0) == 0
+        return bool(w.ammo) and me.ammo.get(w.ammo or "", 0) == 0
+
     def _draw_usable(self, view: View, me: Combatant) -> Action | None:
         for i in range(len(me.weapons)):
-            if i != me.active_weapon and self._rounds(view.battle, me, i) > 0:
+            if (i != me.active_weapon and not self._spent(view.battle, me, i)
+                    and i not in me.cond.get("jammed", ())):
                 a = Action("draw", None, str(i))
                 if self._legal(view, a):
                     return self._say(a, f"draws {me.weapons[i].name}: "
@@ -242,7 +264,9 @@ class Phases(Windows):
             return self._say(Action("reload"), f"reloads {w.name} ({st.loaded}/{w.capacity})")
         near = min(enemies, key=lambda e: (_dist(b, me.pos, e.pos), e.slot))
         a = Action("overwatch", near.slot)
-        if self._legal(view, a) and self._value(b, me, near)[0] > 0:
+        # a watch costs next round's move: only for those who would hold their ground
+        if (p.distance in ("stay", "snipe") and self._legal(view, a)
+                and self._value(b, me, near)[0] > 0):
             return self._say(a, f"no shot worth taking (min_to_hit {p.min_to_hit}): watches "
                                 f"for {near.id} to move")
         return self._end(view, "nothing worth doing")

@@ -155,12 +155,18 @@ def attack_mods(b: Battle, c: Combatant, t: Combatant, ws: int, location: str | 
     return mods, S.ATTACK_BASE + defense, diff_mods
 
 
-def spend_round(c: Combatant, ws: int) -> None:
+def spend_rounds(c: Combatant, ws: int, shots: int) -> int:
+    """Fire up to ``shots`` rounds (what is loaded, for a gun); returns how many."""
     w = c.weapons[ws]
     if w.magazine != "none":
-        c.weapon_states[ws].loaded -= 1
+        n = min(shots, c.weapon_states[ws].loaded)
+        c.weapon_states[ws].loaded -= n
     elif w.ammo:
-        c.ammo[w.ammo] -= 1
+        n = min(shots, c.ammo.get(w.ammo, 0))
+        c.ammo[w.ammo] -= n
+    else:
+        n = shots
+    return n
 
 
 def resolve_attack(b: Battle, c: Combatant, t: Combatant, ws: int, location: str | None,
@@ -171,9 +177,11 @@ def resolve_attack(b: Battle, c: Combatant, t: Combatant, ws: int, location: str
     w = c.weapons[ws]
     p = S.profile(w)
     mods, diff, diff_mods = attack_mods(b, c, t, ws, location, charge)
-    spend_round(c, ws)
+    shots = spend_rounds(c, ws, p.shots)
     at = f" ({location})" if location else ""
-    what = f"{how} {t.id}{at} with {w.name}"
+    burst = f" ({shots} rounds)" if shots > 1 and p.skill in S.RANGED_SKILLS else (
+        f" ({shots} strikes)" if shots > 1 else "")
+    what = f"{how} {t.id}{at} with {w.name}{burst}"
     ok, ev = check(b, c, p.skill, what, diff, mods, events, diff_mods)
     if not ok:
         return
@@ -186,7 +194,13 @@ def resolve_attack(b: Battle, c: Combatant, t: Combatant, ws: int, location: str
         ev.crit = f"critical, damage x{mult}"
     elif roll <= CRIT_FAIL_AT:
         ev.crit = "critical failure: it still hits"
-    deal_damage(b, c, t, w.name, p.damage, p.damage_type, mult, location, events)
+    # reading: one check for the burst, every round of it hits, each less DT (seed 001:
+    # "DTs are applied on a per-hit basis"); only the first can be a critical
+    for k in range(shots):
+        if t.status == DEAD:
+            break
+        deal_damage(b, c, t, w.name, p.damage, p.damage_type, mult if k == 0 else 1,
+                    location, events)
     if roll <= CRIT_FAIL_AT and crit_at > CRIT_FAIL_AT:
         _critical_failure(b, c, ws, events)
 
