@@ -40,10 +40,14 @@ MODULES = (
     "rules/f2d20/dice.py", "rules/f2d20/movement.py", "rules/f2d20/odds.py",
     "rules/f2d20/reach.py", "rules/f2d20/ruleset.py", "rules/f2d20/skills.py",
     "rules/f2d20/stats.py",
+    "rules/hexes.py", "rules/simple/attack.py", "rules/simple/movement.py",
+    "rules/simple/odds.py", "rules/simple/ruleset.py", "rules/simple/skills.py",
+    "rules/simple/stats.py",
     "envs/encoding.py", "agents/base.py",
     "agents/packets/agent.py", "agents/packets/aid.py", "agents/packets/attack.py",
     "agents/packets/movement.py", "agents/packets/odds.py", "agents/packets/packet.py",
-    "agents/packets/spare.py", "agents/packets/weapons.py", "agents/packets/windows.py",
+    "agents/packets/phases.py", "agents/packets/spare.py", "agents/packets/weapons.py",
+    "agents/packets/windows.py",
 )
 
 
