@@ -1,4 +1,4 @@
-"""Packets beat random play with the same creatures, under both rulesets.
+"""Packets beat random play with the same creatures, under every ruleset.
 
 Matchups (fixed seeds; the engine runs directly with keep_log=False and battle.quiet):
 
@@ -10,10 +10,10 @@ Matchups (fixed seeds; the engine runs directly with keep_log=False and battle.q
 
 Excluded, because no agent could win them (the fight is a draw or a loss by construction):
 
-- mirrors of the radscorpions (poison-immune to their own stingers, both rulesets) and,
+- mirrors of the radscorpions (poison-immune to their own stingers, every ruleset) and,
   under PnP, of the glowing one (its touch deals radiation; ghouls are immune).
 
-Every scenario side is in, under both rulesets. (Under 2d20 six scenario sides and the
+Every scenario side is in, under every ruleset. (Under 2d20 six scenario sides and the
 sentry bot mirror were left out until the 2d20 stat blocks were retuned and three
 readings changed - docs/rules/f2d20.md, "Balance" - because the party lost even to
 random creatures and a sentry bot's ammunition could not take down two sentry bots.)
@@ -42,10 +42,12 @@ MIRROR_ROUNDS = 60
 NO_MIRROR = {
     "pnp": {"radscorpion", "young_radscorpion", "giant_radscorpion", "glowing_one"},
     "f2d20": {"radscorpion", "young_radscorpion", "giant_radscorpion"},
+    "simple": {"radscorpion", "young_radscorpion", "giant_radscorpion"},
 }
-NO_SCENARIO_SIDE = {
+NO_SCENARIO_SIDE: dict[str, set[tuple[str, int]]] = {
     "pnp": set(),
     "f2d20": set(),
+    "simple": set(),
 }
 
 

@@ -46,7 +46,7 @@ def run(tmp_path: Path, ruleset: str, script: list[str], physical: bool = False,
     return con.file.getvalue()
 
 
-@pytest.mark.parametrize("ruleset", ["pnp", "f2d20"])
+@pytest.mark.parametrize("ruleset", ["pnp", "f2d20", "simple"])
 def test_a_session_with_physical_dice_and_undo_reaches_the_end(ruleset, tmp_path):
     out = run(tmp_path, ruleset, ["help", "2", "undo"], physical=True)
     assert "Commands: help, look, undo" in out

@@ -443,3 +443,24 @@ def test_a_burst_hits_with_every_round_each_less_dt():
         assert "(2 rounds)" in [e for e in evs if isinstance(e, SkillChecked)][0].what
     finally:
         del WEAPONS["burst_rifle"]
+
+
+def test_a_recharging_weapon_regains_rounds_each_round():
+    """Reading: PnP's recharging quality (a robot's laser) refills under Simple as well."""
+    from wasteland.bestiary.models import Qualities
+
+    from .kitsimple import WEAPONS
+
+    WEAPONS["head_laser"] = WEAPONS["laser"].model_copy(update={
+        "id": "head_laser", "capacity": 3, "qualities": Qualities(recharging=1)})
+    try:
+        a = duel(a_w=("head_laser",))
+        a.c("ann").weapon_states[0].loaded = 0
+        while a.b.round == 1:
+            a.act("end")
+        assert a.c("ann").weapon_states[0].loaded == 1
+        while a.b.round <= 3:
+            a.act("end")
+        assert a.c("ann").weapon_states[0].loaded == 3  # never past capacity
+    finally:
+        del WEAPONS["head_laser"]

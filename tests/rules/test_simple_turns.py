@@ -205,3 +205,14 @@ def _bestiary(a):
 
 def test_seed_file_is_cited():
     assert SEED.endswith("001_0912b5c6442fb3b1.txt")
+
+
+def test_no_charge_at_an_enemy_already_adjacent():
+    """Reading (docs/rules/simple.md): a charge closes in on its target; one already next
+    to it strikes in the action phase instead."""
+    knife = creature("a", weapons=("knife",))
+    a = two(a=knife, at_b=(1, 0))
+    a.act("end")  # bob
+    a.act("end")  # ann
+    assert a.whose() == ("ann", "action")  # no charge phase: bob is already adjacent
+    assert "attack bob" in a.legal()

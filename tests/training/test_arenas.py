@@ -156,7 +156,7 @@ def test_generation_is_fast():
     ({"creature_count": (0, 2)}, "creature_count must be (low, high)"),
     ({"foe_count": (3, 2)}, "foe_count must be (low, high)"),
     ({"creature_count": (1, 6), "foe_count": (1, 5)}, "more than 10 combatants"),
-    ({"ruleset": "simple"}, "unknown ruleset 'simple'; available: pnp, f2d20"),
+    ({"ruleset": "gurps"}, "unknown ruleset 'gurps'; available: pnp, f2d20, simple"),
     ({"rng": 7}, "rng must be a numpy.random.Generator"),
     ({"name": ""}, "name must be a non-empty string"),
 ])

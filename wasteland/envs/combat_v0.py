@@ -16,8 +16,9 @@
 
 A Fallout tabletop fight on a square grid: every combatant of the scenario is an agent.
 The rules live in the ruleset (`wasteland.rules`, default `"pnp"`, or `"f2d20"`, Fallout
-2d20, whose ranges and moves read the map as zones); this env only translates them, like
-PettingZoo's classic games translate their board classes.
+2d20, whose ranges and moves read the map as zones, or `"simple"`, J.E. Sawyer's Simple,
+whose rounds are move, charge and action phases on hexes read from the same map); this env
+only translates them, like PettingZoo's classic games translate their board classes.
 
 ```python
 from wasteland.envs import combat_v0

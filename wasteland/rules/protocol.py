@@ -52,7 +52,7 @@ def legal_actions(ruleset: Ruleset, battle: Battle) -> list[Action]:
     return [ACTION_TABLE[i] for i in ruleset.legal_ids(battle)]
 
 
-RULESETS = ("pnp", "f2d20")
+RULESETS = ("pnp", "f2d20", "simple")
 
 
 def get_ruleset(name: str) -> Ruleset:

@@ -151,8 +151,12 @@ def _check_ruleset(f: SaveFile, scenario: Scenario, bestiary: Bestiary, where: s
     """A state made under another ruleset (a save whose "ruleset" was edited) is named as
     such: each ruleset's battles carry their own bookkeeping from the first round."""
     saved = set(f.state.extra)
-    marks = {name: set(get_ruleset(name).new_battle(scenario, f.seed, bestiary).extra)
-             for name in RULESETS}
+    marks: dict[str, set[str]] = {}
+    for name in RULESETS:
+        try:
+            marks[name] = set(get_ruleset(name).new_battle(scenario, f.seed, bestiary).extra)
+        except WastelandError:  # its creatures have no stat block for it: not this one
+            continue
     fits = [name for name, keys in marks.items() if keys <= saved]
     best = max(fits, key=lambda name: len(marks[name]), default=None)
     if best != f.ruleset:

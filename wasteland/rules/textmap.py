@@ -11,6 +11,8 @@ method) the zone map stands beside the terrain: each passable square as its zone
 with the combatants on it; a legend line gives each zone's cover, a line each side's AP
 pool, and each status line the combatant's zone, injuries and conditions.
 
+Under Simple the map is drawn as hexes (odd rows half a hex to the right, rules/hexes.py).
+
 ``render_zones`` draws a map's 2d20 zones instead: each passable square as its zone's
 letter, walls ``#``, then one legend line per zone.
 """
@@ -71,6 +73,12 @@ def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS
                                                 f"{COVER_NAMES[zones.cover(z)]}"
                                                 for z in range(zones.count))
                      + " (against shots from other zones)")
+    elif b.ruleset == "simple":  # hexes: odd rows half a hex to the right
+        from wasteland.rules.hexes import hexes_for
+
+        marks = {y * g.width + x: ch for y, r in enumerate(rows) for x, ch in enumerate(r)
+                 if ch == "x" or ch.isalnum()}
+        lines = hexes_for(g).text(marks)
     else:
         lines = ["".join(r) for r in rows]
     deciding = None if b.over else ruleset.decider(b)

@@ -106,7 +106,7 @@ class Phases(Windows):
                 note = f" ({flee}, but no enemy is near)"
         self._note = note
         t, why = self._target(b, me, p, enemies)
-        if not self._armed(b, me) or self._spent(b, me):
+        if not self._can_fire(me, me.active_weapon):
             draw = self._draw_usable(view, me)
             if draw is not None:
                 return draw
@@ -114,7 +114,8 @@ class Phases(Windows):
         if draw is not None:
             return draw
         lead = self._leader_far(b, me) if p.distance == "stay_close" else None
-        if lead is not None:
+        if lead is not None and _dist(b, me.pos, t.pos) > 2 * SS.STANCE_HEXES[SS.STAND]:
+            # its place is by its leader, unless its target is within a move and a charge
             a = Action("move", lead.slot, "toward")
             if self._legal(view, a):
                 return self._say(a, f"keeps close to {lead.id} (distance stay_close)")
@@ -122,6 +123,14 @@ class Phases(Windows):
             return self._settle_stance(view, me, p, enemies, "it holds its post (distance "
                                                              "stay)")
         d = _dist(b, me.pos, t.pos)
+        if ranged and SS.profile(me.weapon).heavy:
+            # a heavy weapon fires only after free actions alone (seed 001): any shot it
+            # can take from here beats a move that silences it for the round
+            who, h, _v = self._best_shot(view, me, enemies)
+            if who is not None and h >= self._floor(b, p) and h > 0:
+                return self._settle_stance(view, me, p, enemies,
+                                           f"a heavy weapon: it fires from here at {who.id} "
+                                           f"({h:.0%}) rather than move")
         if ranged:
             close = sorted((e for e in enemies if _dist(b, me.pos, e.pos) <= SNIPE_CLOSE),
                            key=lambda e: (_dist(b, me.pos, e.pos), e.slot))
@@ -182,8 +191,8 @@ class Phases(Windows):
             return None
         b = view.battle
         for i, w in enumerate(me.weapons):
-            if (i == me.active_weapon or weapon_kind(me, i) != want or self._spent(b, me, i)
-                    or i in me.cond.get("jammed", ())):
+            if (i == me.active_weapon or weapon_kind(me, i) != want
+                    or not self._can_fire(me, i) or i in me.cond.get("jammed", ())):
                 continue
             if want != "ranged" and not any(_dist(b, me.pos, e.pos) <= w.reach
                                             for e in enemies):
@@ -193,8 +202,16 @@ class Phases(Windows):
                 return self._say(a, f"draws {w.name} (best_weapon {want})")
         return None
 
+    def _can_fire(self, me: Combatant, i: int) -> bool:
+        """Weapon ``i`` can strike or fire now or after a reload or unload, under Simple's
+        rules (a crippled arm is -8 to a two-handed weapon, not a bar: attack.usable)."""
+        w = me.weapons[i]
+        hands_ok = (w.hands == 0 or not SS.all_crippled(me, "arm")
+                    or me.loc_counts.get("arm", 0) == 0)
+        return hands_ok and not self._spent(me, i)
+
     @staticmethod
-    def _spent(b: Battle, me: Combatant, i: int | None = None) -> bool:
+    def _spent(me: Combatant, i: int | None = None) -> bool:
         """Weapon ``i`` (default: the one in hand) fires no more: empty with nothing to
         reload. A jam is not: an unload clears it, a swap would cost the round."""
         i = me.active_weapon if i is None else i
@@ -205,7 +222,7 @@ class Phases(Windows):
 
     def _draw_usable(self, view: View, me: Combatant) -> Action | None:
         for i in range(len(me.weapons)):
-            if (i != me.active_weapon and not self._spent(view.battle, me, i)
+            if (i != me.active_weapon and self._can_fire(me, i)
                     and i not in me.cond.get("jammed", ())):
                 a = Action("draw", None, str(i))
                 if self._legal(view, a):

@@ -116,6 +116,8 @@ def charge_path(b: Battle, c: Combatant, t: Combatant) -> tuple[int, ...] | None
     """A charge (seed 001, Charge Phase): 1 to 4 free hexes in a straight line from where
     it stands, ending next to ``t``; the shortest such line, then the lowest end hex."""
     h = hexes_for(b.grid)
+    if h.dist(c.pos, t.pos) <= 1:
+        return None  # reading: a charge closes in; one already engaged strikes in its action
     best: tuple[int, ...] | None = None
     for d in range(6):
         ray = h.ray(c.pos, d, 4)

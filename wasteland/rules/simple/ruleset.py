@@ -620,6 +620,10 @@ class Simple:
             b.emit(events, Note(c.id, f"bleeds {n} from a crippled torso (HP {c.hp}/"
                                       f"{c.max_hp})."))
             after_harm(b, c, events)
+        if c.status == ACTIVE:  # reading: a recharging weapon (PnP's quality) regains its
+            for w, ws in zip(c.weapons, c.weapon_states):  # rounds each round here too
+                if w.qualities.recharging and ws.loaded < w.capacity:
+                    ws.loaded = min(w.capacity, ws.loaded + w.qualities.recharging)
         f = int(cond.get("fatigue", 0))
         if f:
             cond["fatigue"] = f - 1
