@@ -464,3 +464,54 @@ def test_a_recharging_weapon_regains_rounds_each_round():
         assert a.c("ann").weapon_states[0].loaded == 3  # never past capacity
     finally:
         del WEAPONS["head_laser"]
+
+
+def test_aimed_shots_at_the_eyes_and_groin_count_them_as_minute():
+    """Seed 001, Called Shots: eyes and groin are minute (x4 range); reading: a groin on
+    humanoids only; a hit over 10% of HP cripples one eye, or the groin (prone)."""
+    a = duel(a_w=("derringer",), at_b=(2, 0))
+    assert mods_of(a, "eyes")["range"] == -6  # 2 x4 = 8: far for point blank 2
+    assert mods_of(a, "groin")["range"] == -6
+    b = duel(at_b=(3, 0))
+    to_ann_action(b)
+    assert {"aimed bob eyes", "aimed bob groin"} <= b.legal()
+    b.rig.push(10, 10, 10).push(100, 50).push(6, 2)  # 4 damage: over 10% of 30
+    b.act("aimed bob eyes")
+    assert b.c("bob").crippled == {"eye": 1}
+    robot = duel(at_b=(3, 0), b_kw={"eyes": 0}, )
+    robot.b.combatants[1].creature = robot.c("bob").creature.model_copy(update={"kind": "robot"})
+    to_ann_action(robot)
+    assert not any(t.startswith("aimed") for t in robot.legal())  # no eyes, no groin
+
+
+def test_two_weapons_at_once_are_minus_eight_each():
+    """Seed 001, Using Two Weapons: two one-handed actions at once, -8 to each."""
+    a = duel(a_w=("pistol", "knife"), at_b=(1, 0), b_kw={"hp": 60})
+    to_ann_action(a)
+    assert "attack2 bob" in a.legal()
+    a.rig.push(10, 10, 10).push(100, 50).push(6, 3)  # the pistol: hits
+    a.rig.push(10, 10, 10).push(100, 50).push(4, 2)  # the knife: hits
+    evs = a.act("attack2 bob")
+    checks = [e for e in evs if isinstance(e, SkillChecked)]
+    assert len(checks) == 2
+    assert all(("two weapons", -8) in c.mods for c in checks)
+    assert "pistol" in checks[0].what and "knife" in checks[1].what
+    b = duel(a_w=("rifle", "knife"), at_b=(1, 0))  # a two-handed gun: not one-handed
+    to_ann_action(b)
+    assert "attack2 bob" not in b.legal()
+
+
+def test_repairing_a_damaged_weapon_is_an_average_mechanics_check():
+    """Seed 001, Action Phase (use an item, including repairing); reading: an Average
+    Mechanics check mends the weapon in hand."""
+    a = duel()
+    a.c("ann").cond["damaged"] = [0]
+    to_ann_action(a)
+    assert "repair" in a.legal()
+    a.rig.push(10, 7, 7)  # 14 + mechanics 5 = 19 < 20
+    a.act("repair")
+    assert a.c("ann").cond["damaged"] == [0]
+    to_ann_action(a)
+    a.rig.push(10, 7, 8)  # 20
+    a.act("repair")
+    assert a.c("ann").cond["damaged"] == [] and "repair" not in a.legal()

@@ -25,6 +25,7 @@ VISIBILITY_PENALTY = {0: 0, -2: -4, -4: -8, -10: -20}
 EYE_PENALTY, EYES_PENALTY = -4, -8  # a crippled eye: lightly obscured; all: moderately
 EVADE_PENALTY = -5
 CRIPPLED_LIMB = -8
+TWO_WEAPONS = -8  # each of two actions made at once (seed 001, Using Two Weapons)
 # called shots: size categories below the creature (a human's torso or leg is small, its
 # arm or head tiny, its eyes or groin minute: seed 001, Called Shots)
 PART_SHRINK = {"torso": 1, "leg": 1, "arm": 2, "head": 2, "eye": 3, "groin": 3}
@@ -38,17 +39,41 @@ def dice_of(text: str) -> Dice:
     return Dice.parse(text)
 
 
-def part_name(location: str | None) -> str | None:
-    """The body part a called shot's option names (the action table's head, arm, leg and
-    2d20's torso)."""
-    return location
+AIMED_PARTS = {"eyes": "eye", "groin": "groin"}  # the `aimed` options, as body parts
+GROIN_KINDS = frozenset({"human", "character", "ghoul", "mutant"})  # reading: humanoids
+
+
+def part_of(location: str | None) -> str:
+    """The body part a called shot's option names: head, arm, leg, torso, eye, groin."""
+    return AIMED_PARTS.get(location or "", location or "")
+
+
+def has_part(t: Combatant, location: str) -> bool:
+    """Whether ``t`` has the part a called shot aims at: its hit locations (head, arm,
+    leg, torso); eyes by its stat block; a groin if it is a humanoid (reading)."""
+    if location == "eyes":
+        return S.block(t).eyes > 0
+    if location == "groin":
+        return t.creature.kind in GROIN_KINDS
+    return location in t.loc_kinds
+
+
+def offhand(c: Combatant) -> int | None:
+    """A second one-handed weapon to use with the one in hand, both one-handed (seed 001,
+    Using Two Weapons: the actions must be possible one-handed), with an arm for each."""
+    if c.weapon.hands != 1 or c.crippled.get("arm", 0):
+        return None
+    for i, w in enumerate(c.weapons):
+        if i != c.active_weapon and w.hands == 1:
+            return i
+    return None
 
 
 def target_factor(b: Battle, t: Combatant, location: str | None) -> float:
     """How many times farther than it is the target counts for range: its size (or the
     called part's), one category smaller crouching, two prone, and (reading) one smaller
     in light cover, two in heavy cover; never smaller than minute."""
-    size = S.size_index(t) - (PART_SHRINK[location] if location else 0)
+    size = S.size_index(t) - (PART_SHRINK[part_of(location)] if location else 0)
     size -= S.STANCE_SHRINK[S.stance(t)]
     cover = b.grid.cover[t.pos]
     if cover and cover < COVER_FULL:
@@ -93,7 +118,7 @@ def can_attack(b: Battle, c: Combatant, t: Combatant, ws: int,
     """Whether ``c`` may attack ``t`` with weapon ``ws`` (and at ``location``)."""
     if t.status != ACTIVE or t.side == c.side or not usable(c, ws):
         return False
-    if location is not None and location not in t.loc_kinds:
+    if location is not None and not has_part(t, location):
         return False
     h = hexes_for(b.grid)
     w = c.weapons[ws]
@@ -117,12 +142,13 @@ def enemy_adjacent(b: Battle, c: Combatant) -> bool:
 
 
 def attack_mods(b: Battle, c: Combatant, t: Combatant, ws: int, location: str | None,
-                charge: bool = False) -> tuple[Mods, int, Mods]:
-    """(modifiers to the roll, difficulty, the difficulty's parts) of an attack."""
+                charge: bool = False, paired: bool = False) -> tuple[Mods, int, Mods]:
+    """(modifiers to the roll, difficulty, the difficulty's parts) of an attack;
+    ``paired``: one of two made at once, -8 (seed 001, Using Two Weapons)."""
     w = c.weapons[ws]
     p = S.profile(w)
     h = hexes_for(b.grid)
-    mods: Mods = []
+    mods: Mods = [("two weapons", TWO_WEAPONS)] if paired else []
     if p.skill in S.RANGED_SKILLS:
         pb = max(1, p.range)
         eff = h.dist(c.pos, t.pos) * target_factor(b, t, location)
@@ -170,13 +196,14 @@ def spend_rounds(c: Combatant, ws: int, shots: int) -> int:
 
 
 def resolve_attack(b: Battle, c: Combatant, t: Combatant, ws: int, location: str | None,
-                   events: list[Event], how: str = "attacks", charge: bool = False) -> None:
+                   events: list[Event], how: str = "attacks", charge: bool = False,
+                   paired: bool = False) -> None:
     """One attack: the skill check, on a hit the d100 critical roll, damage less DT,
     crippling by a called shot; a critical failure still hits but jams or damages the
     weapon."""
     w = c.weapons[ws]
     p = S.profile(w)
-    mods, diff, diff_mods = attack_mods(b, c, t, ws, location, charge)
+    mods, diff, diff_mods = attack_mods(b, c, t, ws, location, charge, paired)
     shots = spend_rounds(c, ws, p.shots)
     at = f" ({location})" if location else ""
     burst = f" ({shots} rounds)" if shots > 1 and p.skill in S.RANGED_SKILLS else (
@@ -249,7 +276,7 @@ def deal_damage(b: Battle, c: Combatant | None, t: Combatant, source: str, dice_
     b.emit(events, DamageDealt(t.id, str(dice), faces, [], 1.0, raw, "DT", threshold, dealt,
                                damage_type, t.hp, t.max_hp, note))
     if location and dealt * 100 > t.max_hp * CRIPPLE_SHARE:
-        cripple(b, t, location, dealt, events)
+        cripple(b, t, part_of(location), dealt, events)
     after_harm(b, t, events)
     return dealt
 

@@ -46,6 +46,7 @@ from .attack import (
     dice_of,
     jammed,
     knock_out,
+    offhand,
     resolve_attack,
     rise,
 )
@@ -65,6 +66,9 @@ RUN_TO, RUN_AWAY = target_ids("sprint", "toward"), target_ids("sprint", "away")
 ATTACK = {o: target_ids("attack", o) for o in (None, "head", "arm", "leg")}
 CALLED_TORSO = target_ids("called", "torso")
 CHARGE, OVERWATCH = target_ids("charge", None), target_ids("overwatch", None)
+AIMED = {o: target_ids("aimed", o) for o in ("eyes", "groin")}
+ATTACK2 = target_ids("attack2", None)
+REPAIR = ACTION_INDEX[Action("repair")]
 STIM, FIRST_AID = target_ids("stimpak", None), target_ids("first_aid", None)
 
 MOVE, CHARGE_PHASE, ACTION = "move", "charge", "action"
@@ -238,6 +242,9 @@ class Simple:
                 ids.append(ATTACK[loc][t.slot])
         if can_attack(b, c, t, ws, "torso"):
             ids.append(CALLED_TORSO[t.slot])
+        for loc in ("eyes", "groin"):
+            if can_attack(b, c, t, ws, loc):
+                ids.append(AIMED[loc][t.slot])
         return ids
 
     def _drops(self, c: Combatant) -> list[int]:
@@ -331,6 +338,11 @@ class Simple:
             ids.extend(self._attack_ids(b, c, t))
             if p.skill in S.RANGED_SKILLS and p.skill != "throwing" and can_attack(b, c, t, ws):
                 ids.append(OVERWATCH[t.slot])
+            off = offhand(c)
+            if off is not None and can_attack(b, c, t, ws) and can_attack(b, c, t, off):
+                ids.append(ATTACK2[t.slot])
+        if ws in c.cond.get("damaged", ()):
+            ids.append(REPAIR)
         return ids
 
     # --- applying ------------------------------------------------------------------------
@@ -444,9 +456,23 @@ class Simple:
         k = a.kind
         if k == "end":
             return
-        if k in ("attack", "called"):
+        if k in ("attack", "called", "aimed"):
             assert a.target is not None
             resolve_attack(b, c, b.combatants[a.target], c.active_weapon, a.option, events)
+        elif k == "attack2":  # two weapons at once, -8 each (seed 001, Using Two Weapons)
+            assert a.target is not None
+            t = b.combatants[a.target]
+            off = offhand(c)
+            assert off is not None
+            resolve_attack(b, c, t, c.active_weapon, None, events, paired=True)
+            if t.status == ACTIVE and c.status == ACTIVE and can_attack(b, c, t, off):
+                resolve_attack(b, c, t, off, None, events, paired=True)
+        elif k == "repair":
+            ws = c.active_weapon
+            ok, _ev = check(b, c, "mechanics", f"repairs its {c.weapon.name}", S.AVERAGE, [],
+                            events)
+            if ok:
+                c.cond["damaged"] = [i for i in c.cond.get("damaged", []) if i != ws]
         elif k == "reload":
             w, st = c.weapon, c.wstate
             ammo = w.ammo or ""
