@@ -216,3 +216,40 @@ def test_no_charge_at_an_enemy_already_adjacent():
     a.act("end")  # ann
     assert a.whose() == ("ann", "action")  # no charge phase: bob is already adjacent
     assert "attack bob" in a.legal()
+
+
+def test_move_legality_agrees_with_where_a_move_goes():
+    """legal_ids asks movement.can_step, apply walks with movement.next_step: over random
+    fights on every built-in scenario they agree for every combatant and direction; and
+    the attacks legal_ids offers (attack_spots) are those can_attack allows."""
+    import random as _random
+
+    from wasteland.bestiary.loader import load_scenario, scenario_names
+    from wasteland.rules.actions import ACTION_TABLE
+    from wasteland.rules.hexes import hexes_for
+    from wasteland.rules.simple import Simple
+    from wasteland.rules.simple.attack import SPOTS, attack_spots, can_attack
+    from wasteland.rules.simple.movement import can_step, next_step
+
+    rs = Simple()
+    rng = _random.Random(3)
+    checked = 0
+    for k, name in enumerate(scenario_names() * 3):
+        b = rs.new_battle(load_scenario(name), k, keep_log=False)
+        h = hexes_for(b.grid)
+        while not b.over:
+            for c in b.combatants:
+                for t in b.combatants:
+                    if c is t or c.status != ACTIVE or t.status != ACTIVE:
+                        continue
+                    for mode in ("toward", "away"):
+                        want = next_step(b, h, c, mode, t.pos) is not None
+                        assert can_step(b, h, c.pos, mode, t.pos) == want, (name, mode)
+                        checked += 1
+                    # the attacks offered: attack_spots makes can_attack's checks at once
+                    ws = c.active_weapon
+                    assert attack_spots(b, c, t, ws) == [
+                        loc for loc in SPOTS if can_attack(b, c, t, ws, loc)], name
+            ids = rs.legal_ids(b)
+            rs.apply(b, ACTION_TABLE[ids[int(rng.random() * len(ids))]], check=False)
+    assert checked > 10_000

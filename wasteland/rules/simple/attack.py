@@ -131,6 +131,46 @@ def can_attack(b: Battle, c: Combatant, t: Combatant, ws: int,
     return range_penalty(max(1, p.range), d * target_factor(b, t, location)) is not None
 
 
+SPOTS: tuple[str | None, ...] = (None, "head", "arm", "leg", "torso", "eyes", "groin")
+
+
+def attack_spots(b: Battle, c: Combatant, t: Combatant, ws: int) -> list[str | None]:
+    """Every location ``c`` may attack ``t`` at with weapon ``ws`` (None: the whole
+    target), as ``can_attack`` says for each, with the checks they share made once."""
+    if t.status != ACTIVE or t.side == c.side or not usable(c, ws):
+        return []
+    h = hexes_for(b.grid)
+    w = c.weapons[ws]
+    p = S.profile(w)
+    d = h.dist(c.pos, t.pos)
+    melee = p.skill in S.MELEE_SKILLS
+    if melee:
+        if d > w.reach:
+            return []
+    elif not h.sees(c.pos, t.pos) or b.grid.cover[t.pos] == COVER_FULL:
+        return []
+    out: list[str | None] = []
+    if melee:
+        for loc in SPOTS:
+            if loc is None or has_part(t, loc):
+                out.append(loc)
+        return out
+    # target_factor's size steps, taken once: the target's size, stance and cover
+    base = S.size_index(t) - S.STANCE_SHRINK[S.stance(t)]
+    cover = b.grid.cover[t.pos]
+    if cover and cover < COVER_FULL:
+        base -= cover
+    reach = max(1, p.range) * RANGE_STEPS[-1][0]  # maximum range: nothing beyond
+    top = len(SIZES_SIMPLE) - 1
+    for loc in SPOTS:
+        if loc is not None and not has_part(t, loc):
+            continue
+        size = base - (PART_SHRINK[part_of(loc)] if loc is not None else 0)
+        if d * S.SIZE_FACTOR[max(0, min(top, size))] <= reach:
+            out.append(loc)
+    return out
+
+
 def enemy_adjacent(b: Battle, c: Combatant) -> bool:
     """An enemy within one hex that is not stunned (seed 001, Proximity Penalty)."""
     h = hexes_for(b.grid)

@@ -44,6 +44,31 @@ def next_step(b: Battle, h: Hexes, c: Combatant, mode: str, target: int) -> int 
     return best
 
 
+def can_step(b: Battle, h: Hexes, here: int, mode: str, target: int) -> bool:
+    """Whether ``next_step`` finds a hex (legality asks this for every combatant at every
+    move decision, so it stops at the first): toward, a free neighbour nearer on foot
+    (not from next to the target); away, a free neighbour farther off."""
+    occ = b.occupied
+    if mode == "away":
+        d0 = h.dist(here, target)
+        for n in h.neighbors[here]:
+            if n not in occ and h.dist(n, target) > d0:
+                return True
+        return False
+    d0 = h.dist(here, target)
+    if d0 <= 1:
+        return False
+    walk = h.walk_distances(target)
+    w0 = walk[here]
+    for n in h.neighbors[here]:
+        if n in occ or n == target:
+            continue
+        wn = walk[n]  # next_step's order: walking distance, straight distance, index
+        if wn < w0 or (wn == w0 and (h.dist(n, target), n) < (d0, here)):
+            return True
+    return False
+
+
 def triggers(b: Battle, h: Hexes, c: Combatant, cell: int) -> list[Combatant]:
     """Overwatchers whose cone the mover just entered (each fires once, seed 001)."""
     out = []

@@ -14,6 +14,7 @@ the seed leaves open are in docs/rules/simple.md.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from mypy_extensions import mypyc_attr
@@ -42,6 +43,7 @@ from . import movement as M
 from . import stats as S
 from .attack import (
     after_harm,
+    attack_spots,
     can_attack,
     dice_of,
     jammed,
@@ -69,6 +71,10 @@ CHARGE, OVERWATCH = target_ids("charge", None), target_ids("overwatch", None)
 AIMED = {o: target_ids("aimed", o) for o in ("eyes", "groin")}
 ATTACK2 = target_ids("attack2", None)
 REPAIR = ACTION_INDEX[Action("repair")]
+# each attack_spots location's action ids, by target slot
+SPOT_IDS: dict[str | None, list[int]] = {
+    **{loc: ATTACK[loc] for loc in (None, "head", "arm", "leg")},
+    "torso": CALLED_TORSO, "eyes": AIMED["eyes"], "groin": AIMED["groin"]}
 STIM, FIRST_AID = target_ids("stimpak", None), target_ids("first_aid", None)
 
 MOVE, CHARGE_PHASE, ACTION = "move", "charge", "action"
@@ -235,17 +241,7 @@ class Simple:
         return sorted(set(ids))
 
     def _attack_ids(self, b: Battle, c: Combatant, t: Combatant) -> list[int]:
-        ws = c.active_weapon
-        ids = []
-        for loc in (None, "head", "arm", "leg"):
-            if can_attack(b, c, t, ws, loc):
-                ids.append(ATTACK[loc][t.slot])
-        if can_attack(b, c, t, ws, "torso"):
-            ids.append(CALLED_TORSO[t.slot])
-        for loc in ("eyes", "groin"):
-            if can_attack(b, c, t, ws, loc):
-                ids.append(AIMED[loc][t.slot])
-        return ids
+        return [SPOT_IDS[loc][t.slot] for loc in attack_spots(b, c, t, c.active_weapon)]
 
     def _drops(self, c: Combatant) -> list[int]:
         """Free at the start or end of its move: stand to crouch or prone, crouch to prone."""
@@ -275,11 +271,11 @@ class Simple:
                 if t is c or t.status != ACTIVE:
                     continue
                 enemy = t.side != c.side
-                if hexes and M.next_step(b, h, c, "toward", t.pos) is not None:
+                if hexes and M.can_step(b, h, c.pos, "toward", t.pos):
                     ids.append(MOVE_TO[t.slot])
                     if run:
                         ids.append(RUN_TO[t.slot])
-                if enemy and hexes and M.next_step(b, h, c, "away", t.pos) is not None:
+                if enemy and hexes and M.can_step(b, h, c.pos, "away", t.pos):
                     ids.append(MOVE_AWAY[t.slot])
                     if run:
                         ids.append(RUN_AWAY[t.slot])
@@ -312,16 +308,20 @@ class Simple:
         return out
 
     def _action_ids(self, b: Battle, c: Combatant) -> list[int]:
-        ids = [END]
+        return [END, *self._actions(b, c)]
+
+    def _actions(self, b: Battle, c: Combatant) -> Iterator[int]:
+        """The action phase's ids but `end`, one at a time: whether there is any needs
+        only the first (``_can_decide``)."""
         ws = c.active_weapon
         w = c.weapon
         p = S.profile(w)
         h = hexes_for(b.grid)
         if jammed(c, ws):
-            ids.append(UNLOAD)
+            yield UNLOAD
         elif (w.magazine != "none" and c.weapon_states[ws].loaded < w.capacity
               and c.ammo.get(w.ammo or "", 0) > 0):
-            ids.append(RELOAD)
+            yield RELOAD
         heal = _heal_item(b, c)
         for t in b.combatants:
             if t.side == c.side:
@@ -329,21 +329,24 @@ class Simple:
                 if not near or t.status == DEAD:
                     continue
                 if heal and (t.hp < t.max_hp or t.cond.get("bleeding")):
-                    ids.append(STIM[t.slot])
+                    yield STIM[t.slot]
                 if _needs_aid(t):
-                    ids.append(FIRST_AID[t.slot])
+                    yield FIRST_AID[t.slot]
                 continue
             if t.status != ACTIVE:
                 continue
-            ids.extend(self._attack_ids(b, c, t))
-            if p.skill in S.RANGED_SKILLS and p.skill != "throwing" and can_attack(b, c, t, ws):
-                ids.append(OVERWATCH[t.slot])
+            spots = attack_spots(b, c, t, ws)
+            for loc in spots:
+                yield SPOT_IDS[loc][t.slot]
+            if not spots or None not in spots:
+                continue  # no attack on the whole target: no watch, no second weapon
+            if p.skill in S.RANGED_SKILLS and p.skill != "throwing":
+                yield OVERWATCH[t.slot]
             off = offhand(c)
-            if off is not None and can_attack(b, c, t, ws) and can_attack(b, c, t, off):
-                ids.append(ATTACK2[t.slot])
+            if off is not None and can_attack(b, c, t, off):
+                yield ATTACK2[t.slot]
         if ws in c.cond.get("damaged", ()):
-            ids.append(REPAIR)
-        return ids
+            yield REPAIR
 
     # --- applying ------------------------------------------------------------------------
     def apply(self, b: Battle, action: Action, check: bool = True) -> list[Event]:
@@ -573,7 +576,7 @@ class Simple:
             return bool(self._charges(b, c))
         if _flag(c, "forfeit", b.round) or _flag(c, "heavy_moved", b.round):
             return False
-        return len(self._action_ids(b, c)) > 1  # nothing but `end`: passed over
+        return next(self._actions(b, c), -1) >= 0  # nothing but `end`: passed over
 
     def _advance(self, b: Battle, events: list[Event]) -> None:
         """The next combatant in the phase (move: down the sequence from its lowest; charge

@@ -46,8 +46,11 @@ def stance(c: Combatant) -> str:
     return str(c.cond.get("stance", STAND))
 
 
+SIZE_INDEX = {name: i for i, name in enumerate(SIZES_SIMPLE)}
+
+
 def size_index(c: Combatant) -> int:
-    return SIZES_SIMPLE.index(block(c).size)
+    return SIZE_INDEX[block(c).size]
 
 
 def is_ranged(w: Weapon) -> bool:
