@@ -22,6 +22,7 @@ def test_sequence_is_d10_plus_sequence_and_ties_roll_off_highest_first():
     a = two(seq=[5, 5], extra=[3, 7])
     assert [a.c("ann").initiative, a.c("bob").initiative] == [10, 10]
     assert [a.b.ids[s] for s in a.b.order] == ["bob", "ann"]
+    assert "bob rolls sequence: d10 (5) +5 = 10 (tie broken by d10: 7)" in a.text()
     a = two(a=creature("a", sequence=9), seq=[2, 10])  # 11 against 15
     assert [a.b.ids[s] for s in a.b.order] == ["bob", "ann"]
     assert a.c("ann").initiative == 11 and a.c("bob").initiative == 15

@@ -54,10 +54,13 @@ class InitiativeRolled(Event):
     modifier: int
     total: int
     tiebreak: list[int] = field(default_factory=list)
+    dice: str = "3d6"  # Simple: a d10 for sequence, d10 roll-offs
+    what: str = "initiative"
 
     def text(self) -> str:
-        tb = f" (tie broken by 3d6: {', '.join(map(str, self.tiebreak))})" if self.tiebreak else ""
-        return (f"{self.name} rolls initiative: 3d6 ({fmt_faces(self.faces)})"
+        tb = (f" (tie broken by {self.dice}: {', '.join(map(str, self.tiebreak))})"
+              if self.tiebreak else "")
+        return (f"{self.name} rolls {self.what}: {self.dice} ({fmt_faces(self.faces)})"
                 f" {'+' if self.modifier >= 0 else '-'}{abs(self.modifier)} = {self.total}{tb}")
 
 

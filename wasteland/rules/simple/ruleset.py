@@ -196,7 +196,7 @@ class Simple:
                 continue
             c = b.combatants[s]
             b.emit(events, InitiativeRolled(c.id, faces[s], S.block(c).sequence,
-                                            c.initiative, breaks[s]))
+                                            c.initiative, breaks[s], "d10", "sequence"))
         return ranked
 
     def _roll_sequence(self, b: Battle, slots: list[int], events: list[Event]) -> None:
