@@ -65,21 +65,9 @@ class PacketAgent(Phases):
         flee = self._flee_reason(me, p)
         if not self._armed(b, me):
             return self._disarmed(view, me, p, enemies)
-        note = ""
-        if flee:
-            threats = self._threats(b, me, enemies, running=True)
-            if p.distance == "stay":
-                note = f" ({flee}, but it holds its post: distance stay)"
-            elif threats:
-                near = threats[0]
-                for kind in ("sprint", "move"):
-                    a = Action(kind, near.slot, "away")
-                    if self._legal(view, a):
-                        return self._say(a, f"flees from {near.id}: {flee}")
-                note = f" (cornered: {flee})"
-            else:
-                note = f" ({flee}, but no enemy is near)"
-        self._note = note
+        run = self._run(view, me, p, enemies, flee)
+        if run is not None:
+            return run
         if not flee:
             care = self._care(view, me, p)
             if care is not None:

@@ -133,6 +133,27 @@ class PacketBase:
                 return f"{part} hurt too much"
         return None
 
+    def _run(self, view: View, me: Combatant, p: AIPacket, enemies: list[Combatant],
+             flee: str | None) -> Action | None:
+        """With a reason to flee: away from the nearest that can reach it, by sprint or
+        move; else None, with why it stays noted for this decision's reason."""
+        note = ""
+        if flee:
+            threats = self._threats(view.battle, me, enemies, running=True)
+            if p.distance == "stay":
+                note = f" ({flee}, but it holds its post: distance stay)"
+            elif threats:
+                near = threats[0]
+                for kind in ("sprint", "move"):
+                    a = Action(kind, near.slot, "away")
+                    if self._legal(view, a):
+                        return self._say(a, f"flees from {near.id}: {flee}")
+                note = f" (cornered: {flee})"
+            else:
+                note = f" ({flee}, but no enemy is near)"
+        self._note = note
+        return None
+
     # --- odds ----------------------------------------------------------------------------
     def _odds(self, view: View, me: Combatant, t: Combatant, location: str | None,
               p: AIPacket, ws: int | None = None) -> tuple[float, int]:

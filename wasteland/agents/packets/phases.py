@@ -90,21 +90,9 @@ class Phases(Windows):
                                            f"after its move, a shot at {who.id}")
             return self._end(view, "after its move")
         flee = self._flee_reason(me, p)
-        note = ""
-        if flee:  # as the other rulesets' turn (agent.py): run from those who can reach it
-            threats = self._threats(b, me, enemies, running=True)
-            if p.distance == "stay":
-                note = f" ({flee}, but it holds its post: distance stay)"
-            elif threats:
-                near = threats[0]
-                for kind in ("sprint", "move"):
-                    a = Action(kind, near.slot, "away")
-                    if self._legal(view, a):
-                        return self._say(a, f"flees from {near.id}: {flee}")
-                note = f" (cornered: {flee})"
-            else:
-                note = f" ({flee}, but no enemy is near)"
-        self._note = note
+        flight = self._run(view, me, p, enemies, flee)
+        if flight is not None:
+            return flight
         t, why = self._target(b, me, p, enemies)
         if not self._can_fire(me, me.active_weapon):
             draw = self._draw_usable(view, me)

@@ -7,7 +7,6 @@ from wasteland.rules.battle import ACTIVE, Battle, Combatant, Reaction
 from wasteland.rules.events import Event, Moved, ReactionOffered
 from wasteland.rules.hexes import Hexes, hexes_for
 
-from . import stats as S
 from .attack import can_attack
 
 
@@ -155,7 +154,3 @@ def charge_path(b: Battle, c: Combatant, t: Combatant) -> tuple[int, ...] | None
                     best = path
                 break
     return best
-
-
-def can_charge(b: Battle, c: Combatant) -> bool:
-    return S.stance(c) == S.STAND

@@ -21,7 +21,6 @@ STANCE_SHRINK = {STAND: 0, CROUCH: 1, PRONE: 2}  # size categories smaller (seed
 # how many times farther a target of each size counts for range (seed 001, Size, Stance
 # and Range Penalties), smallest first as SIZES_SIMPLE
 SIZE_FACTOR = (4.0, 3.0, 2.0, 1.0, 0.5)
-LARGE = SIZES_SIMPLE.index("large")
 RANGED_SKILLS = frozenset({"guns", "big_guns", "energy_weapons", "throwing"})
 MELEE_SKILLS = frozenset({"melee", "unarmed"})
 
