@@ -26,11 +26,18 @@ def _say(msg: str) -> None:
     print(f"wasteland: {msg}", file=sys.stderr)
 
 
+# the sources as mypyc reads them: hashed before it translates them, so that a source
+# edited while the C compiler runs is seen as newer than the build, not recorded as built
+READ: dict[str, str] = {}
+
+
 def extensions() -> list[Any]:
     if os.environ.get("WASTELAND_PURE"):
         return []
     try:
         from mypyc.build import mypycify
+
+        READ.update(compiled["source_hashes"](PKG))
 
         # a fixed group name: the editable install maps the shared library by its name,
         # which otherwise is a hash of the module list
@@ -53,7 +60,7 @@ class OptionalBuildExt(build_ext):
                  "it runs as plain Python")
             self._remove_outputs()
             return
-        record = json.dumps({"sources": compiled["source_hashes"](PKG)}, indent=1)
+        record = json.dumps({"sources": READ or compiled["source_hashes"](PKG)}, indent=1)
         for where in {PKG, Path(self.build_lib) / "wasteland"}:
             if where.is_dir():
                 (where / "_compiled.json").write_text(record + "\n")
