@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from menus import last_menu
 from rich.console import Console
 
 from wasteland.cli.gm import start_gm
@@ -20,10 +21,18 @@ ROLL = re.compile(r"Roll (\d+)d(\d+) for (\S+)")
 
 
 def driver(con: Console, script: list[str]) -> Iterator[str]:
-    """Answers what the session asks: the scripted lines first; then a roll of 3s for
-    every die asked for, Enter for every NPC proposal, and for the party the first attack
-    on the menu (else its first entry)."""
-    yield from script
+    """Answers what the session asks: the scripted lines first (a roll asked before one
+    of them, as the party's initiative is, gets 3s); then a roll of 3s for every die asked
+    for, Enter for every NPC proposal, and for the party the first attack on the menu
+    (else its first entry)."""
+    for line in script:
+        while True:
+            out = [ln for ln in con.file.getvalue().splitlines() if ln.strip()]
+            m = ROLL.search(out[-1]) if out else None
+            if not m:
+                break
+            yield " ".join([str(min(3, int(m.group(2))))] * int(m.group(1)))
+        yield line
     for _ in range(3000):
         lines = [ln for ln in con.file.getvalue().splitlines() if ln.strip()]
         m = ROLL.search(lines[-1])
@@ -33,8 +42,7 @@ def driver(con: Console, script: list[str]) -> Iterator[str]:
         if "proposes:" in lines[-1] or (len(lines) > 1 and "proposes:" in lines[-2]):
             yield ""
             continue
-        menu = next(ln for ln in reversed(lines) if ln.startswith("  1)"))
-        items = re.findall(r"(\d+)\) ([^)]*?)(?=\s+\d+\)|$)", menu)
+        items = last_menu("\n".join(lines))
         yield next((n for n, text in items if text.startswith("attack ")), "1")
 
 

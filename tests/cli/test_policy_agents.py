@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from menus import last_menu
 from rich.console import Console
 from test_resume import cut as upto  # the answers after a resume, "quit" at a count
 
@@ -140,8 +141,7 @@ def player(con: Console) -> Iterator[str]:
     (so a resumed game gets the same answers)."""
     n = 0
     while True:
-        lines = [ln for ln in out(con).splitlines() if ln.startswith("  1)")]
-        parts = (lines[-1] if lines else "").split(") ")[1:]
+        parts = [text for _, text in last_menu(out(con))]
         hits = [i for i, p in enumerate(parts) if p.startswith("attack ")]
         yield (str(hits[0] + 1) if hits else str(2 + n % (len(parts) - 1))
                if len(parts) > 2 else "1")

@@ -134,7 +134,9 @@ def test_ctrl_c_inside_an_action_saves_the_fight_as_before_it(tmp_path, monkeypa
 def test_ctrl_c_at_a_gm_dice_prompt_saves_without_the_action(tmp_path):
     path = tmp_path / "gm.json"
     con = console()
-    code = start_gm("pnp", "duel", "0", 4, None, path, con, interrupt_after(["6"]), True)
+    # ted's initiative (3d6, asked at the table), then an attack whose roll is interrupted
+    code = start_gm("pnp", "duel", "0", 4, None, path, con, interrupt_after(["3 3 3", "6"]),
+                    True)
     assert code == 130
     text = out(con)
     assert "Roll " in text and "interrupted." in text and f"saved to {path}" in text
@@ -146,9 +148,17 @@ def test_ctrl_c_at_a_gm_dice_prompt_saves_without_the_action(tmp_path):
 def test_quit_at_a_dice_prompt_saves_without_the_action(tmp_path):
     path = tmp_path / "gm.json"
     con = console()
-    start_gm("pnp", "duel", "0", 4, None, path, con, iter(["6", "quit"]), True)
+    start_gm("pnp", "duel", "0", 4, None, path, con, iter(["3 3 3", "6", "quit"]), True)
     assert "quit during a roll; the action was not taken." in out(con)
     assert not any(h.startswith("ted: ") for h in saves.load(path).history)
+
+
+def test_ctrl_c_during_the_set_up_rolls_saves_nothing_and_returns_130(tmp_path):
+    path = tmp_path / "gm.json"
+    con = console()
+    code = start_gm("pnp", "duel", "0", 4, None, path, con, interrupt_after([]), True)
+    assert code == 130 and "interrupted during the set-up rolls" in out(con)
+    assert not path.exists()
 
 
 def test_the_game_saves_itself_every_round(tmp_path):

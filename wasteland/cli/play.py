@@ -16,7 +16,7 @@ overwritten), and `--resume FILE` continues exactly where it stopped.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,14 +24,16 @@ from rich.console import Console
 from rich.panel import Panel
 
 from wasteland.agents.base import Agent, kind_of, make_agent
+from wasteland.bestiary.models import Scenario
 from wasteland.rules import saves
 from wasteland.rules.actions import Action
-from wasteland.rules.battle import Battle
+from wasteland.rules.battle import Battle, DiceHook
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.protocol import Ruleset, get_ruleset
 from wasteland.rules.textmap import render_text
 
-from .prompt import ChoiceError, match
+from .menu import goto_hint, labelled, layout, reach_text
+from .prompt import ChoiceError, choose
 from .session import (
     agent_record,
     check_resume_options,
@@ -42,8 +44,9 @@ from .session import (
 )
 
 HELP = ("Type the number of an action, or the action itself (words may be shortened: "
-        "'att rad he'). Commands: help, look (map and status), odds (your side's chances "
-        "from here, about a second), save [FILE], quit (saves).")
+        "'att rad he'), or goto X Y to move to a square (the map's coordinates). Commands: "
+        "help, look (map and status), reach (the squares a goto reaches now), odds (your "
+        "side's chances from here, about a second), save [FILE], quit (saves).")
 INTERRUPTED = 130  # the shell's code for Ctrl-C
 
 
@@ -153,6 +156,8 @@ class Game:
             self.look()
         elif word == "odds":
             self.odds()
+        elif word == "reach":
+            self.say(reach_text(self.b, self.rs))
         elif word == "save":
             parts = line.split(maxsplit=1)
             self.save(Path(parts[1]) if len(parts) > 1 else None)
@@ -216,12 +221,19 @@ class Game:
 
         return view_of(self.rs, self.b)
 
-    def show_choices(self, slot: int, phase: str, reaction: str | None,
-                     labels: list[str]) -> None:
-        """Whose decision it is, and its legal actions numbered from 1."""
+    def show_choices(self, slot: int, phase: str, reaction: str | None, legal: list[Action],
+                     labels: list[str], verb: str = "decides") -> None:
+        """Whose decision it is, and its legal actions numbered from 1 with what each costs
+        beyond its notation (hit chances, AP, the Large action), no entry split by a line
+        break."""
         what = f"reaction: {reaction.replace('_', ' ')}" if reaction else phase
-        self.say(f"{self.b.ids[slot]} decides ({what}):", "bold")
-        self.say("  " + "   ".join(f"{i}) {lab}" for i, lab in enumerate(labels, 1)))
+        self.say(f"{self.b.ids[slot]} {verb} ({what}):", "bold")
+        entries = labelled(self.b, self.rs, phase, legal, labels)
+        for line in layout(entries, max(40, self.console.width - 1)):
+            self.say(line)
+        hint = goto_hint(self.b, self.rs)
+        if hint:
+            self.say(hint, "dim")
 
     def human_turn(self, slot: int, phase: str, reaction: str | None) -> str | None:
         """One decision of a human combatant; the reason to stop when the player quits or
@@ -229,7 +241,7 @@ class Game:
         b = self.b
         legal = self.rs.legal_actions(b)
         labels = [a.text(b.ids, slot) for a in legal]
-        self.show_choices(slot, phase, reaction, labels)
+        self.show_choices(slot, phase, reaction, legal, labels)
         while True:
             try:
                 line = next(self.lines)
@@ -243,7 +255,7 @@ class Game:
             if done == "done":
                 continue
             try:
-                action = match(cmd, legal, labels)
+                action = choose(cmd, legal, labels, b, self.rs)
             except ChoiceError as e:
                 self.say(f"{e} (help for commands)", "red")
                 continue
@@ -276,9 +288,12 @@ def npc_agents(b: Battle) -> dict[int, Agent]:
 
 
 def begin(command: str, options: dict[str, Any], resume: Path | None,
-          side_option: str = "side") -> Battle:
+          side_option: str = "side",
+          dice_hook_for: Callable[[Scenario, int], DiceHook] | None = None) -> Battle:
     """A new battle for the chosen encounter, or the saved one (whose options the given
-    ones must not contradict); its session records the options and the humans' sides."""
+    ones must not contradict); its session records the options and the humans' sides.
+    ``dice_hook_for(scenario, people's side)``: who rolls the dice of a new battle's
+    set-up (a GM's table dice for the party's initiative)."""
     if resume is not None:
         b = saves.load(resume)
         ours = bool(b.session) and b.session["command"] in ("play", "gm")
@@ -302,7 +317,8 @@ def begin(command: str, options: dict[str, Any], resume: Path | None,
             "seed": 1, **{k: v for k, v in options.items() if v is not None}}
     sc, me = encounter(opts["scenario"], str(opts[side_option]), opts.get("character"),
                        opts.get("enemies"))
-    b = get_ruleset(opts["ruleset"]).new_battle(sc, int(opts["seed"]))
+    hook = dice_hook_for(sc, me) if dice_hook_for is not None else None
+    b = get_ruleset(opts["ruleset"]).new_battle(sc, int(opts["seed"]), dice_hook=hook)
     b.session = new_session(command, opts, [me])
     return b
 

@@ -4,7 +4,12 @@ action's notation where every word may be shortened to an unambiguous prefix
 
 from __future__ import annotations
 
-from wasteland.rules.actions import Action
+from wasteland.rules.actions import GOTO, Action, parse_action
+from wasteland.rules.battle import Battle
+from wasteland.rules.errors import NotationError
+from wasteland.rules.protocol import Ruleset
+
+from .menu import destinations
 
 
 class ChoiceError(ValueError):
@@ -34,3 +39,22 @@ def match(text: str, legal: list[Action], labels: list[str]) -> Action:
     if found:
         raise ChoiceError(f"{text.strip()!r} is ambiguous: {', '.join(lab for _, lab in found)}")
     raise ChoiceError(f"{text.strip()!r} is not a legal action now; legal: {', '.join(labels)}")
+
+
+def choose(text: str, legal: list[Action], labels: list[str], b: Battle, rs: Ruleset
+           ) -> Action:
+    """``match``, or a move to a chosen square (``goto X Y``) the decision can reach."""
+    words = text.strip().lower().split()
+    if words[:1] != [GOTO]:
+        return match(text, legal, labels)
+    try:
+        a = parse_action(text, b.ids)
+    except NotationError as e:
+        raise ChoiceError(str(e)) from None
+    x, y = (int(v) for v in (a.option or "").split())
+    g = b.grid
+    can = destinations(b, rs)
+    if not (0 <= x < g.width and 0 <= y < g.height) or g.index(x, y) not in can:
+        raise ChoiceError(f"({x}, {y}) cannot be reached now; " + (
+            "`reach` lists the squares that can" if can else "no move to a chosen square now"))
+    return a

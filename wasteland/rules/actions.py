@@ -86,6 +86,7 @@ _KINDS: tuple[tuple[str, bool, tuple[str | None, ...]], ...] = (
     ("repair", False, (None,)),
 )
 KINDS = tuple(k for k, _, _ in _KINDS)
+GOTO = "goto"  # a move to a chosen square: notation, saves and replays only
 TARGETED = {k for k, t, _ in _KINDS if t}
 OPTIONS = {k: o for k, _, o in _KINDS}
 
@@ -182,8 +183,14 @@ def parse_action(text: str, ids: Sequence[str], actor: int | None = None) -> Act
     if not words:
         raise NotationError("empty action; try 'end', 'attack ID', 'move toward ID', 'reload'")
     kind = words[0]
+    if kind == GOTO:  # notation only, not in the table (rules/goto.py)
+        if len(words) != 3 or not all(w.isdigit() for w in words[1:]):
+            raise NotationError("'goto' needs a square: 'goto X Y' with whole numbers, "
+                                "e.g. goto 3 4")
+        return Action(GOTO, None, f"{int(words[1])} {int(words[2])}")
     if kind not in OPTIONS:
-        raise NotationError(f"unknown action {kind!r}; accepted: {', '.join(KINDS)}")
+        raise NotationError(f"unknown action {kind!r}; accepted: {', '.join(KINDS)}, "
+                            f"{GOTO} X Y")
     rest = words[1:]
     option: str | None = None
     if kind in ("move", "sprint", "step"):

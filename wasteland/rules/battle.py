@@ -36,6 +36,10 @@ def rng_from_json(rng: random.Random, state: Sequence[Any]) -> None:
     rng.setstate((version, tuple(internal), gauss))
 
 
+# who rolls which dice: (who, sides, count, why) -> faces, or None to let the RNG roll
+DiceHook = Callable[[int, int, int, str], "list[int] | None"]
+
+
 def dice_entry(who: str, sides: int, faces: list[int], why: str) -> str:
     """The history line for dice rolled at the table: "@dice ted 3d6 4 6 5 (initiative)"."""
     return f"@dice {who} {len(faces)}d{sides} {' '.join(map(str, faces))} ({why})"
@@ -167,7 +171,10 @@ class Battle:
     extra: dict[str, Any] = field(default_factory=dict)
     # who rolls which dice: None lets the battle's RNG roll everything; a GM at the table
     # can answer (who, sides, count, why) with the faces of real dice (None: RNG rolls)
-    dice_hook: Callable[[int, int, int, str], list[int] | None] | None = None
+    dice_hook: DiceHook | None = None
+    # what the next roll is against, in words (target number, modifiers), written by the
+    # rules just before a check only while a dice hook listens: a GM sees it before rolling
+    roll_note: str = ""
     # who runs the fight and how (saved with it, not part of the game state): the command,
     # its options, the agents' random state; see rules/saves.py
     session: dict[str, Any] = field(default_factory=dict)
@@ -238,7 +245,8 @@ class Battle:
     @property
     def history(self) -> list[str]:
         """Every action applied, as "actor: notation" lines (what replay reads), with the
-        faces of real dice ("@dice ...") and newcomers ("@join ...") where they happened."""
+        faces of real dice ("@dice ..."), newcomers ("@join ...") and a GM's edits
+        ("@gm ...") where they happened."""
         ids = self.ids
         return [m if isinstance(m, str) else f"{ids[m[0]]}: {m[1].text(ids, m[0])}"
                 for m in self.moves]

@@ -13,6 +13,11 @@ def fmt_mods(mods: Mods) -> str:
     return "".join(f" {'+' if v >= 0 else '-'}{abs(v)} {label}" for label, v in mods if v)
 
 
+def article(word: str) -> str:
+    """"a" or "an" before ``word`` (by its first letter: the words logged here are plain)."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 def fmt_faces(faces: tuple[int, ...] | list[int]) -> str:
     return "+".join(map(str, faces))
 
@@ -115,10 +120,15 @@ class AttackRolled(Event):
     crit: bool
     crit_mods: Mods
     how: str = "attacks"
+    vats: str = ""  # PnP: the body part a V.A.T.S. attack aims at
+    vats_ap: int = 0
 
     def text(self) -> str:
         dm = fmt_mods(self.defense_mods)
-        s = (f"{self.attacker} {self.how} {self.target} with {self.weapon}: "
+        # V.A.T.S. takes no called-shot penalty, so no modifier would name the part aimed at
+        whom = (f"uses V.A.T.S. on {self.target}'s {self.vats} ({self.vats_ap} AP)"
+                if self.vats else f"{self.how} {self.target}")
+        s = (f"{self.attacker} {whom} with {self.weapon}: "
              f"3d6 ({fmt_faces(self.faces)}){fmt_mods(self.mods)} = {self.total} vs Defense "
              f"{self.defense}{' (' + dm.strip() + ')' if dm else ''}")
         if len(self.shots) > 1:
@@ -157,7 +167,10 @@ class DamageDealt(Event):
 
     def text(self) -> str:
         mult = f" x{self.multiplier:g}" if self.multiplier != 1 else ""
-        res = f" - {self.resist_label} {self.resist}" if self.resist_label else ""
+        label = self.resist_label
+        # a resistance is a percentage: "Poison Resistance 20%", not "Poison Resistance % 20"
+        res = ("" if not label else f" - {label[:-2]} {self.resist}%" if label.endswith(" %")
+               else f" - {label} {self.resist}")
         rolled = f"{self.dice} ({fmt_faces(self.faces)})" if self.faces else self.dice
         return (f"  {self.target} takes {rolled}{fmt_mods(self.bonus)}"
                 f"{mult} = {self.raw}{res} = {self.dealt} {self.damage_type} damage"

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from wasteland.bestiary.loader import Bestiary
     from wasteland.bestiary.models import Scenario
 
-    from .battle import Battle, Combatant
+    from .battle import Battle, Combatant, DiceHook
     from .events import Event
 
 
@@ -30,7 +30,8 @@ class Ruleset(Protocol):
 
     def new_battle(self, scenario: Scenario, seed: int, bestiary: Bestiary | None = None,
                    keep_log: bool = True, max_rounds: Any = None,
-                   rng: random.Random | None = None) -> Battle: ...
+                   rng: random.Random | None = None, dice_hook: DiceHook | None = None
+                   ) -> Battle: ...
 
     def decider(self, battle: Battle) -> Decision: ...
 

@@ -28,10 +28,12 @@ from wasteland.limits import check_json_nesting
 
 from .actions import MAX_COMBATANTS, parse_action
 from .battle import ACTIVE, Battle
+from .edits import apply_edit
 from .errors import SaveError, WastelandError, one_line
 from .protocol import RULESETS, Ruleset, get_ruleset
 from .savefile import write_atomic
 from .savemodel import SaveFile
+from .setup import scenario_ids
 
 FORMAT = "wasteland-battle"
 VERSION = 2
@@ -291,19 +293,29 @@ def replay(ruleset: str | Ruleset, scenario: Scenario, seed: int, history: list[
     """Rebuild a battle from its seed and its history: actions ("actor: action"), the
     faces of dice rolled at the table ("@dice ..."), newcomers ("@join ...")."""
     rs = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
-    try:
-        b = rs.new_battle(scenario, seed, bestiary, max_rounds=max_rounds)
-    except WastelandError as e:
-        raise SaveError(f"{where}: {e}") from None
     pending: deque[tuple[str, int, int, str, list[int]]] = deque()
+    # dice rolled at the table before the first action (a GM's initiative rolls) come first
+    i = 0
+    while i < len(history) and history[i].startswith("@dice "):
+        pending.append(_parse_dice(history[i], f"{where}: history[{i}]"))
+        i += 1
+    ids = scenario_ids(scenario)  # the battle's ids, until it exists to ask
+    made: list[Battle] = []
 
     def table_dice(who: int, sides: int, n: int, why: str) -> list[int] | None:
-        if pending and pending[0][:4] == (b.ids[who] if who >= 0 else "-", sides, n, why):
+        name = "-" if who < 0 else (made[0].ids if made else ids)[who]
+        if pending and pending[0][:4] == (name, sides, n, why):
             return pending.popleft()[4]
         return None
 
-    b.dice_hook = table_dice
-    i = 0
+    try:
+        b = rs.new_battle(scenario, seed, bestiary, max_rounds=max_rounds, dice_hook=table_dice)
+    except WastelandError as e:
+        raise SaveError(f"{where}: {e}") from None
+    made.append(b)
+    if pending:
+        raise SaveError(f"{where}: history[0]: {len(pending)} table dice were never asked for "
+                        f"({pending[0][3]})")
     try:
         while i < len(history):
             line = history[i]
@@ -315,9 +327,11 @@ def replay(ruleset: str | Ruleset, scenario: Scenario, seed: int, history: list[
             try:
                 if line.startswith("@join "):
                     _apply_join(b, line, bestiary, at)
+                elif line.startswith("@gm "):
+                    apply_edit(b, rs, line[4:])
                 elif line.startswith("@"):
                     raise SaveError(f"{at}: {line.split()[0]!r} is not a history entry "
-                                    f"(accepted: actions, @dice after them, @join)")
+                                    f"(accepted: actions, @dice after them, @join, @gm)")
                 else:
                     actor, _, text = line.partition(": ")
                     if b.over:

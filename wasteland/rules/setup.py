@@ -10,7 +10,7 @@ from wasteland.bestiary.loader import Bestiary
 from wasteland.bestiary.models import Scenario
 from wasteland.limits import MAX_SEED, LimitError, map_size_problem, rounds_problem
 
-from .battle import Battle, Combatant
+from .battle import Battle, Combatant, DiceHook
 from .grid import VISIBILITY, grid_for
 
 
@@ -21,8 +21,21 @@ class MakesCombatants(Protocol):
                        side: int, pos: int, alert: bool = True) -> Combatant: ...
 
 
+def scenario_ids(scenario: Scenario) -> list[str]:
+    """The combatants' ids in placement order: the scenario's, else ``creature_N``."""
+    ids: list[str] = []
+    counts: dict[str, int] = {}
+    for side in scenario.sides:
+        for p in side.combatants:
+            n = counts.get(p.creature, 0)
+            counts[p.creature] = n + 1
+            ids.append(p.id or f"{p.creature}_{n}")
+    return ids
+
+
 def lay_out(ruleset: MakesCombatants, scenario: Scenario, seed: int, rng: random.Random,
-            bestiary: Bestiary, keep_log: bool, max_rounds: Any) -> Battle:
+            bestiary: Bestiary, keep_log: bool, max_rounds: Any,
+            dice_hook: DiceHook | None = None) -> Battle:
     """The battle before its first roll: the map, the combatants in placement order (ids
     ``creature_N`` unless the scenario names them), the light and the round limit.
     The caps of wasteland/limits.py are checked here too, for scenarios not read from a
@@ -40,16 +53,16 @@ def lay_out(ruleset: MakesCombatants, scenario: Scenario, seed: int, rng: random
         raise LimitError(f"scenario {scenario.id!r}: map: {problem}")
     grid = grid_for(rows, legend)
     combatants: list[Combatant] = []
-    counts: dict[str, int] = {}
+    ids = scenario_ids(scenario)
     for si, side in enumerate(scenario.sides):
         for p in side.combatants:
-            n = counts.get(p.creature, 0)
-            counts[p.creature] = n + 1
             combatants.append(ruleset.make_combatant(
-                bestiary, p.creature, len(combatants), p.id or f"{p.creature}_{n}", si,
+                bestiary, p.creature, len(combatants), ids[len(combatants)], si,
                 grid.index(*p.at), side.alert))
     b = Battle(ruleset.name, scenario, grid, combatants, [s.name for s in scenario.sides], seed,
                rng, dict(bestiary.items), keep_log=keep_log)
+    # set before the first roll, so a GM's table dice answer the initiative rolls too
+    b.dice_hook = dice_hook
     b.extra["ambient"] = VISIBILITY[scenario.lighting]
     b.extra["max_rounds"] = int(max_rounds or scenario.max_rounds)
     return b

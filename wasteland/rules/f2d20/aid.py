@@ -6,7 +6,7 @@ from __future__ import annotations
 from mypy_extensions import mypyc_attr
 
 from wasteland.rules.battle import Battle, Combatant
-from wasteland.rules.events import Event, Healed, Note
+from wasteland.rules.events import Event, Healed, Note, article
 
 from . import stats as S
 from .movement import Movement
@@ -63,7 +63,7 @@ class Aid(Movement):
         else:
             kind = next(k for k, v in t.crippled.items() if v)
             t.crippled[kind] -= 1
-            b.emit(events, Note(t.id, f"has a {kind} injury treated."))
+            b.emit(events, Note(t.id, f"has {article(kind)} {kind} injury treated."))
 
     def _chem_helps(self, b: Battle, c: Combatant, held: str | None, t: Combatant) -> bool:
         """Whether the chem ``c`` holds would do anything for ``t``: restore HP it lacks, or

@@ -8,7 +8,7 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from wasteland.rules.battle import ACTIVE, DEAD, UNCONSCIOUS, Battle, Combatant
-from wasteland.rules.events import CombatDiceRolled, Downed, Event, Note
+from wasteland.rules.events import CombatDiceRolled, Downed, Event, Note, article
 from wasteland.rules.zones import zones_for
 
 from . import stats as S
@@ -145,7 +145,7 @@ class Damage(Skills):
 
     def _injure(self, b: Battle, t: Combatant, kind: str, events: list[Event], why: str) -> None:
         t.crippled[kind] = t.crippled.get(kind, 0) + 1
-        b.emit(events, Note(t.id, f"suffers a {kind} injury ({why}; "
+        b.emit(events, Note(t.id, f"suffers {article(kind)} {kind} injury ({why}; "
                                   f"{S.injuries(t)} injur{'y' if S.injuries(t) == 1 else 'ies'})."))
 
     def _aura(self, b: Battle, c: Combatant, events: list[Event]) -> None:

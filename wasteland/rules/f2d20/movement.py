@@ -150,13 +150,19 @@ class Movement(Attacks):
         z = zones_for(b.grid)
         dest = self._destination(b, z, c, t, mode, zones_n)
         assert dest is not None
+        self._arrive(b, c, dest, f"{'sprints' if zones_n == 2 else 'moves'} {mode} {t.id}",
+                     events)
+
+    def _arrive(self, b: Battle, c: Combatant, dest: int, intent: str, events: list[Event]
+                ) -> None:
+        """``c`` reaches ``dest`` by a move or sprint; readied enemies may answer."""
+        z = zones_for(b.grid)
         start = c.pos
         b.set_pos(c, dest)
         c.cond.pop("burrowed", None)
         b.extra["moved"] = True
-        verb = "sprints" if zones_n == 2 else "moves"
         if not b.quiet:
-            b.emit(events, Moved(c.id, f"{verb} {mode} {t.id}", b.grid.xy(start),
+            b.emit(events, Moved(c.id, intent, b.grid.xy(start),
                                  b.grid.xy(dest), b.grid.dist(start, dest),
                                  f" ({z.name(z.zone_of[start])} -> {z.name(z.zone_of[dest])})"))
         for s in b.extra["base_order"]:  # readied enemies act, in initiative order (seed 002, Ready)

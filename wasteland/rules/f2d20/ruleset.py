@@ -23,8 +23,9 @@ from mypy_extensions import mypyc_attr
 
 from wasteland.bestiary.loader import Bestiary, default_bestiary
 from wasteland.bestiary.models import Scenario
+from wasteland.rules import goto
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, LOCATIONS, MAX_WEAPONS, Action, target_ids
-from wasteland.rules.battle import ACTIVE, UNCONSCIOUS, Battle, Combatant, WeaponState
+from wasteland.rules.battle import ACTIVE, UNCONSCIOUS, Battle, Combatant, DiceHook, WeaponState
 from wasteland.rules.errors import IllegalActionError
 from wasteland.rules.events import (
     BattleEnded,
@@ -83,12 +84,13 @@ class F2d20(Aid):
     # --- setting up ----------------------------------------------------------------------
     def new_battle(self, scenario: Scenario, seed: int, bestiary: Bestiary | None = None,
                    keep_log: bool = True, max_rounds: Any = None,
-                   rng: random.Random | None = None) -> Battle:
+                   rng: random.Random | None = None, dice_hook: DiceHook | None = None
+                   ) -> Battle:
         """A battle of ``scenario`` with dice from ``seed`` (or from ``rng``, which tests
         use to script the dice); ``max_rounds`` is checked here (lay_out), so any value
         may be given: a one-line error names what is accepted."""
         b = lay_out(self, scenario, seed, rng or random.Random(seed),
-                    bestiary or default_bestiary(), keep_log, max_rounds)
+                    bestiary or default_bestiary(), keep_log, max_rounds, dice_hook)
         # reading: player sides start with an empty pool; a side without player characters
         # (the GM's) starts with one AP per enemy player character
         pcs = [sum(1 for c in b.combatants if c.side == si and S.is_character(c))
@@ -172,6 +174,42 @@ class F2d20(Aid):
         return b.winner
 
     # --- legality ------------------------------------------------------------------------
+    def _rights(self, b: Battle, c: Combatant) -> tuple[bool, bool, bool, bool, bool, bool]:
+        """What the turn still allows ``c``: a minor action, a major one, a move (a crawl
+        when prone, a major action), a sprint; whether it may move at all, and is prone."""
+        x = b.extra
+        pool = _pool(b, c.side)
+        torso = S.injuries(c, "torso")
+        minor_ok = x["minor"] == 0 or (x["minor"] < 2 and pool >= EXTRA_MINOR_AP and not torso)
+        major_ok = x["major"] == 0 or (x["major"] < 2 and pool >= EXTRA_MAJOR_AP and not torso)
+        legs = c.crippled.get("leg", 0) if c.crippled else 0
+        prone = bool(c.cond.get("prone"))
+        can_move = not x["moved"] and legs < 2
+        can_sprint = can_move and major_ok and not legs and not prone
+        move_ok = can_move and (major_ok if prone else minor_ok)  # prone: a crawl, major
+        return minor_ok, major_ok, move_ok, can_sprint, can_move, prone
+
+    def destinations(self, b: Battle) -> dict[int, int]:
+        """The squares a `goto` can end on now, with the zones crossed to get there: a move
+        reaches any free square of its own zone or the next (a minor action), a sprint
+        one zone farther (a major action), as the turn still allows."""
+        if b.over or b.extra["window"] is not None or b.reactions:
+            return {}
+        c = b.combatants[b.order[b.turn]]
+        _, _, move_ok, can_sprint, _, _ = self._rights(b, c)
+        far = 2 if can_sprint else 1 if move_ok else 0
+        if not far:
+            return {}
+        z = zones_for(b.grid)
+        here, occ = z.zone_of[c.pos], b.occupied
+        out = {}
+        for cell, zone in enumerate(z.zone_of):
+            if zone >= 0 and cell not in occ:
+                hops = z.zone_band(here, zone)
+                if hops <= far and (hops == 2 or move_ok):
+                    out[cell] = hops
+        return out
+
     def legal_ids(self, b: Battle) -> list[int]:
         if b.over:
             return []
@@ -189,18 +227,10 @@ class F2d20(Aid):
             return sorted(ids)
         c = b.combatants[b.order[b.turn]]
         x = b.extra
-        pool = _pool(b, c.side)
-        torso = S.injuries(c, "torso")
-        minor_ok = x["minor"] == 0 or (x["minor"] < 2 and pool >= EXTRA_MINOR_AP and not torso)
-        major_ok = x["major"] == 0 or (x["major"] < 2 and pool >= EXTRA_MAJOR_AP and not torso)
+        minor_ok, major_ok, move_ok, can_sprint, can_move, prone = self._rights(b, c)
         ids = [END]
         g = b.grid
         z = zones_for(g)
-        legs = c.crippled.get("leg", 0) if c.crippled else 0
-        prone = bool(c.cond.get("prone"))
-        can_move = not x["moved"] and legs < 2
-        can_sprint = can_move and major_ok and not legs and not prone
-        move_ok = can_move and (major_ok if prone else minor_ok)  # prone: a crawl, major
         here = z.zone_of[c.pos]
         occ = b.occupied
         side = c.side
@@ -353,7 +383,15 @@ class F2d20(Aid):
         if b.over:
             raise IllegalActionError("the battle is over; no action is legal")
         dec = self.decider(b)
-        if check and ACTION_INDEX.get(action, -1) not in self.legal_ids(b):
+        if check and action.kind == goto.KIND:
+            g = b.grid
+            cell = goto.square(action, g.width, g.height)
+            can = self.destinations(b)
+            if cell not in can:
+                raise goto.not_reachable(action, g.xs[cell], g.ys[cell], can,
+                                         "a move reaches this zone or the next, a sprint "
+                                         "one more")
+        elif check and ACTION_INDEX.get(action, -1) not in self.legal_ids(b):
             legal = ", ".join(a.text(b.ids, dec.combatant) for a in self.legal_actions(b))
             raise IllegalActionError(
                 f"{action.text(b.ids, dec.combatant)!r} is not legal for "
@@ -387,6 +425,10 @@ class F2d20(Aid):
         if k == "end":
             x["turn_done"] = True
             return
+        dest = -1
+        if k == goto.KIND:  # a move or a sprint, by the zones it crosses
+            dest = goto.square(a, b.grid.width, b.grid.height)
+            k = "sprint" if self.destinations(b).get(dest, 0) == 2 else "move"
         slot = "minor" if k in MINOR and not (k == "move" and c.cond.get("prone")) else "major"
         if x[slot] >= 1:
             cost = EXTRA_MINOR_AP if slot == "minor" else EXTRA_MAJOR_AP
@@ -406,6 +448,8 @@ class F2d20(Aid):
             c.cond["burrowed"] = True
             x["moved"] = True
             b.emit(events, Note(c.id, "burrows out of sight."))
+        elif k in ("move", "sprint") and dest >= 0:
+            self._arrive(b, c, dest, "sprints" if k == "sprint" else "moves", events)
         elif k in ("move", "sprint"):
             assert t is not None
             self._move(b, c, t, a.option or "toward", 1 if k == "move" else 2, events)

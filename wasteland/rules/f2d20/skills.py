@@ -6,7 +6,7 @@ from __future__ import annotations
 from mypy_extensions import mypyc_attr
 
 from wasteland.rules.battle import ACTIVE, Battle, Combatant
-from wasteland.rules.events import Event, Note, TestRolled
+from wasteland.rules.events import Event, Note, TestRolled, fmt_mods
 
 from . import stats as S
 from .dice import MAX_POOL, count
@@ -59,6 +59,11 @@ class Skills:
             if not b.quiet:
                 b.emit(events, TestRolled(c.id, what, [], tn, tag, 0, parts, 0, 0, True, 0))
             return True, 0, 0
+        if b.dice_hook is not None:
+            why = fmt_mods(parts).strip()
+            b.roll_note = (f"{what}: {2 + extra}d20, each at or under TN {tn} "
+                           f"({skill.replace('_', ' ')}) is a success, at or under {tag} two; "
+                           f"difficulty {difficulty}{' (' + why + ')' if why else ''}")
         faces = b.roll(c.slot, 20, 2 + extra, what)
         note = ""
         if reroll:  # Aim: reroll one d20 - the highest die that failed

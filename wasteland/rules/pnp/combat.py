@@ -17,6 +17,7 @@ from wasteland.rules.events import (
     Mods,
     Note,
     ReactionOffered,
+    fmt_mods,
 )
 from wasteland.rules.grid import COVER_FULL, COVER_HEAVY, COVER_LIGHT
 
@@ -115,6 +116,14 @@ def attack_mods(b: Battle, c: Combatant, t: Combatant, ws: int, location: str | 
     return mods, defense, dmods, drop
 
 
+def to_hit_note(t: Combatant, mods: Mods, defense: int, dmods: Mods) -> str:
+    """What an attack roll must reach, for a GM rolling it at the table."""
+    dm = fmt_mods(dmods)
+    need = defense - sum(v for _, v in mods)
+    return (f"to hit {t.id}: 3d6{fmt_mods(mods)} against Defense {defense}"
+            f"{' (' + dm.strip() + ')' if dm else ''}: {need} or more on the dice")
+
+
 def resolve_attack(b: Battle, c: Combatant, t: Combatant, ws: int, location: str | None,
                    events: list[Event], vats: bool = False, whip: bool = False,
                    extra: Mods | None = None, how: str = "attacks") -> None:
@@ -125,6 +134,8 @@ def resolve_attack(b: Battle, c: Combatant, t: Combatant, ws: int, location: str
         mods.extend(extra)
     if vats and location:
         c.ap -= VATS_COST[location]
+    if b.dice_hook is not None:
+        b.roll_note = to_hit_note(t, mods, defense, dmods)
     faces = b.roll(c.slot, 6, 3, "attack")
     total = faces[0] + faces[1] + faces[2]
     for _, v in mods:
@@ -154,7 +165,9 @@ def resolve_attack(b: Battle, c: Combatant, t: Combatant, ws: int, location: str
     if not b.quiet:
         label = f"{w.name} (pistol whip)" if whip else w.name
         b.emit(events, AttackRolled(c.id, t.id, label, faces, mods, total, defense, dmods,
-                                    shots, crit, crit_mods, how))
+                                    shots, crit, crit_mods, how,
+                                    location if vats and location else "",
+                                    VATS_COST[location] if vats and location else 0))
     t.last_attacker = c.slot
     raw_first = 0
     for i, hit in enumerate(shots):
@@ -188,6 +201,8 @@ def _spread(b: Battle, c: Combatant, t: Combatant, ws: int, mods: Mods,
               and not (q.stunted_range and g.dist(pos, o.pos) * 5 > w.range_ft)]
     for o in others[: w.qualities.spread]:
         omods, odef, odmods, _ = attack_mods(b, c, o, ws, None, False, False)
+        if b.dice_hook is not None:
+            b.roll_note = to_hit_note(o, omods, odef, odmods)
         faces = b.roll(c.slot, 6, 3, "spread attack")
         total = sum(faces) + sum(v for _, v in omods)
         hit = total >= odef
@@ -221,8 +236,8 @@ def threshold(t: Combatant, w: Weapon) -> tuple[str, int]:
             label, dt = "EDT", s.edt + (arm.edt if arm else 0)
         return _lowered(label, dt, w)
     if w.damage_type == "radiation":
-        return "Rad Res %", s.rad_resistance
-    return "Poison Res %", s.poison_resistance
+        return "Radiation Resistance %", s.rad_resistance
+    return "Poison Resistance %", s.poison_resistance
 
 
 def _lowered(label: str, dt: int, w: Weapon) -> tuple[str, int]:

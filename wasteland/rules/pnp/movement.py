@@ -4,11 +4,14 @@ readied actions, 5-ft step)."""
 
 from __future__ import annotations
 
+from wasteland.rules import goto
 from wasteland.rules.battle import ACTIVE, Battle, Combatant, Reaction
 from wasteland.rules.events import Event, Moved, ReactionOffered
 
 from .combat import can_attack
 from .stats import speed
+
+SQUARE_MODES = ("cover", "to")
 
 
 def step_toward(b: Battle, c: Combatant, goal: int) -> int | None:
@@ -62,7 +65,8 @@ def walk(b: Battle, c: Combatant, mode: str, target: int, steps: int, events: li
     g = b.grid
     start = c.pos if start is None else start
     done = [] if done is None else done
-    t = b.combatants[target] if mode != "cover" else None
+    # "cover" and "to" (a chosen square) walk to a square, the others to or from someone
+    t = b.combatants[target] if mode not in SQUARE_MODES else None
     goal = t.pos if t is not None else target
     slope = g.uphill if mode == "away" else g.downhill
     stop_next_to = mode == "toward"
@@ -77,15 +81,20 @@ def walk(b: Battle, c: Combatant, mode: str, target: int, steps: int, events: li
             break
         if cur == goal:
             break
-        # walking distances of neighbours differ by at most one, so every square on the
-        # slope is equally good: take the first free one, in the grid's neighbour order
-        dirs = slope[cur][goal]
         best = -1
-        if dirs:
-            for n, bit in step_bits[cur]:
-                if bit & dirs and n not in occ:
-                    best = n
-                    break
+        if mode == "to":  # around the others on the way, as destinations() counted it
+            nxt = goto.next_step(cur, goal, lambda i: [n for n, _ in step_bits[i]],
+                                 lambda i: i not in occ)
+            best = -1 if nxt is None else nxt
+        else:
+            # walking distances of neighbours differ by at most one, so every square on
+            # the slope is equally good: take the first free one, in neighbour order
+            dirs = slope[cur][goal]
+            if dirs:
+                for n, bit in step_bits[cur]:
+                    if bit & dirs and n not in occ:
+                        best = n
+                        break
         if best < 0:
             break
         if cands:
@@ -110,7 +119,8 @@ def walk(b: Battle, c: Combatant, mode: str, target: int, steps: int, events: li
         b.set_pos(c, cur)
     b.pending_move = None
     if not b.quiet:
-        intent = {"toward": "moves toward", "away": "moves away from", "cover": "takes cover"}[mode]
+        intent = {"toward": "moves toward", "away": "moves away from", "cover": "takes cover",
+                  "to": "moves"}[mode]
         if t is not None:
             intent += f" {t.id}"
         b.emit(events, Moved(c.id, intent, g.xy(start), g.xy(cur), moved))
@@ -149,6 +159,6 @@ def resume(b: Battle, events: list[Event]) -> None:
     slot, mode, target, steps, moved, start, done = pm
     c = b.combatants[slot]
     b.pending_move = None
-    if c.status != ACTIVE or (mode != "cover" and b.combatants[target].status != ACTIVE):
+    if c.status != ACTIVE or (mode not in SQUARE_MODES and b.combatants[target].status != ACTIVE):
         return
     walk(b, c, mode, target, steps, events, moved, start, done)

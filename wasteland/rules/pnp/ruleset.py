@@ -15,8 +15,9 @@ from mypy_extensions import mypyc_attr
 
 from wasteland.bestiary.loader import Bestiary, default_bestiary
 from wasteland.bestiary.models import Scenario
+from wasteland.rules import goto
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, LOCATIONS, MAX_WEAPONS, Action, target_ids
-from wasteland.rules.battle import ACTIVE, Battle, Combatant, Reaction, WeaponState
+from wasteland.rules.battle import ACTIVE, Battle, Combatant, DiceHook, Reaction, WeaponState
 from wasteland.rules.errors import IllegalActionError
 from wasteland.rules.events import (
     BattleEnded,
@@ -124,12 +125,13 @@ class PnP:
     # --- setting up ----------------------------------------------------------------------
     def new_battle(self, scenario: Scenario, seed: int, bestiary: Bestiary | None = None,
                    keep_log: bool = True, max_rounds: Any = None,
-                   rng: random.Random | None = None) -> Battle:
+                   rng: random.Random | None = None, dice_hook: DiceHook | None = None
+                   ) -> Battle:
         """A battle of ``scenario`` with dice from ``seed`` (or from ``rng``, which tests
         use to script the dice); ``max_rounds`` is checked here (lay_out), so any value
         may be given: a one-line error names what is accepted."""
         b = lay_out(self, scenario, seed, rng or random.Random(seed),
-                    bestiary or default_bestiary(), keep_log, max_rounds)
+                    bestiary or default_bestiary(), keep_log, max_rounds, dice_hook)
         events: list[Event] = []
         b.emit(events, BattleStarted(scenario.id, "pnp", seed, b.side_names))
         self._roll_initiative(b, events)
@@ -383,12 +385,35 @@ class PnP:
     def legal_actions(self, b: Battle) -> list[Action]:
         return [ACTION_TABLE[i] for i in self.legal_ids(b)]
 
+    def destinations(self, b: Battle) -> dict[int, int]:
+        """The squares a `goto` can end on now, with the squares walked to get there: in
+        the turn's Small or Large action, up to Speed squares through free squares."""
+        if b.over or b.reactions or b.pending_move is not None or b.slot not in ("small", "large"):
+            return {}
+        c = b.active
+        sp = speed(c) if c.crippled else c.creature.pnp.speed
+        if sp <= 0:
+            return {}
+        g, occ = b.grid, b.occupied
+        return goto.reach(c.pos, sp, lambda i: [n for n, _ in g._step_bits[i]],
+                          lambda i: i not in occ)
+
+    def _check_goto(self, b: Battle, a: Action) -> None:
+        g = b.grid
+        cell = goto.square(a, g.width, g.height)
+        can = self.destinations(b)
+        if cell not in can:
+            raise goto.not_reachable(a, g.xs[cell], g.ys[cell], can,
+                                     "a move walks up to Speed squares, around walls and others")
+
     # --- applying ------------------------------------------------------------------------
     def apply(self, b: Battle, action: Action, check: bool = True) -> list[Event]:
         if b.over:
             raise IllegalActionError("the battle is over; no action is legal")
         actor = b.reactions[0].reactor if b.reactions else b.order[b.turn]
-        if check and ACTION_INDEX.get(action, -1) not in self.legal_ids(b):
+        if check and action.kind == goto.KIND:
+            self._check_goto(b, action)
+        elif check and ACTION_INDEX.get(action, -1) not in self.legal_ids(b):
             legal = ", ".join(a.text(b.ids, actor) for a in self.legal_actions(b))
             raise IllegalActionError(
                 f"{action.text(b.ids, actor)!r} is not legal for {b.ids[actor]} "
@@ -462,6 +487,9 @@ class PnP:
         if k == "move":
             assert a.target is not None
             movement.walk(b, c, a.option or "toward", a.target, speed(c), events)
+        elif k == goto.KIND:
+            movement.walk(b, c, "to", goto.square(a, b.grid.width, b.grid.height), speed(c),
+                          events)
         elif k == "cover":
             cell = movement.nearest_cover(b, c)
             if cell is not None:
@@ -583,6 +611,9 @@ class PnP:
         success stops bleeding and, once per patient per fight, heals 1d6 + ranks
         (readings: docs/rules/pnp.md)."""
         med = c.creature.pnp.medicine
+        if b.dice_hook is not None:
+            b.roll_note = (f"first aid: 3d6 {med:+d} Medicine against {FIRST_AID_DC}: "
+                           f"{FIRST_AID_DC - med} or more on the dice")
         faces = b.roll(c.slot, 6, 3, "first aid")
         total = sum(faces) + med
         ok = total >= FIRST_AID_DC

@@ -3,6 +3,7 @@ cones that interrupt a move (Action Phase)."""
 
 from __future__ import annotations
 
+from wasteland.rules import goto
 from wasteland.rules.battle import ACTIVE, Battle, Combatant, Reaction
 from wasteland.rules.events import Event, Moved, ReactionOffered
 from wasteland.rules.hexes import Hexes, hexes_for
@@ -16,6 +17,8 @@ def next_step(b: Battle, h: Hexes, c: Combatant, mode: str, target: int) -> int 
     hex. Ties: the nearer (farther) by straight distance, then the lower index."""
     occ = b.occupied
     here = c.pos
+    if mode == "square":  # a goto: around the others, as the ruleset's destinations counted
+        return goto.next_step(here, target, h.neighbors.__getitem__, lambda i: i not in occ)
     if mode == "away":
         d0 = h.dist(here, target)
         best, key = None, (d0, 0)

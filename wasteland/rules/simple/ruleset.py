@@ -21,8 +21,9 @@ from mypy_extensions import mypyc_attr
 
 from wasteland.bestiary.loader import Bestiary, default_bestiary
 from wasteland.bestiary.models import Scenario
+from wasteland.rules import goto
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, MAX_WEAPONS, Action, target_ids
-from wasteland.rules.battle import ACTIVE, DEAD, UNCONSCIOUS, Battle, Combatant, WeaponState
+from wasteland.rules.battle import ACTIVE, DEAD, UNCONSCIOUS, Battle, Combatant, DiceHook, WeaponState
 from wasteland.rules.errors import IllegalActionError
 from wasteland.rules.events import (
     BattleEnded,
@@ -112,10 +113,11 @@ class Simple:
     # --- setting up ----------------------------------------------------------------------
     def new_battle(self, scenario: Scenario, seed: int, bestiary: Bestiary | None = None,
                    keep_log: bool = True, max_rounds: Any = None,
-                   rng: random.Random | None = None) -> Battle:
+                   rng: random.Random | None = None, dice_hook: DiceHook | None = None
+                   ) -> Battle:
         bestiary = bestiary or default_bestiary()
         b = lay_out(self, scenario, seed, rng or random.Random(seed), bestiary, keep_log,
-                    max_rounds)
+                    max_rounds, dice_hook)
         hexes_for(b.grid)
         events: list[Event] = []
         b.emit(events, BattleStarted(scenario.id, "simple", seed, b.side_names))
@@ -286,6 +288,25 @@ class Simple:
                 ids.append(DRAW[i])
         return ids
 
+    def destinations(self, b: Battle) -> dict[int, int]:
+        """The hexes a `goto` can end on now, with the hexes walked to get there: in the
+        move phase, before its main option, by stance, and as far as a run from standing
+        (which forfeits the charge and action phases, as a run does)."""
+        if (b.over or b.reactions or b.pending_move is not None or b.slot != MOVE
+                or b.extra.get("main") or b.extra.get("done")):
+            return {}
+        return self._reach(b, b.combatants[b.order[b.turn]])
+
+    def _reach(self, b: Battle, c: Combatant) -> dict[int, int]:
+        if c.crippled.get("groin", 0):  # cannot move without help
+            return {}
+        run = S.stance(c) == S.STAND and not S.heavy_armor(c)
+        far = S.move_hexes(c, run)
+        if far <= 0:
+            return {}
+        h, occ = hexes_for(b.grid), b.occupied
+        return goto.reach(c.pos, far, h.neighbors.__getitem__, lambda i: i not in occ)
+
     def _charges(self, b: Battle, c: Combatant) -> list[Combatant]:
         """Enemies it can charge: standing, a melee weapon it can use, a straight line of
         1-4 free hexes ending next to the enemy (seed 001, Charge Phase)."""
@@ -353,7 +374,15 @@ class Simple:
         if b.over:
             raise IllegalActionError("the battle is over; no action is legal")
         actor = b.reactions[0].reactor if b.reactions else b.order[b.turn]
-        if check and ACTION_INDEX.get(action, -1) not in self.legal_ids(b):
+        if check and action.kind == goto.KIND:
+            g = b.grid
+            cell = goto.square(action, g.width, g.height)
+            can = self.destinations(b)
+            if cell not in can:
+                raise goto.not_reachable(action, g.xs[cell], g.ys[cell], can,
+                                         "the move phase walks or runs by stance, around "
+                                         "walls and others")
+        elif check and ACTION_INDEX.get(action, -1) not in self.legal_ids(b):
             legal = ", ".join(a.text(b.ids, actor) for a in self.legal_actions(b))
             raise IllegalActionError(
                 f"{action.text(b.ids, actor)!r} is not legal for {b.ids[actor]} now; "
@@ -393,9 +422,18 @@ class Simple:
             if b.extra.get("main") and not self._drops(c):
                 b.extra["done"] = True
             return
+        if k == goto.KIND:  # measured before "main" is taken: it closes the destinations
+            dest = goto.square(a, b.grid.width, b.grid.height)
+            need = self._reach(b, c).get(dest, 0)
         b.extra["main"] = True
         forfeit = False
-        if k in ("move", "sprint"):
+        if k == goto.KIND:
+            run = need > S.move_hexes(c)
+            forfeit = run
+            verb = "runs" if run else {S.STAND: "moves", S.CROUCH: "moves crouching",
+                                       S.PRONE: "crawls"}[st]
+            M.walk(b, c, "square", dest, S.move_hexes(c, run), verb, events)
+        elif k in ("move", "sprint"):
             assert a.target is not None
             t = b.combatants[a.target]
             run = k == "sprint"

@@ -4,7 +4,7 @@ total + modifiers, a success at or above the difficulty."""
 from __future__ import annotations
 
 from wasteland.rules.battle import Battle, Combatant
-from wasteland.rules.events import Event, Mods, SkillChecked
+from wasteland.rules.events import Event, Mods, SkillChecked, fmt_mods
 
 from . import stats as S
 
@@ -14,9 +14,13 @@ def check(b: Battle, c: Combatant, skill: str, what: str, difficulty: int,
           ) -> tuple[bool, SkillChecked]:
     """Roll the check, log it (the event is returned so an attack can add its critical
     roll before it is read)."""
-    faces = b.roll(c.slot, 10, 2, what)
     all_mods = mods + S.check_penalties(c)
     base = S.skill(c, skill)
+    if b.dice_hook is not None:
+        need = difficulty - base - sum(v for _, v in all_mods)
+        b.roll_note = (f"{what}: 2d10 + {skill.replace('_', ' ')} {base}{fmt_mods(all_mods)} "
+                       f"against {difficulty}: {need} or more on the dice")
+    faces = b.roll(c.slot, 10, 2, what)
     total = sum(faces) + base + sum(v for _, v in all_mods)
     ok = total >= difficulty
     ev = SkillChecked(c.id, what, faces, skill.replace("_", " "), base, all_mods, total,

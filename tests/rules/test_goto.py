@@ -1,0 +1,140 @@
+"""Moving to a chosen square (issue 13, item 2): `goto X Y` reaches what the ruleset's own
+moves reach, spends what they spend, is refused in one line elsewhere, and is carried by
+notation, history and replay. The RL action table is untouched (it keeps relative moves)."""
+
+from __future__ import annotations
+
+import pytest
+
+from wasteland.bestiary.loader import load_scenario
+from wasteland.rules import saves
+from wasteland.rules.actions import ACTION_INDEX, Action, parse_action
+from wasteland.rules.errors import IllegalActionError, NotationError
+from wasteland.rules.goto import goto, reach
+from wasteland.rules.hexes import hexes_for
+from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.zones import zones_for
+
+
+def battle(ruleset: str, scenario: str = "duel", seed: int = 4):
+    rs = get_ruleset(ruleset)
+    return rs, rs.new_battle(load_scenario(scenario), seed)
+
+
+def xy(b, cell):
+    return b.grid.xs[cell], b.grid.ys[cell]
+
+
+def test_notation_round_trips_and_stays_out_of_the_action_table():
+    a = parse_action("goto 3 4", ["ted"])
+    assert a == goto(3, 4) and a.text() == "goto 3 4"
+    assert a not in ACTION_INDEX
+    for bad in ("goto 3", "goto x 4", "goto 3 4 5"):
+        with pytest.raises(NotationError, match="'goto' needs a square: 'goto X Y'"):
+            parse_action(bad, ["ted"])
+
+
+def test_reach_walks_around_blocked_squares_and_counts_steps():
+    # a 1-wide corridor 0-1-2-3 with 1 blocked: 2 and 3 are out of reach
+    line = {0: [1], 1: [0, 2], 2: [1, 3], 3: [2]}
+    assert reach(0, 5, line.__getitem__, lambda i: True) == {1: 1, 2: 2, 3: 3}
+    assert reach(0, 2, line.__getitem__, lambda i: True) == {1: 1, 2: 2}
+    assert reach(0, 5, line.__getitem__, lambda i: i != 1) == {}
+
+
+def test_pnp_goto_is_a_small_action_move_of_up_to_speed_squares():
+    """Seed 000 (Small Action): moving up to the character's speed."""
+    rs, b = battle("pnp")
+    ted = b.combatants[0]
+    speed = ted.creature.pnp.speed
+    can = rs.destinations(b)
+    g = b.grid
+    assert can and max(can.values()) <= speed
+    assert all(g.passable[c] and c not in b.occupied for c in can)
+    far = max(can, key=lambda c: (can[c], c))
+    events = rs.apply(b, goto(*xy(b, far)))
+    assert ted.pos == far and b.occupied[far] == 0
+    assert any(f"-> {xy(b, far)}" in e.text() for e in events)
+    assert rs.decider(b).slot == "large"  # the Small action is spent
+    # and the Large one may move again, from the new square
+    assert rs.destinations(b)
+    assert b.history == [f"ted: goto {far % g.width} {far // g.width}"]
+    again = saves.replay("pnp", b.scenario, b.seed, b.history)
+    assert again.state() == b.state()
+
+
+def test_pnp_goto_out_of_reach_is_one_line_and_changes_nothing():
+    rs, b = battle("pnp")
+    before = b.state()
+    scorp = b.combatants[1]
+    for x, y, words in [(9, 9, "is off the map"), (0, 0, "cannot be reached now"),
+                        (*xy(b, scorp.pos), "cannot be reached now")]:
+        with pytest.raises(IllegalActionError) as e:
+            rs.apply(b, goto(x, y))
+        assert words in str(e.value) and "\n" not in str(e.value)
+    assert b.state() == before and b.history == []
+
+
+def test_pnp_goto_past_a_melee_enemy_offers_its_attack_of_opportunity():
+    """Seed 000, Attack of Opportunity (Movement): leaving a square next to a melee
+    enemy lets it roll initiative for a free attack; the move goes on after."""
+    rs, b = battle("pnp")
+    ted, scorp = b.combatants
+    rs.apply(b, Action("end"))  # ted waits; the radscorpion closes in
+    while rs.decider(b).combatant == 1:
+        rs.apply(b, Action("move", 0, "toward"))
+    assert b.grid.dist(ted.pos, scorp.pos) <= 1
+    can = rs.destinations(b)
+    assert scorp.pos not in can  # nobody ends a move on someone else's square
+    away = max(can, key=lambda c: (b.grid.dist(c, scorp.pos), c))
+    rs.apply(b, goto(*xy(b, away)))
+    assert b.reactions and b.reactions[0].kind == "opportunity"
+    assert b.pending_move is not None and b.pending_move[1] == "to"
+    rs.apply(b, Action("end"))  # the radscorpion lets it pass
+    assert ted.pos == away and b.pending_move is None
+
+
+def test_simple_goto_walks_by_stance_and_a_longer_one_is_a_run():
+    """Seed 001, Move Phase: a standing move covers 4 hexes, a run 8 and forfeits the
+    charge and action phases; crouched, 2."""
+    rs, b = battle("simple")
+    ted = b.combatants[0]
+    assert rs.decider(b) == (0, "move", None, None)
+    can = rs.destinations(b)
+    assert max(can.values()) == 8
+    h = hexes_for(b.grid)
+    near = min(c for c in can if can[c] == 4)
+    far = min(c for c in can if can[c] == 6)
+    rs2, b2 = battle("simple")
+    rs.apply(b, goto(*xy(b, near)))
+    assert ted.pos == near and not ted.cond.get("forfeit")
+    rs2.apply(b2, goto(*xy(b2, far)))
+    assert b2.combatants[0].pos == far and b2.combatants[0].cond.get("forfeit") == b2.round
+    assert rs.destinations(b) == {}  # the move phase's one move is made
+    rs3, b3 = battle("simple")
+    b3.combatants[0].cond["stance"] = "crouch"
+    crouched = rs3.destinations(b3)
+    assert crouched and max(crouched.values()) == 2
+    assert all(h.dist(b3.combatants[0].pos, c) <= 2 for c in crouched)
+
+
+def test_f2d20_goto_is_a_move_to_the_next_zone_or_a_sprint_two_zones_off():
+    """Seed 002: a move reaches this zone or the next (a minor action); Sprint, a major
+    action: up to two zones, anywhere within Long range."""
+    rs, b = battle("f2d20", "ruined_street")
+    me = rs.decider(b).combatant
+    c = b.combatants[me]
+    z = zones_for(b.grid)
+    can = rs.destinations(b)
+    assert set(can.values()) == {0, 1, 2}
+    assert all(z.zone_band(z.zone_of[c.pos], z.zone_of[cell]) == hops
+               for cell, hops in can.items())
+    one = min(cell for cell in can if can[cell] == 1)
+    rs.apply(b, goto(*xy(b, one)))
+    assert c.pos == one and b.extra["minor"] == 1 and b.extra["major"] == 0
+    assert rs.destinations(b) == {}  # one movement a turn
+    rs, b = battle("f2d20", "ruined_street")
+    c = b.combatants[me]
+    two = min(cell for cell in rs.destinations(b) if rs.destinations(b)[cell] == 2)
+    rs.apply(b, goto(*xy(b, two)))
+    assert c.pos == two and b.extra["major"] == 1 and b.extra["minor"] == 0

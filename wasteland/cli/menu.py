@@ -1,0 +1,109 @@
+"""The numbered menu of a decision as people read it: each legal action's notation with
+what it costs that the notation does not say (the chance to hit, V.A.T.S.'s AP, a PnP
+attack offered in the Small slot that spends the Large action too, a clip reload that
+empties the weapon first), laid out so that no item is split across lines.
+
+Only the display changes: the notation (what a player types, what saves hold) stays the
+action's own text."""
+
+from __future__ import annotations
+
+from wasteland.rules.actions import Action
+from wasteland.rules.battle import Battle, Combatant
+from wasteland.rules.pnp.ruleset import LARGE_ONLY
+from wasteland.rules.protocol import Ruleset
+
+# the kinds whose hit chance the rulesets can state from where everyone stands now
+AIMED = ("attack", "vats", "called", "aimed")
+
+
+def chance(b: Battle, rs: Ruleset, c: Combatant, a: Action) -> float | None:
+    """The chance that ``a`` (an attack by ``c``) hits, or None when it is not one the
+    ruleset can say."""
+    if a.kind not in AIMED or a.target is None:
+        return None
+    t = b.combatants[a.target]
+    try:
+        if rs.name == "pnp" and a.kind == "vats":
+            from wasteland.rules.pnp.odds import hit_chance
+
+            return hit_chance(b, c, t, a.option, vats=True)
+        fn = getattr(rs, "hit_chance", None)
+        return None if fn is None else float(fn(b, c, t, a.option))
+    except (KeyError, IndexError, ValueError, ZeroDivisionError):
+        return None  # an odds helper that cannot price this one: show the action bare
+
+
+def notes(b: Battle, rs: Ruleset, slot: str, a: Action) -> list[str]:
+    """What choosing ``a`` costs or gives that its notation does not say."""
+    c = b.combatants[b.order[b.turn]] if not b.reactions else b.combatants[b.reactions[0].reactor]
+    out: list[str] = []
+    p = chance(b, rs, c, a)
+    if p is not None:
+        out.append(f"{round(100 * p)}% to hit")
+    if rs.name == "pnp":
+        if a.kind == "vats" and a.option:
+            from wasteland.rules.pnp.stats import VATS_COST
+
+            out.append(f"{VATS_COST[a.option]} AP")
+        # a Large-only action offered in the Small slot spends the Small action too
+        if slot == "small" and a.kind in LARGE_ONLY:
+            out.append("spends both actions")
+        if a.kind in ("reload", "prepare") and (a.kind == "reload" or a.option == "reload"):
+            w, st = c.weapon, c.wstate
+            if w.magazine in ("clip", "complex") and st.reload_step == 0 and st.loaded:
+                steps = 2 if w.magazine == "clip" else 3
+                out.append(f"empties the {st.loaded} rounds first: loaded after {steps} actions")
+    return out
+
+
+def destinations(b: Battle, rs: Ruleset) -> dict[int, int]:
+    """The squares a `goto` reaches now (none for a ruleset without chosen moves)."""
+    fn = getattr(rs, "destinations", None)
+    return {} if fn is None else dict(fn(b))
+
+
+def goto_hint(b: Battle, rs: Ruleset) -> str | None:
+    """The line under a menu that offers moving to a chosen square, if it can."""
+    can = destinations(b, rs)
+    if not can:
+        return None
+    return f"  or goto X Y, a square in reach ({len(can)} of them: `reach` lists them)"
+
+
+def reach_text(b: Battle, rs: Ruleset) -> str:
+    """Every square a `goto` reaches now, nearest first, as ``(x, y)`` with its steps."""
+    can = destinations(b, rs)
+    if not can:
+        return "no move to a chosen square now"
+    g = b.grid
+    cells = sorted(can, key=lambda i: (can[i], g.ys[i], g.xs[i]))
+    unit = "zones crossed" if b.ruleset == "f2d20" else "steps"
+    return f"goto reaches ({unit}): " + ", ".join(f"({g.xs[i]}, {g.ys[i]}) {can[i]}" for i in cells)
+
+
+def labelled(b: Battle, rs: Ruleset, slot: str, legal: list[Action], labels: list[str]
+             ) -> list[str]:
+    """The menu's entries: each notation with its notes in brackets."""
+    out = []
+    for a, lab in zip(legal, labels):
+        extra = notes(b, rs, slot, a)
+        out.append(f"{lab} ({', '.join(extra)})" if extra else lab)
+    return out
+
+
+def layout(entries: list[str], width: int, indent: str = "  ") -> list[str]:
+    """``1) entry   2) entry ...`` in lines of at most ``width`` columns, never splitting
+    an entry (one longer than a line gets a line of its own)."""
+    lines: list[str] = []
+    line = ""
+    for i, e in enumerate(entries, 1):
+        item = f"{i}) {e}"
+        if line and len(indent) + len(line) + 3 + len(item) > width:
+            lines.append(indent + line)
+            line = item
+        else:
+            line = f"{line}   {item}" if line else item
+    if line:
+        lines.append(indent + line)
+    return lines

@@ -1,0 +1,85 @@
+"""Moving to a chosen square: `goto X Y`, for people at the table (a player who wants to
+stop short, a GM who mirrors on the map what the players did).
+
+The action table the envs speak keeps its relative moves (toward / away from a
+combatant); `goto` is notation only: saves, replays and the log carry the square. Each
+ruleset says which squares its current decision can reach (``destinations``) through the
+same walk its other moves take, so a goto is legal exactly when the ruleset would let the
+combatant end its move there. Off the hot path: agents never choose it.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+
+from .actions import GOTO as KIND
+from .actions import Action
+from .errors import IllegalActionError
+
+
+def goto(x: int, y: int) -> Action:
+    return Action(KIND, None, f"{x} {y}")
+
+
+def square(a: Action, width: int, height: int) -> int:
+    """The square index a goto names; IllegalActionError when it is off the map."""
+    x, y = (int(v) for v in (a.option or "").split())
+    if not (0 <= x < width and 0 <= y < height):
+        raise IllegalActionError(f"square ({x}, {y}) is off the map "
+                                 f"(0..{width - 1}, 0..{height - 1})")
+    return y * width + x
+
+
+def reach(start: int, steps: int, neighbours: Callable[[int], Sequence[int]],
+          free: Callable[[int], bool]) -> dict[int, int]:
+    """Squares reachable from ``start`` in at most ``steps`` steps through free squares
+    (the start itself excluded): square -> steps taken. Breadth first, neighbours in the
+    map's own order, so the same map always gives the same paths."""
+    seen = {start: 0}
+    todo = deque([start])
+    while todo:
+        cur = todo.popleft()
+        d = seen[cur]
+        if d >= steps:
+            continue
+        for n in neighbours(cur):
+            if n not in seen and free(n):
+                seen[n] = d + 1
+                todo.append(n)
+    del seen[start]
+    return seen
+
+
+def next_step(start: int, goal: int, neighbours: Callable[[int], Sequence[int]],
+              free: Callable[[int], bool]) -> int | None:
+    """The first square of a shortest path from ``start`` to ``goal`` through free squares
+    (None when there is none): searched from the goal back, so the step taken is one whose
+    distance to the goal is one less, the first such in the map's neighbour order."""
+    if start == goal:
+        return None
+    dist = {goal: 0}
+    todo = deque([goal])
+    while todo and start not in dist:
+        cur = todo.popleft()
+        for n in neighbours(cur):
+            if n not in dist and (n == start or free(n)):
+                dist[n] = dist[cur] + 1
+                todo.append(n)
+    if start not in dist:
+        return None
+    want = dist[start] - 1
+    for n in neighbours(start):
+        if dist.get(n) == want and (n == goal or free(n)):
+            return n
+    return None
+
+
+def not_reachable(a: Action, x: int, y: int, reachable: dict[int, int], why: str
+                  ) -> IllegalActionError:
+    """The one-line refusal of a goto to a square the decision cannot reach."""
+    del a
+    if not reachable:
+        return IllegalActionError(f"no move to a square now ({why})")
+    return IllegalActionError(f"square ({x}, {y}) cannot be reached now ({why}); "
+                              f"{len(reachable)} squares can")
