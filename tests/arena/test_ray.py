@@ -1,0 +1,41 @@
+"""`evaluate --backend ray`: the same games, the same numbers as the local backend, on a
+local Ray instance of 2 CPUs whose files stay under pytest's tmp folder."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+import pytest
+
+from wasteland.arena.report import report
+
+from .kit import played, small
+
+ray = pytest.importorskip("ray")
+
+from wasteland.sim.ray_backend import RayBackend  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def backend(tmp_path_factory):
+    temp = tmp_path_factory.mktemp("ray")
+    mode = os.environ.get("RAY_AUTH_MODE")
+    os.environ["RAY_AUTH_MODE"] = "disabled"
+    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR,
+             log_to_driver=False, _temp_dir=str(temp))
+    yield RayBackend()
+    ray.shutdown()
+    if mode is None:
+        del os.environ["RAY_AUTH_MODE"]
+    else:
+        os.environ["RAY_AUTH_MODE"] = mode
+
+
+def test_ray_plays_the_local_games(backend):
+    f = small("random,scripted,packet", n=3, seed=21, rulesets="pnp,f2d20")
+    here = played(f, jobs=1)
+    there = played(f, backend=backend)
+    assert there.fought == here.fought == 36
+    assert there.games == here.games
+    assert report(there) == report(here)
