@@ -48,7 +48,9 @@ def test_the_packet_is_the_anchor_and_a_draw_moves_no_one_apart():
     assert r["anchor"] == {"agent": "packet", "mu": ANCHOR}
     by = {x["agent"]: x for x in r["ratings"]}
     assert by["packet"]["mu"] == ANCHOR
-    assert [x["agent"] for x in r["ratings"]] == ["random", "packet"]  # random won twice
+    # random won twice: higher, but two games do not tell them apart
+    assert by["random"]["mu"] > by["packet"]["mu"]
+    assert by["random"]["rank"] == by["packet"]["rank"] == 1
     lo, hi = by["random"]["ci"]
     assert lo < by["random"]["mu"] < hi
     assert hi - lo == pytest.approx(2 * 1.959964 * by["random"]["sigma"])
@@ -68,3 +70,12 @@ def test_the_order_is_stable_across_seeds_for_clearly_different_agents():
         # clearly apart: random's whole interval under the packet's rating
         assert ratings["random"]["ci"][1] < ratings["packet"]["mu"]
     assert orders[0][-1] == orders[1][-1] == "random"
+
+
+def test_agents_not_told_apart_share_a_rank_listed_by_name():
+    # b and c split their games; both beat a every time
+    games = [game(1, 2, 0), game(2, 1, 0)] * 3 + [game(1, 0, 0), game(2, 0, 0), game(0, 1, 1),
+                                                   game(0, 2, 1)] * 6
+    r = rate_agents(games, ["a", "c", "b"])["ratings"]
+    assert [(x["agent"], x["rank"], x["tied"]) for x in r] == [("b", 1, True), ("c", 1, True),
+                                                              ("a", 3, False)]

@@ -90,7 +90,7 @@ def ratings(rep: dict[str, Any], path: Path) -> None:
         for i, r in enumerate(rows):
             ax.annotate(f"{r['mu']:.1f} ± {1.96 * r['sigma']:.1f}", (r["mu"], i),
                         textcoords="offset points", xytext=(0, 8), ha="center", fontsize=8)
-        ax.set_yticks(list(y), [r["agent"] for r in rows])
+        ax.set_yticks(list(y), [f"{r['rank']}{'=' if r['tied'] else ''}  {r['agent']}" for r in rows])
         ax.set_ylim(-0.7, len(rows) - 0.3)
         if anchor:
             ax.axvline(anchor["mu"], color="#8d8d8d", linestyle="--", linewidth=1, zorder=1)
@@ -98,7 +98,8 @@ def ratings(rep: dict[str, Any], path: Path) -> None:
         else:
             what = "unanchored (no packet in the field)"
         ax.set_xlabel("openskill rating (mu), bars: 95% interval (mu ± 1.96 sigma)")
-        ax.set_title(f"Ratings: {what}\n{_games(rep)}", fontsize=10)
+        ax.set_title(f"Ratings: {what}; agents not told apart share a rank (=)\n{_games(rep)}",
+                     fontsize=10)
         ax.grid(axis="x", alpha=0.3)
         fig.tight_layout()
         _save(fig, path)

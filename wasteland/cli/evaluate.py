@@ -48,9 +48,10 @@ def render(rep: dict[str, Any], console: Console) -> None:
     for col in ("#", "agent", "rating", "sigma", "95% interval", "games", "win", "draw", "loss"):
         table.add_column(col, justify="left" if col == "agent" else "right")
     overall = {o["agent"]: o for o in rep["overall"]}
-    for k, r in enumerate(rep["ratings"], 1):
+    for r in rep["ratings"]:
         o = overall[r["agent"]]
-        table.add_row(str(k), r["agent"], f"{r['mu']:.1f}", f"{r['sigma']:.1f}",
+        table.add_row(f"{r['rank']}{'=' if r['tied'] else ''}", r["agent"], f"{r['mu']:.1f}",
+                      f"{r['sigma']:.1f}",
                       f"{r['ci'][0]:.1f} to {r['ci'][1]:.1f}", f"{o['games']:,}",
                       ci(o["win"]), ci(o["draw"]), ci(o["loss"]))
     console.print(table)
