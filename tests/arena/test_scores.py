@@ -51,6 +51,7 @@ def test_the_packet_is_the_anchor_and_a_draw_moves_no_one_apart():
     # random won twice: higher, but two games do not tell them apart
     assert by["random"]["mu"] > by["packet"]["mu"]
     assert by["random"]["rank"] == by["packet"]["rank"] == 1
+    assert [x["agent"] for x in r["ratings"]] == ["packet", "random"]  # tied: by name
     lo, hi = by["random"]["ci"]
     assert lo < by["random"]["mu"] < hi
     assert hi - lo == pytest.approx(2 * 1.959964 * by["random"]["sigma"])
