@@ -146,10 +146,10 @@ def evaluate(
     rulesets: Annotated[str | None, typer.Option(
         help="Rulesets, comma-separated: pnp, f2d20, simple. [default: all]")] = None,
     games: Annotated[int, typer.Option(
-        "-n", "--games", help=f"Games per pairing, side order, scenario and ruleset. "
-                              f"[default: {DEFAULT_GAMES}]")] = DEFAULT_GAMES,
+        "-n", "--games", help="Games per pairing, side order, scenario and ruleset.")
+    ] = DEFAULT_GAMES,
     seed: Annotated[int, typer.Option(
-        help="Game i of every pairing uses seed SEED + i. [default: 0]")] = 0,
+        help="Game i of every pairing uses seed SEED + i.")] = 0,
     jobs: Annotated[int | None, typer.Option(
         help="Processes of the local backend. [default: the number of cores]")] = None,
     backend: Annotated[str | None, typer.Option(
