@@ -39,3 +39,23 @@ def test_ray_plays_the_local_games(backend):
     assert there.fought == here.fought == 36
     assert there.games == here.games
     assert report(there) == report(here)
+
+
+def test_the_command_on_ray_prints_the_local_numbers(backend, capsys, monkeypatch):
+    import json
+
+    from tests.sim.kit import cli
+
+    args = ("evaluate", "--agents", "random,packet", "--scenarios", "duel", "--rulesets",
+            "simple", "-n", "3", "--json", "--no-cache")
+    code, out, err = cli(capsys, monkeypatch, *args, "--jobs", "1")
+    assert code == 0, err
+    local = json.loads(out)
+    code, out, err = cli(capsys, monkeypatch, *args, "--backend", "ray")
+    assert code == 0, err
+    there = json.loads(out)
+    assert (local["backend"], there["backend"], there["jobs"]) == ("local", "ray", None)
+    for r in (local, there):
+        for k in ("seconds", "jobs", "backend"):
+            r.pop(k)
+    assert there == local and local["games"] == 6

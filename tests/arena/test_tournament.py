@@ -118,3 +118,23 @@ def test_another_scenario_or_engine_is_another_key():
               game_key("e", ("a", "b"), "t", "pnp", 1), game_key("e", ("a", "b"), "s", "f2d20", 1),
               game_key("e", ("a", "b"), "s", "pnp", 2)]
     assert base not in others and len(set(others)) == len(others)
+
+
+def test_a_policy_plays_its_creatures_and_is_cached_by_its_weights(tmp_path):
+    from tests.sim.kit import closet
+
+    from .kit import played
+
+    scenario = tmp_path / "closet.yaml"
+    scenario.write_text(closet("super_mutant", "vault_dweller"))
+    cache = tmp_path / "c.sqlite"
+    f = small("packet,policy:super_mutant_f2d20", n=2, rulesets="f2d20", scenarios=str(scenario))
+    first = played(f, cache)
+    assert first.fought == 4 and len(first.games) == 4
+    npz, js = policy_files("super_mutant_f2d20")
+    for p in (npz, js):
+        (tmp_path / p.name).write_bytes(p.read_bytes())
+    moved = small(f"packet,policy:{tmp_path / npz.name}", n=2, rulesets="f2d20",
+                  scenarios=str(scenario))
+    again = played(moved, cache)
+    assert again.fought == 0 and again.games == first.games
