@@ -36,11 +36,13 @@ def render(rep: dict[str, Any], console: Console) -> None:
     from rich.table import Table
 
     lo, hi = rep["seeds"]
-    console.print(f"{len(rep['agents'])} agents, {len(rep['scenarios'])} scenarios "
+    scenarios = len(rep["scenarios"])
+    where = f" {rep['cache']}" if rep.get("cache") else ""
+    console.print(f"{len(rep['agents'])} agents, {scenarios} scenario{'s' * (scenarios > 1)} "
                   f"({', '.join(rep['scenarios'])}) under {', '.join(rep['rulesets'])}; "
                   f"{rep['n']} games per pairing and side order, seeds {lo}-{hi}: "
                   f"{rep['games']:,} games, {rep['fought']:,} fought now, "
-                  f"{rep['cached']:,} from the cache")
+                  f"{rep['cached']:,} from the cache{where}")
     anchor = rep["anchor"]
     title = (f"Ratings (openskill; {anchor['agent']} anchored at {anchor['mu']:g})" if anchor
              else "Ratings (openskill, unanchored: no packet in the field)")
