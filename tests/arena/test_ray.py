@@ -1,10 +1,8 @@
-"""`evaluate --backend ray`: the same games, the same numbers as the local backend, on a
-local Ray instance of 2 CPUs whose files stay under pytest's tmp folder."""
+"""`evaluate --backend ray`: the same games, the same numbers as the local backend, on
+the local Ray instance of 2 CPUs that the simulation's Ray tests start (its files under
+pytest's tmp folder)."""
 
 from __future__ import annotations
-
-import logging
-import os
 
 import pytest
 
@@ -12,24 +10,12 @@ from wasteland.arena.report import report
 
 from .kit import played, small
 
-ray = pytest.importorskip("ray")
+pytest.importorskip("ray")
 
-from wasteland.sim.ray_backend import RayBackend  # noqa: E402
+from tests.sim import test_ray as sim_ray  # noqa: E402
 
-
-@pytest.fixture(scope="module")
-def backend(tmp_path_factory):
-    temp = tmp_path_factory.mktemp("ray")
-    mode = os.environ.get("RAY_AUTH_MODE")
-    os.environ["RAY_AUTH_MODE"] = "disabled"
-    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR,
-             log_to_driver=False, _temp_dir=str(temp))
-    yield RayBackend()
-    ray.shutdown()
-    if mode is None:
-        del os.environ["RAY_AUTH_MODE"]
-    else:
-        os.environ["RAY_AUTH_MODE"] = mode
+# the simulation's fixture, not a copy: a local instance set up and checked the same way
+backend = sim_ray.backend
 
 
 def test_ray_plays_the_local_games(backend):
