@@ -51,7 +51,7 @@ def win_matrix(rep: dict[str, Any], path: Path) -> None:
 
     names = rep["agents"]
     k = len(names)
-    fig, ax = plt.subplots(figsize=(2.2 + 1.5 * k, 1.6 + 1.1 * k))
+    fig, ax = plt.subplots(figsize=(max(6.5, 2.2 + 1.5 * k), max(4.0, 1.6 + 1.1 * k)))
     try:
         values: list[list[float | None]] = []
         labels: list[list[str]] = []
@@ -77,7 +77,7 @@ def ratings(rep: dict[str, Any], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     rows = rep["ratings"][::-1]  # best at the top
-    fig, ax = plt.subplots(figsize=(7.5, 1.4 + 0.55 * len(rows)))
+    fig, ax = plt.subplots(figsize=(7.5, 1.8 + 0.55 * len(rows)))
     try:
         mus = [r["mu"] for r in rows]
         err = [[r["mu"] - r["ci"][0] for r in rows], [r["ci"][1] - r["mu"] for r in rows]]
@@ -98,7 +98,7 @@ def ratings(rep: dict[str, Any], path: Path) -> None:
         else:
             what = "unanchored (no packet in the field)"
         ax.set_xlabel("openskill rating (mu), bars: 95% interval (mu ± 1.96 sigma)")
-        ax.set_title(f"Ratings: {what}; agents not told apart share a rank (=)\n{_games(rep)}",
+        ax.set_title(f"Ratings: {what}\nagents not told apart share a rank (1=)\n{_games(rep)}",
                      fontsize=10)
         ax.grid(axis="x", alpha=0.3)
         fig.tight_layout()
@@ -119,7 +119,8 @@ def by_scenario(rep: dict[str, Any], path: Path) -> None:
             rows.append(f"{sc} ({r})")
             values.append([100 * x["win"]["rate"] for x in recs])
             labels.append([f"{100 * x['win']['rate']:.0f}%" for x in recs])
-    fig, ax = plt.subplots(figsize=(3.2 + 1.3 * len(names), 1.4 + 0.42 * max(len(rows), 1)))
+    # a floor on each side: one scenario and two agents still leave room for the titles
+    fig, ax = plt.subplots(figsize=(max(6.5, 3.2 + 1.3 * len(names)), max(3.2, 1.6 + 0.42 * len(rows))))
     try:
         im = _heat(ax, values, labels, rows, names)
         fig.colorbar(im, ax=ax, label="win rate against the field (%)")
