@@ -52,7 +52,10 @@ def entrants(text: str | None) -> tuple[Entrant, ...]:
                              f"random,packet); got {len(names)}. Available: {', '.join(AGENTS)}")
     out = []
     for name in names:
-        make_agent(name, 0)  # an unknown agent or a broken policy: one line, now
+        agent = make_agent(name, 0)  # an unknown agent or a broken policy: one line, now
+        close = getattr(agent, "close", None)  # an agent that holds a resource (a program)
+        if callable(close):
+            close()
         kind = agent_kind(name)
         out.append(Entrant(name, kind, agent_hash(kind)))
     return tuple(out)
