@@ -138,3 +138,26 @@ def test_a_policy_plays_its_creatures_and_is_cached_by_its_weights(tmp_path):
                   scenarios=str(scenario))
     again = played(moved, cache)
     assert again.fought == 0 and again.games == first.games
+
+
+def test_an_agent_made_to_check_its_name_is_closed(monkeypatch):
+    import wasteland.agents.base as base
+    from wasteland.arena.field import entrants
+
+    closed = []
+    real = base.make_agent
+
+    class Holder:
+        def __init__(self, name):
+            self.name = name
+
+        def close(self):
+            closed.append(self.name)
+
+    def make(name, seed=0):
+        return Holder(name) if name.startswith("cmd:") else real(name, seed)
+
+    monkeypatch.setattr(base, "make_agent", make)
+    got = entrants("packet,cmd:./my_agent")
+    assert [e.kind for e in got] == ["packet", "cmd:./my_agent"]
+    assert closed == ["cmd:./my_agent"]
