@@ -309,6 +309,15 @@ def _register_simulate() -> None:
 _register_simulate()
 
 
+def _register_evaluate() -> None:
+    from wasteland.cli.evaluate import register
+
+    register(app)
+
+
+_register_evaluate()
+
+
 def _usage_error(e: Exception) -> str | None:
     """A mistyped command line (typer's usage error: unknown option, bad value) as one
     line naming what is wrong and where help is; None for any other exception. Matched by
