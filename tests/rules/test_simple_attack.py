@@ -420,7 +420,7 @@ def test_a_crippled_groin_leaves_it_prone_and_unable_to_stand_or_move():
     cripple(a.b, bob, "groin", 5, [])
     assert bob.cond["stance"] == "prone"
     assert a.whose() == ("bob", "move")
-    assert a.legal() == {"end", "evade"}
+    assert a.legal() == {"end", "evade", "drop", "stow"}  # handling its knife is no move
 
 
 def test_a_burst_hits_with_every_round_each_less_dt():

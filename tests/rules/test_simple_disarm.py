@@ -45,12 +45,12 @@ def test_disarm_is_a_melee_check_against_very_easy_plus_the_targets_melee():
     chk = checks(evs)[0]
     assert chk.difficulty == 17 and chk.total == 16 and not chk.passed
     assert chk.skill == "melee"
-    assert "disarmed" not in a.c("bob").cond and len(a.c("ann").weapons) == 1
+    assert "gone" not in a.c("bob").cond and len(a.c("ann").weapons) == 1
     to(a, "ann", "action")
     a.rig.push(10, 4, 5)  # 9 + 8 = 17: taken
     a.act("disarm bob")
     ann, bob = a.c("ann"), a.c("bob")
-    assert bob.cond["disarmed"] == [0]
+    assert bob.cond["gone"] == [0]
     assert [w.id for w in ann.weapons] == ["pistol", "knife"]
     # reading: a hand held the pistol, so the knife is in its open hand, its second weapon
     assert ann.active_weapon == 0
@@ -120,7 +120,7 @@ def test_a_disarm_in_the_charge_phase_charges_then_takes():
     a.act("disarm bob")
     ann = a.c("ann")
     assert a.b.grid.xy(ann.pos) == (3, 0)
-    assert ann.weapon.id == "pistol" and a.c("bob").cond["disarmed"] == [0]
+    assert ann.weapon.id == "pistol" and a.c("bob").cond["gone"] == [0]
     b = pair(a_w=("pistol",), b_w=("rifle",), at_b=(4, 0))  # no two open hands: no charge
     while b.whose()[1] == "move":
         b.act("end")

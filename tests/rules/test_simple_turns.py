@@ -58,7 +58,7 @@ def test_running_covers_eight_hexes_and_forfeits_charge_and_action():
     a.act("end")  # bob
     a.act("sprint toward bob")  # ann runs
     assert a.b.grid.xy(a.c("ann").pos) == (8, 0)
-    assert a.legal() == {"end", "crouch", "prone"}  # a free drop is still open
+    assert a.legal() == {"end", "crouch", "prone", "drop"}  # free drops are still open
     a.act("end")
     # bob, one hand free of its pistol, may charge to take ann's knife (001 Disarm)
     assert a.whose() == ("bob", "charge") and a.legal() == {"end", "disarm ann"}
@@ -74,9 +74,11 @@ def test_free_drops_before_and_after_the_move():
     assert a.whose() == ("bob", "move") and a.c("bob").cond["stance"] == "crouch"
     a.act("move toward ann")  # a crouched move: 2 hexes
     assert a.b.grid.xy(a.c("bob").pos) == (9, 0)
-    assert a.legal() == {"end", "prone"}
+    assert a.legal() == {"end", "prone", "drop"}
     a.act("prone")
-    assert a.c("bob").cond["stance"] == "prone" and a.whose() == ("ann", "move")
+    assert a.c("bob").cond["stance"] == "prone" and a.legal() == {"end", "drop"}
+    a.act("end")
+    assert a.whose() == ("ann", "move")
 
 
 def test_stance_changes_and_which_forfeit_the_round():

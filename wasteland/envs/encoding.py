@@ -313,7 +313,8 @@ class Encoder:
     def _arm(self) -> None:
         """The features of each combatant's weapons, worked out again whenever what the
         combatants carry changes (``battle.extra["armory"]`` counts the changes: Simple's
-        disarm). A weapon taken from it (``cond["disarmed"]``) reads as empty hands."""
+        disarm, dropping and putting away). A weapon it no longer has (``cond["gone"]``),
+        or the one in hand put away (``cond["stowed"]``), reads as empty hands."""
         b = self.battle
         g = b.grid
         size = max(g.width, g.height)
@@ -321,9 +322,10 @@ class Encoder:
         self.weapons = []
         self._wglobal = []  # per weapon: melee, ranged, range, RoF, reach, spare weapons
         for c in b.combatants:
-            gone = c.cond.get("disarmed", ())
-            ws = [_EMPTY_HANDS if i in gone else weapon_features(w, b.ruleset, size)
-                  for i, w in enumerate(c.weapons)]
+            gone = c.cond.get("gone", ())
+            away = c.active_weapon if c.cond.get("stowed") else -1
+            ws = [_EMPTY_HANDS if (i in gone or i == away) else
+                  weapon_features(w, b.ruleset, size) for i, w in enumerate(c.weapons)]
             self.weapons.append(ws)
             spare = _clip((len(c.weapons) - len(gone) - 1) / max(1, MAX_WEAPONS - 1))
             self._wglobal.append([wf[:5] + (spare if spare > 0.0 else 0.0,) for wf in ws])

@@ -11,7 +11,7 @@ from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.simple import stats as SS
-from wasteland.rules.simple.attack import can_attack, dice_of, lost
+from wasteland.rules.simple.attack import can_attack, dice_of, held
 from wasteland.rules.simple.movement import charge_path
 from wasteland.rules.simple.odds import disarm_chance
 from wasteland.rules.simple.odds import hit_chance as simple_hit
@@ -197,7 +197,7 @@ class Phases(Windows):
         w = me.weapons[i]
         hands_ok = (w.hands == 0 or not SS.all_crippled(me, "arm")
                     or me.loc_counts.get("arm", 0) == 0)
-        return hands_ok and not lost(me, i) and not self._spent(me, i)
+        return hands_ok and held(me, i) and not self._spent(me, i)
 
     @staticmethod
     def _spent(me: Combatant, i: int | None = None) -> bool:

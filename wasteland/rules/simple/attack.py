@@ -61,7 +61,7 @@ def has_part(t: Combatant, location: str) -> bool:
 def offhand(c: Combatant) -> int | None:
     """A second one-handed weapon to use with the one in hand, both one-handed (seed 001,
     Using Two Weapons: the actions must be possible one-handed), with an arm for each."""
-    if c.weapon.hands != 1 or c.crippled.get("arm", 0) or lost(c, c.active_weapon):
+    if c.weapon.hands != 1 or c.crippled.get("arm", 0) or empty_handed(c):
         return None
     for i, w in enumerate(c.weapons):
         if i != c.active_weapon and w.hands == 1 and not lost(c, i):
@@ -70,17 +70,37 @@ def offhand(c: Combatant) -> int | None:
 
 
 def lost(c: Combatant, ws: int) -> bool:
-    """Weapon ``ws`` was taken from it by a disarm: it no longer has it. The entry stays
-    in its list (the other weapons keep their numbers); if it was the weapon in hand, the
-    hands are empty until it takes out another."""
-    return ws in c.cond.get("disarmed", ())
+    """Weapon ``ws`` is gone: taken from it by a disarm, or dropped. The entry stays in its
+    list (the other weapons keep their numbers); if it was the weapon in hand, the hands
+    are empty until it takes out another."""
+    return ws in c.cond.get("gone", ())
+
+
+def empty_handed(c: Combatant) -> bool:
+    """No weapon in hand: the one it held is gone, or put away (``stowed``)."""
+    return bool(c.cond.get("stowed")) or lost(c, c.active_weapon)
+
+
+def held(c: Combatant, ws: int) -> bool:
+    """Weapon ``ws`` is still its own and, if it is the one in hand, not put away."""
+    return not lost(c, ws) and not (ws == c.active_weapon and c.cond.get("stowed"))
+
+
+def item_in_hand(c: Combatant) -> bool:
+    """It holds an item: a weapon in its hands (a natural weapon is no item)."""
+    return not empty_handed(c) and c.weapon.hands > 0
+
+
+def item_size(c: Combatant, ws: int) -> str:
+    """The weapon's size as an item: small or large (seed 001, Move Phase)."""
+    return S.profile(c.weapons[ws]).size
 
 
 def open_hands(c: Combatant) -> int:
     """Hands free to disarm with (reading): its arms that are not crippled, less those the
     weapon in hand takes (none for a natural weapon or empty hands)."""
-    held = 0 if lost(c, c.active_weapon) else c.weapon.hands
-    return max(0, c.loc_counts.get("arm", 0) - c.crippled.get("arm", 0) - held)
+    hands = 0 if empty_handed(c) else c.weapon.hands
+    return max(0, c.loc_counts.get("arm", 0) - c.crippled.get("arm", 0) - hands)
 
 
 def hands_to_take(t: Combatant) -> int:
@@ -88,7 +108,7 @@ def hands_to_take(t: Combatant) -> int:
     0 when it holds nothing that can be taken (empty hands, a natural weapon)."""
     ws = t.active_weapon
     w = t.weapons[ws]
-    if lost(t, ws) or w.hands == 0:
+    if empty_handed(t) or w.hands == 0:
         return 0
     return 1 if S.profile(w).size == "small" else 2
 
@@ -152,14 +172,20 @@ def disarm(b: Battle, c: Combatant, t: Combatant, events: list[Event],
     return ok
 
 
+def rearmed(b: Battle) -> None:
+    """What a combatant holds or carries changed: the envs' encoder works its weapon
+    features out again when this count moves."""
+    b.extra["armory"] = int(b.extra.get("armory", 0)) + 1
+
+
 def take_weapon(b: Battle, c: Combatant, t: Combatant, ws: int, events: list[Event]) -> None:
     """Weapon ``ws`` of ``t`` passes into ``c``'s hands as it is: its rounds, a jam, damage.
     Reading: it becomes ``c``'s weapon in hand when ``c``'s hands held no weapon (empty,
     or a natural weapon); otherwise ``c`` holds it in its open hand, its second weapon.
     The lists are rebuilt, not appended to: a copy of the battle may share them."""
     w = t.weapons[ws]
-    empty_handed = lost(c, c.active_weapon) or c.weapon.hands == 0
-    t.cond["disarmed"] = [*t.cond.get("disarmed", []), ws]
+    free = empty_handed(c) or c.weapon.hands == 0
+    t.cond["gone"] = [*t.cond.get("gone", []), ws]
     st = t.weapon_states[ws]
     c.weapons = [*c.weapons, w]
     c.weapon_bonus = [*c.weapon_bonus, 0]
@@ -171,10 +197,11 @@ def take_weapon(b: Battle, c: Combatant, t: Combatant, ws: int, events: list[Eve
             t.cond[key] = [i for i in t.cond[key] if i != ws]
             c.cond[key] = [*c.cond.get(key, []), new]
     c.cond["taken"] = [*c.cond.get("taken", []), [t.slot, ws]]
-    if empty_handed:
+    if free:
         c.active_weapon = new
-    b.extra["armory"] = int(b.extra.get("armory", 0)) + 1  # what the envs' encoder watches
-    where = "now in its hands" if empty_handed else "now in its open hand"
+        c.cond.pop("stowed", None)
+    rearmed(b)
+    where = "now in its hands" if free else "now in its open hand"
     b.emit(events, Note(c.id, f"takes {w.name} out of {t.id}'s hands: {where}."))
 
 
@@ -217,7 +244,7 @@ def usable(c: Combatant, ws: int) -> bool:
     """It can strike or fire with it now: not jammed, loaded, and a hand for it (reading:
     a weapon held in hands needs one arm that is not crippled)."""
     w = c.weapons[ws]
-    if jammed(c, ws) or lost(c, ws) or not loaded(c, ws):
+    if jammed(c, ws) or not held(c, ws) or not loaded(c, ws):
         return False
     return w.hands == 0 or not S.all_crippled(c, "arm") or c.loc_counts.get("arm", 0) == 0
 

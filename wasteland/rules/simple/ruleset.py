@@ -50,10 +50,15 @@ from .attack import (
     dice_of,
     disarm,
     disarmable,
+    empty_handed,
+    held,
+    item_in_hand,
+    item_size,
     jammed,
     knock_out,
     lost,
     offhand,
+    rearmed,
     resolve_attack,
     rise,
 )
@@ -77,6 +82,7 @@ AIMED = {o: target_ids("aimed", o) for o in ("eyes", "groin")}
 ATTACK2 = target_ids("attack2", None)
 REPAIR = ACTION_INDEX[Action("repair")]
 DISARM = target_ids("disarm", None)
+DROP, STOW = ACTION_INDEX[Action("drop")], ACTION_INDEX[Action("stow")]
 # each attack_spots location's action ids, by target slot
 SPOT_IDS: dict[str | None, list[int]] = {
     **{loc: ATTACK[loc] for loc in (None, "head", "arm", "leg")},
@@ -257,8 +263,12 @@ class Simple:
         st = S.stance(c)
         return [CROUCH, PRONE] if st == S.STAND else ([PRONE] if st == S.CROUCH else [])
 
+    def _free(self, c: Combatant) -> list[int]:
+        """Its free actions: the stance drops, and dropping the item in hand (seed 001)."""
+        return self._drops(c) + ([DROP] if item_in_hand(c) else [])
+
     def _move_ids(self, b: Battle, c: Combatant) -> list[int]:
-        ids = [END] + self._drops(c)
+        ids = [END] + self._free(c)
         if b.extra.get("main"):
             return ids
         st = S.stance(c)
@@ -288,9 +298,12 @@ class Simple:
                         ids.append(RUN_AWAY[t.slot])
             if hexes and not b.grid.cover[c.pos] and M.nearest_cover(b, c, hexes) is not None:
                 ids.append(COVER)
+        stowed = bool(c.cond.get("stowed"))
         for i in range(min(len(c.weapons), MAX_WEAPONS)):  # `draw N` names the first three
-            if i != c.active_weapon and not lost(c, i):
+            if (i != c.active_weapon or stowed) and not lost(c, i):
                 ids.append(DRAW[i])
+        if item_in_hand(c):
+            ids.append(STOW)
         return ids
 
     def _charges(self, b: Battle, c: Combatant) -> list[Combatant]:
@@ -333,10 +346,10 @@ class Simple:
         w = c.weapon
         p = S.profile(w)
         h = hexes_for(b.grid)
-        held = not lost(c, ws)
-        if held and jammed(c, ws):
+        inhand = held(c, ws)
+        if inhand and jammed(c, ws):
             yield UNLOAD
-        elif (held and w.magazine != "none" and c.weapon_states[ws].loaded < w.capacity
+        elif (inhand and w.magazine != "none" and c.weapon_states[ws].loaded < w.capacity
               and c.ammo.get(w.ammo or "", 0) > 0):
             yield RELOAD
         heal = _heal_item(b, c)
@@ -364,7 +377,7 @@ class Simple:
             off = offhand(c)
             if off is not None and can_attack(b, c, t, off):
                 yield ATTACK2[t.slot]
-        if held and ws in c.cond.get("damaged", ()):
+        if inhand and ws in c.cond.get("damaged", ()):
             yield REPAIR
 
     # --- applying ------------------------------------------------------------------------
@@ -409,7 +422,14 @@ class Simple:
             c.cond["stance"] = S.CROUCH if k == "crouch" else S.PRONE
             b.emit(events, Note(c.id, f"drops to {'a crouch' if k == 'crouch' else 'prone'} "
                                       f"(free)."))
-            if b.extra.get("main") and not self._drops(c):
+            if b.extra.get("main") and not self._free(c):
+                b.extra["done"] = True
+            return
+        if k == "drop":  # free, any size (seed 001): it lies on the ground, out of the fight
+            c.cond["gone"] = [*c.cond.get("gone", []), c.active_weapon]
+            rearmed(b)
+            b.emit(events, Note(c.id, f"drops {c.weapon.name} (free)."))
+            if b.extra.get("main") and not self._free(c):
                 b.extra["done"] = True
             return
         b.extra["main"] = True
@@ -440,19 +460,31 @@ class Simple:
             c.cond["evade"] = b.round
             b.emit(events, Note(c.id, "evades: -5 to attacks against it this round; no charge "
                                       "or action."))
-        elif k == "draw":
-            forfeit = True
-            old = "" if lost(c, c.active_weapon) else f"puts away {c.weapon.name} and "
-            c.active_weapon = int(a.option or 0)
-            b.emit(events, Note(c.id, f"{old}takes out {c.weapon.name}: no charge or action "
-                                      f"this round."))
+        elif k == "draw":  # put away what it holds (if anything) and take out weapon N
+            new = int(a.option or 0)
+            moved = [item_size(c, c.active_weapon)] if item_in_hand(c) else []
+            if c.weapons[new].hands > 0:  # a natural weapon is no item
+                moved.append(item_size(c, new))
+            forfeit = len(moved) > 1 or "large" in moved  # seed 001: one small item only
+            put = f"puts away {c.weapon.name} and " if item_in_hand(c) else ""
+            c.active_weapon = new
+            if c.cond.pop("stowed", None):
+                rearmed(b)
+            b.emit(events, Note(c.id, f"{put}takes out {c.weapon.name}" + (
+                ": no charge or action this round." if forfeit else " (its move).")))
+        elif k == "stow":  # put away the item in hand: its move if small (seed 001)
+            forfeit = item_size(c, c.active_weapon) == "large"
+            c.cond["stowed"] = True
+            rearmed(b)
+            b.emit(events, Note(c.id, f"puts away {c.weapon.name}" + (
+                ": no charge or action this round." if forfeit else " (its move).")))
         else:
             raise IllegalActionError(f"{k!r} has no meaning in Simple's move phase")
         if forfeit:
             c.cond["forfeit"] = b.round
-        elif S.profile(c.weapon).heavy and not lost(c, c.active_weapon):
+        elif S.profile(c.weapon).heavy and not empty_handed(c):
             c.cond["heavy_moved"] = b.round  # seed 001: a heavy weapon, then no action
-        if not self._drops(c):
+        if not self._free(c):
             b.extra["done"] = True
 
     def _apply_charge(self, b: Battle, a: Action, events: list[Event]) -> None:
