@@ -389,7 +389,7 @@ def resolve_attack(b: Battle, c: Combatant, t: Combatant, ws: int, location: str
     ev.crit_roll, ev.crit_at = roll, crit_at
     mult = 1
     if roll >= crit_at:
-        mult = p.crit
+        mult = crit_multiplier(c, ws)
         ev.crit = f"critical, damage x{mult}"
     elif roll <= CRIT_FAIL_AT:
         ev.crit = "critical failure: it still hits"
@@ -402,6 +402,13 @@ def resolve_attack(b: Battle, c: Combatant, t: Combatant, ws: int, location: str
                     location, events)
     if roll <= CRIT_FAIL_AT and crit_at > CRIT_FAIL_AT:
         _critical_failure(b, c, ws, events)
+
+
+def crit_multiplier(c: Combatant, ws: int) -> int:
+    """The critical damage multiplier of ``c``'s weapon ``ws`` with its perks': they add,
+    each its excess over x1, rather than multiply (seed 001, Critical Hits: a x2 and a x3
+    make x4, not x6)."""
+    return S.profile(c.weapons[ws]).crit + sum(m - 1 for m in S.block(c).crit_perks)
 
 
 def _critical_failure(b: Battle, c: Combatant, ws: int, events: list[Event]) -> None:
