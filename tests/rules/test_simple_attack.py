@@ -547,3 +547,21 @@ def test_perk_critical_multipliers_are_validated(perks):
     with pytest.raises(ValidationError) as info:
         creature("a", crit_perks=perks)
     assert "crit_perks" in str(info.value)
+
+
+def test_a_blast_weapon_hits_its_target_alone():
+    """Reading (seed 001 has no blast rule): a grenade or a missile (PnP's splash quality)
+    damages only the combatant it hits; those beside it, friend or foe, are untouched."""
+    launcher = creature("a", weapons=("launcher",), ammo={"rocket": 2})
+    a = sarena([("ann", (0, 0), 0, launcher), ("amy", (5, 2), 0, creature("m")),
+                ("bob", (5, 1), 1, creature("b", weapons=("knife",))),
+                ("cal", (6, 1), 1, creature("c", weapons=("knife",)))], rows=WIDE)
+    assert a.c("ann").weapon.qualities.splash
+    while a.whose() != ("ann", "action"):
+        a.act("end")
+    a.rig.push(10, 10, 10).push(100, 50).push(6, 6, 6, 6)
+    evs = a.act("attack bob")
+    hits = [e for e in evs if isinstance(e, DamageDealt)]
+    assert [e.target for e in hits] == ["bob"] and hits[0].damage_type == "explosive"
+    assert a.c("bob").hp == 30 - 18
+    assert a.c("cal").hp == 30 and a.c("amy").hp == 30
