@@ -3,7 +3,8 @@ move phase it runs when its packet says so, closes in on its target (running onl
 charge could not reach it anyway), stands its ground when it has a shot, and drops to a
 crouch or prone, free, to be a smaller target; in the charge phase it charges when the
 odds meet its floor; in the action phase it heals, helps a dying ally, clears a jam,
-attacks (calling shots at called_freq), reloads, or watches a cone for the next move."""
+attacks (calling shots at called_freq), takes an enemy's weapon when it has nothing to
+strike with, reloads, or watches a cone for the next move."""
 
 from __future__ import annotations
 
@@ -83,7 +84,7 @@ class Phases(Windows):
     def _move_phase(self, view: View, me: Combatant, p: AIPacket,
                     enemies: list[Combatant]) -> Action:
         b = view.battle
-        ranged = SS.is_ranged(me.weapon)
+        ranged = SS.is_ranged(me.weapon) and held(me, me.active_weapon)  # empty hands close in
         if b.extra.get("main"):
             who, h, _v = self._best_shot(view, me, enemies)
             if who is not None and h >= self._floor(b, p):  # else it moves on next round
