@@ -526,3 +526,17 @@ def test_radaway_when_radiation_has_cut_max_hp_to_the_chem_use_share() -> None:
         assert action == Action("radaway", 0) and "takes RadAway" in reason
         rs.apply(b, action)
         assert me.max_hp == min(16, max_hp + 4) and me.items["radaway"] == 0
+
+
+def test_simple_packet_with_nothing_in_hand_takes_the_enemys_weapon() -> None:
+    """Simple (seed 001, Disarm): a packet whose weapons are gone (taken or dropped) takes
+    the weapon of the enemy beside it, with both hands open; armed, it strikes instead."""
+    s = scenario([[("raider", (2, 3))], [("raider", (3, 3))]])
+    rs, b = start("simple", s)
+    b.combatants[0].cond["gone"] = [0, 1]  # pipe pistol and machete
+    to_phase(rs, b, 0, "action")
+    action, reason = decide(rs, b)
+    assert action == Action("disarm", 1) and "nothing to strike with" in reason
+    rs, b = start("simple", s)
+    to_phase(rs, b, 0, "action")
+    assert decide(rs, b)[0].kind == "attack"

@@ -16,6 +16,7 @@ from wasteland.bestiary.models import (
     HitLocation,
     Item,
     PnPStats,
+    Qualities,
     StatsSimple,
     Weapon,
     WeaponRef,
@@ -51,6 +52,8 @@ WEAPONS = {w.id: w for w in [
     _w("derringer", "ranged", "1d6", "guns", 2, 1, "clip", 2, "10mm"),
     _w("knife", "melee", "1d4+1", "melee"),
     _w("claws", "unarmed", "1d6", "unarmed", hands=0),
+    _w("launcher", "ranged", "3d6", "big_guns", 10, 2, "clip", 2, "rocket", size="large",
+       damage_type="explosive").model_copy(update={"qualities": Qualities(splash=True)}),
 ]}
 ARMOR = {
     "leather": Armor(id="leather", name="leather armor",

@@ -420,7 +420,7 @@ def test_a_crippled_groin_leaves_it_prone_and_unable_to_stand_or_move():
     cripple(a.b, bob, "groin", 5, [])
     assert bob.cond["stance"] == "prone"
     assert a.whose() == ("bob", "move")
-    assert a.legal() == {"end", "evade"}
+    assert a.legal() == {"end", "evade", "drop", "stow"}  # handling its knife is no move
 
 
 def test_a_burst_hits_with_every_round_each_less_dt():
@@ -515,3 +515,53 @@ def test_repairing_a_damaged_weapon_is_an_average_mechanics_check():
     a.rig.push(10, 7, 8)  # 20
     a.act("repair")
     assert a.c("ann").cond["damaged"] == [] and "repair" not in a.legal()
+
+
+def test_perk_critical_multipliers_add_to_the_weapons():
+    """Seed 001, Critical Hits: multipliers from the weapon and perks add, not multiply
+    (Better Criticals with a .22 pistol: x4, not x6). A stat block's crit_perks each add
+    their excess over x1: a x2 pistol and a x3 perk make x4; a x3 rifle and a x2 perk too."""
+    a = duel(a_kw={"luck": 3, "crit_perks": [3]})
+    to_ann_action(a)
+    a.rig.push(10, 10, 10).push(100, 97).push(6, 1, 2, 3, 4)
+    evs = a.act("attack bob")
+    chk = [e for e in evs if isinstance(e, SkillChecked)][0]
+    assert chk.crit == "critical, damage x4"
+    dmg = [e for e in evs if isinstance(e, DamageDealt)][0]
+    assert dmg.dice == "4d6+8" and dmg.raw == 1 + 2 + 3 + 4 + 8  # (1d6+2) x4
+    a = duel(a_w=("scoped_rifle",), a_kw={"luck": 3, "crit_perks": [2]}, b_kw={"hp": 90})
+    to_ann_action(a)
+    a.rig.push(10, 10, 10).push(100, 97).push(6, *[1] * 8)
+    evs = a.act("attack bob")
+    assert [e for e in evs if isinstance(e, DamageDealt)][0].dice == "8d6"  # 2d6 x4
+    a = duel(a_kw={"luck": 3, "crit_perks": [3]})  # no critical: the perk does nothing
+    to_ann_action(a)
+    a.rig.push(10, 10, 10).push(100, 50).push(6, 3)
+    assert [e for e in a.act("attack bob") if isinstance(e, DamageDealt)][0].dice == "1d6+2"
+
+
+@pytest.mark.parametrize("perks", [[1], [7], [2, 2, 2, 2, 2]])
+def test_perk_critical_multipliers_are_validated(perks):
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError) as info:
+        creature("a", crit_perks=perks)
+    assert "crit_perks" in str(info.value)
+
+
+def test_a_blast_weapon_hits_its_target_alone():
+    """Reading (seed 001 has no blast rule): a grenade or a missile (PnP's splash quality)
+    damages only the combatant it hits; those beside it, friend or foe, are untouched."""
+    launcher = creature("a", weapons=("launcher",), ammo={"rocket": 2})
+    a = sarena([("ann", (0, 0), 0, launcher), ("amy", (5, 2), 0, creature("m")),
+                ("bob", (5, 1), 1, creature("b", weapons=("knife",))),
+                ("cal", (6, 1), 1, creature("c", weapons=("knife",)))], rows=WIDE)
+    assert a.c("ann").weapon.qualities.splash
+    while a.whose() != ("ann", "action"):
+        a.act("end")
+    a.rig.push(10, 10, 10).push(100, 50).push(6, 6, 6, 6)
+    evs = a.act("attack bob")
+    hits = [e for e in evs if isinstance(e, DamageDealt)]
+    assert [e.target for e in hits] == ["bob"] and hits[0].damage_type == "explosive"
+    assert a.c("bob").hp == 30 - 18
+    assert a.c("cal").hp == 30 and a.c("amy").hp == 30

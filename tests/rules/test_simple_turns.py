@@ -58,9 +58,12 @@ def test_running_covers_eight_hexes_and_forfeits_charge_and_action():
     a.act("end")  # bob
     a.act("sprint toward bob")  # ann runs
     assert a.b.grid.xy(a.c("ann").pos) == (8, 0)
-    assert a.legal() == {"end", "crouch", "prone"}  # a free drop is still open
+    assert a.legal() == {"end", "crouch", "prone", "drop"}  # free drops are still open
     a.act("end")
-    assert a.whose() == ("bob", "action")  # ann, next to bob, neither charges nor acts
+    # bob, one hand free of its pistol, may charge to take ann's knife (001 Disarm)
+    assert a.whose() == ("bob", "charge") and a.legal() == {"end", "disarm ann"}
+    a.act("end")
+    assert a.whose() == ("bob", "action")  # ann, 3 hexes off, neither charges nor acts
 
 
 def test_free_drops_before_and_after_the_move():
@@ -71,9 +74,11 @@ def test_free_drops_before_and_after_the_move():
     assert a.whose() == ("bob", "move") and a.c("bob").cond["stance"] == "crouch"
     a.act("move toward ann")  # a crouched move: 2 hexes
     assert a.b.grid.xy(a.c("bob").pos) == (9, 0)
-    assert a.legal() == {"end", "prone"}
+    assert a.legal() == {"end", "prone", "drop"}
     a.act("prone")
-    assert a.c("bob").cond["stance"] == "prone" and a.whose() == ("ann", "move")
+    assert a.c("bob").cond["stance"] == "prone" and a.legal() == {"end", "drop"}
+    a.act("end")
+    assert a.whose() == ("ann", "move")
 
 
 def test_stance_changes_and_which_forfeit_the_round():
@@ -153,7 +158,9 @@ def test_charge_from_standing_in_a_straight_line_of_one_to_four_hexes():
     crouched.act("end")
     crouched.act("crouch")
     crouched.act("end")
-    assert crouched.whose()[1] != "charge"  # not from a crouch
+    # not from a crouch (ann, the higher sequence, would charge first); bob, standing,
+    # may charge to disarm her (001 Disarm)
+    assert crouched.whose() == ("bob", "charge") and crouched.legal() == {"end", "disarm ann"}
 
 
 def test_overwatch_interrupts_the_next_move_and_costs_that_rounds_move_and_charge():

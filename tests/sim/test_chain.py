@@ -148,3 +148,26 @@ def test_bad_input_is_one_line(capsys, monkeypatch, tmp_path, args, answer):
     code, out, err = cli(capsys, monkeypatch, "simulate", "-n", "5", *args)
     assert code == 2 and out == ""
     assert len(err.splitlines()) == 1 and err.startswith("error: ") and answer in err, err
+
+
+def test_a_weapon_taken_in_a_fight_stays_behind():
+    """Reading (Simple's disarm): the next fight starts with its own weapons; one taken
+    from an enemy and held does not carry, and its own weapon comes back."""
+    from tests.rules.kitsimple import creature, sarena
+
+    a = sarena([("ann", (0, 0), 0, creature("a", weapons=("claws",))),
+                ("bob", (1, 0), 1, creature("b", weapons=("pistol",)))])
+    while a.whose() != ("ann", "action"):
+        a.act("end")
+    a.rig.push(10, 10, 10)
+    a.act("disarm bob")
+    ann, bob = a.c("ann"), a.c("bob")
+    assert ann.weapon.id == "pistol" and ann.active_weapon == 1
+    kept = chain.lasting(ann)
+    assert kept["active_weapon"] == 0 and len(kept["loaded"]) == 1
+    fresh = sarena([("ann", (0, 0), 0, creature("a", weapons=("claws",))),
+                    ("bob", (1, 0), 1, creature("b", weapons=("pistol",)))])
+    chain.carry_onto(fresh.c("ann"), kept)
+    chain.carry_onto(fresh.c("bob"), chain.lasting(bob))
+    assert fresh.c("ann").weapon.id == "claws" and len(fresh.c("ann").weapons) == 1
+    assert "gone" not in fresh.c("bob").cond and fresh.c("bob").weapon.id == "pistol"

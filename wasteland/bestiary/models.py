@@ -7,7 +7,7 @@ silently.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
@@ -277,6 +277,11 @@ class StatsSimple(Strict):
     sequence: int = Field(ge=0, le=30, description="combat sequence, added to a d10")
     endurance: int = Field(ge=1, le=10, description="bleeding out: dies after 10 + END more")
     luck: int = Field(ge=1, le=10, description="criticals on a d100 at or above 95 - Luck")
+    crit_perks: list[Annotated[int, Field(ge=2, le=6)]] = Field(
+        default_factory=list, max_length=4, description=(
+            "critical damage multipliers of its perks (Better Criticals and the like); "
+            "multipliers add: each adds its excess over x1 to the weapon's (x2 and x3 make "
+            "x4, not x6)"))
     defense: int = Field(0, ge=0, le=10, description="added to the difficulty to hit it")
     skills: dict[SkillSimple, int] = Field(default_factory=dict)
     dt: DTSimple = Field(DTSimple(), description="natural DT (hide, plating), plus armor's")

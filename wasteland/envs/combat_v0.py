@@ -10,8 +10,8 @@
 | Agents             | the scenario's combatants, e.g. `['ted', 'radscorpion_0', 'radscorpion_1']` |
 | Agents             | 2 to 10 (`MAX_COMBATANTS`)                                           |
 | Action Shape       | (1)                                                                  |
-| Action Values      | [0, 306] (`N_ACTIONS` entries of the fixed action table)             |
-| Observation Shape  | {"observation": (259,), "action_mask": (307,)}                       |
+| Action Values      | [0, 318] (`N_ACTIONS` entries of the fixed action table)             |
+| Observation Shape  | {"observation": (259,), "action_mask": (319,)}                       |
 | Observation Values | observation in [-1, 1] (float32), action_mask in {0, 1} (int8)       |
 
 A Fallout tabletop fight on a square grid: every combatant of the scenario is an agent.

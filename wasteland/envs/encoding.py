@@ -239,13 +239,18 @@ def weapon_features(w: Weapon, ruleset: str, size: int) -> WeaponFeatures:
             feed, capacity, w.ammo or "")
 
 
+# a weapon taken from its owner: nothing to fire (a supply of no ammunition: empty)
+_EMPTY_HANDS: WeaponFeatures = (0.0, 0.0, 0.0, 0.0, 0.0, SUPPLY, 1.0, "")
+
+
 def _packer(n: int) -> Callable[..., None]:
     """Writes the floats of an observation of ``n`` combatants into a buffer."""
     return struct.Struct(f"={G + n * B}f").pack_into
 
 
 class Encoder:
-    """Encodes one battle; the parts that never change during a fight are computed once.
+    """Encodes one battle; the parts that never change during a fight are computed once
+    (a combatant's weapon features again when a disarm changes what it carries).
 
     ``ruleset`` is the battle's ruleset (default: the registered one named
     ``battle.ruleset``); it is only asked whether it measures by zones."""
@@ -266,10 +271,10 @@ class Encoder:
         self.healing = healing
         # per combatant: the static features of each weapon, and base Speed
         self.weapons: list[list[WeaponFeatures]] = []
+        self._wglobal: list[list[tuple[float, ...]]] = []
+        self._arm()
         self.speed: list[float] = []
-        size = max(g.width, g.height)
         for c in battle.combatants:
-            self.weapons.append([weapon_features(w, battle.ruleset, size) for w in c.weapons])
             stats = getattr(c.creature, battle.ruleset, None)
             self.speed.append(_clip(getattr(stats, "speed", 0) / SPEED_SCALE))
         # zones (2d20): the cover of a square is its zone's, and range bands are known
@@ -300,13 +305,30 @@ class Encoder:
         # per observer square, the geometry to every square (filled as squares are seen)
         self._geo: dict[int, list[tuple[float, ...] | None]] = g.caches.setdefault(geo_key, {})
         self._pack = _packer(self.n)
-        # per combatant, per weapon: melee, ranged, range, RoF, reach, spare weapons
-        self._wglobal = [[wf[:5] + (_clip((len(c.weapons) - 1) / max(1, MAX_WEAPONS - 1)),)
-                          for wf in ws] for c, ws in zip(battle.combatants, self.weapons)]
         # the AP economy (2d20): each side's enemy sides
         self.economy = "pools" in battle.extra
         n_sides = len(battle.side_names)
         self._enemy_sides = [[s for s in range(n_sides) if s != side] for side in range(n_sides)]
+
+    def _arm(self) -> None:
+        """The features of each combatant's weapons, worked out again whenever what the
+        combatants carry changes (``battle.extra["armory"]`` counts the changes: Simple's
+        disarm, dropping and putting away). A weapon it no longer has (``cond["gone"]``),
+        or the one in hand put away (``cond["stowed"]``), reads as empty hands."""
+        b = self.battle
+        g = b.grid
+        size = max(g.width, g.height)
+        self._armory = int(b.extra.get("armory", 0) or 0)
+        self.weapons = []
+        self._wglobal = []  # per weapon: melee, ranged, range, RoF, reach, spare weapons
+        for c in b.combatants:
+            gone = c.cond.get("gone", ())
+            away = c.active_weapon if c.cond.get("stowed") else -1
+            ws = [_EMPTY_HANDS if (i in gone or i == away) else
+                  weapon_features(w, b.ruleset, size) for i, w in enumerate(c.weapons)]
+            self.weapons.append(ws)
+            spare = _clip((len(c.weapons) - len(gone) - 1) / max(1, MAX_WEAPONS - 1))
+            self._wglobal.append([wf[:5] + (spare if spare > 0.0 else 0.0,) for wf in ws])
 
     def __reduce__(self) -> tuple[Any, ...]:
         # copied and pickled (vector envs, Ray) by building it again from its battle: a
@@ -360,6 +382,8 @@ class Encoder:
         already known (``self.order(me)``)."""
         blocks = order if order is not None else self.order(me)
         b = self.battle
+        if b.extra.get("armory", 0) != self._armory:
+            self._arm()
         cs = b.combatants
         c = cs[me]
         pos = c.pos

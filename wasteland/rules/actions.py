@@ -21,8 +21,10 @@ Notation (like a chess move):
     ready_to defend   (2d20: a torso called shot, drop prone and stand up, an automatic
     success not rolled at difficulty 0, Rally as CHA + Speech, Assist, a readied Defend)
     crouch   evade   charge raider_0   overwatch raider_0   unload   aimed raider_0 eyes
-    repair   (Simple: a stance, evading, a charge into melee, an overwatch cone toward a
-    combatant, clearing a jam, a called shot at the eyes or groin, mending a damaged weapon)
+    repair   disarm raider_0   drop   stow   (Simple: a stance, evading, a charge into
+    melee, an overwatch cone toward a combatant, clearing a jam, a called shot at the eyes
+    or groin, mending a damaged weapon, taking the weapon out of an enemy's hands, dropping
+    the weapon in hand, putting it away)
     speak   extinguish self   prepare cover   pair raider_0 stimpak   (PnP: a free line,
     putting out a fire, a readied non-attack, two one-handed actions at once)
 """
@@ -84,6 +86,9 @@ _KINDS: tuple[tuple[str, bool, tuple[str | None, ...]], ...] = (
     ("unload", False, (None,)),
     ("aimed", True, ("eyes", "groin")),
     ("repair", False, (None,)),
+    ("disarm", True, (None,)),
+    ("drop", False, (None,)),
+    ("stow", False, (None,)),
 )
 KINDS = tuple(k for k, _, _ in _KINDS)
 GOTO = "goto"  # a move to a chosen square: notation, saves and replays only

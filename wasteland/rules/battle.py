@@ -91,8 +91,13 @@ class Combatant:
     memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     loc_kinds: frozenset[str] = frozenset()
     loc_counts: dict[str, int] = field(default_factory=dict)
+    # how many of ``weapons`` are its own; any after them were taken from others in the
+    # fight (Simple's disarm), listed in cond["taken"] as [slot, weapon] of where from
+    own_weapons: int = -1
 
     def __post_init__(self) -> None:
+        if self.own_weapons < 0:
+            self.own_weapons = len(self.weapons)
         self.loc_kinds = frozenset(h.kind for h in self.creature.hit_locations)
         for h in self.creature.hit_locations:
             self.loc_counts[h.kind] = self.loc_counts.get(h.kind, 0) + h.count
@@ -263,6 +268,21 @@ class Battle:
         self.occupied[c.pos] = c.slot
         self.count_standing()
 
+    def _rearm(self, c: Combatant) -> None:
+        """Its weapons list as the state says: its own, then those it took from others
+        (cond["taken"]), each found where it came from."""
+        taken = c.cond.get("taken", ())
+        own = c.own_weapons
+        c.weapons = c.weapons[:own] + [self._weapon_from(s, i) for s, i in taken]
+        c.weapon_bonus = c.weapon_bonus[:own] + [0] * len(taken)
+
+    def _weapon_from(self, slot: int, i: int) -> Weapon:
+        c = self.combatants[slot]
+        if i < c.own_weapons:
+            return c.weapons[i]
+        s, j = c.cond["taken"][i - c.own_weapons]
+        return self._weapon_from(s, j)
+
     def set_pos(self, c: Combatant, pos: int) -> None:
         if self.occupied.get(c.pos) == c.slot:
             del self.occupied[c.pos]
@@ -300,5 +320,8 @@ class Battle:
         rng_from_json(self.rng, s["rng"])
         for c, cs in zip(self.combatants, s["combatants"]):
             c.restore(cs)
+        for c in self.combatants:
+            if len(c.weapons) != c.own_weapons + len(c.cond.get("taken", ())):
+                self._rearm(c)
         self.occupied = {c.pos: c.slot for c in self.combatants if c.up}
         self.count_standing()

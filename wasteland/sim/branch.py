@@ -29,14 +29,16 @@ def branch(b: Battle, seed: int) -> Battle:
     session. Built with the constructors rather than copy.copy, which the engine's classes
     need not support once compiled."""
     party = [Combatant(slot=c.slot, id=c.id, side=c.side, creature=c.creature,
-                       weapons=c.weapons, weapon_bonus=c.weapon_bonus, armor=c.armor,
+                       weapons=c.weapons[:c.own_weapons],
+                       weapon_bonus=c.weapon_bonus[:c.own_weapons], armor=c.armor,
                        pos=c.pos, hp=c.hp, max_hp=c.max_hp) for c in b.combatants]
     out = Battle(b.ruleset, b.scenario, b.grid, party, list(b.side_names), b.seed,
                  random.Random(), b.items, keep_log=False)
     out.quiet = True
     state = b.state()
     state["pending_move"] = copy.deepcopy(state["pending_move"])
-    out.restore(state)  # every combatant's and the battle's dynamic state, copied
+    out.restore(state)  # every combatant's and the battle's dynamic state, copied (and the
+    # weapons taken in the fight, from the state)
     out.rng.seed(seed)
     return out
 

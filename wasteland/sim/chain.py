@@ -12,6 +12,9 @@ What carries from one fight to the next, and what the fallen do, is this engine'
   aim, defend, readied actions, burrowing, stun, persistent damage, burning and bleeding
   (bound between fights), PnP's once-per-fight first aid, 2d20's Action Point pools (each
   fight starts its own, as a new scene does).
+- Its own weapons, as it began the fight: one it took from an enemy (Simple's disarm)
+  stays behind with the fight; one it dropped, put away or had taken is recovered between
+  fights. The weapon in hand carries over when it is its own (else the first).
 - The dead stay dead and out of every later fight. A member down but alive at the end of a
   won fight (PnP unconscious, 2d20 dying or stabilized) is brought round and fights on at
   1 HP, its injuries kept; no stimpak is spent for it.
@@ -151,7 +154,8 @@ def stage_seed(seed: int, k: int) -> int:
 def lasting(c: Combatant) -> dict[str, Any]:
     """What of ``c`` outlasts the fight (see the module's docstring)."""
     return {"hp": c.hp, "max_hp": c.max_hp, "ammo": dict(c.ammo), "items": dict(c.items),
-            "loaded": [w.loaded for w in c.weapon_states], "active_weapon": c.active_weapon,
+            "loaded": [w.loaded for w in c.weapon_states[:c.own_weapons]],
+            "active_weapon": c.active_weapon if c.active_weapon < c.own_weapons else 0,
             "crippled": dict(c.crippled), "limb_damage": dict(c.limb_damage),
             "cond": {k: c.cond[k] for k in LASTING if k in c.cond}}
 

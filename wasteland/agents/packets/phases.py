@@ -3,7 +3,8 @@ move phase it runs when its packet says so, closes in on its target (running onl
 charge could not reach it anyway), stands its ground when it has a shot, and drops to a
 crouch or prone, free, to be a smaller target; in the charge phase it charges when the
 odds meet its floor; in the action phase it heals, helps a dying ally, clears a jam,
-attacks (calling shots at called_freq), reloads, or watches a cone for the next move."""
+attacks (calling shots at called_freq), takes an enemy's weapon when it has nothing to
+strike with, reloads, or watches a cone for the next move."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.simple import stats as SS
-from wasteland.rules.simple.attack import can_attack, dice_of
+from wasteland.rules.simple.attack import can_attack, dice_of, held
 from wasteland.rules.simple.movement import charge_path
+from wasteland.rules.simple.odds import disarm_chance
 from wasteland.rules.simple.odds import hit_chance as simple_hit
 
 from ..base import View
@@ -82,7 +84,7 @@ class Phases(Windows):
     def _move_phase(self, view: View, me: Combatant, p: AIPacket,
                     enemies: list[Combatant]) -> Action:
         b = view.battle
-        ranged = SS.is_ranged(me.weapon)
+        ranged = SS.is_ranged(me.weapon) and held(me, me.active_weapon)  # empty hands close in
         if b.extra.get("main"):
             who, h, _v = self._best_shot(view, me, enemies)
             if who is not None and h >= self._floor(b, p):  # else it moves on next round
@@ -196,7 +198,7 @@ class Phases(Windows):
         w = me.weapons[i]
         hands_ok = (w.hands == 0 or not SS.all_crippled(me, "arm")
                     or me.loc_counts.get("arm", 0) == 0)
-        return hands_ok and not self._spent(me, i)
+        return hands_ok and held(me, i) and not self._spent(me, i)
 
     @staticmethod
     def _spent(me: Combatant, i: int | None = None) -> bool:
@@ -264,6 +266,9 @@ class Phases(Windows):
         strike = self._simple_strike(view, me, p, enemies)
         if strike is not None:
             return strike
+        grab = self._disarm(view, me, p, enemies)
+        if grab is not None:
+            return grab
         w, st = me.weapon, me.wstate
         if self._legal(view, Action("reload")) and st.loaded * 2 <= w.capacity:
             return self._say(Action("reload"), f"reloads {w.name} ({st.loaded}/{w.capacity})")
@@ -306,6 +311,26 @@ class Phases(Windows):
             return self._say(a, f"attacks {e.id}: {reason}, {h:.0%} to hit, {v:.1f} "
                                 f"expected damage")
         return None
+
+    def _disarm(self, view: View, me: Combatant, p: AIPacket, enemies: list[Combatant]
+                ) -> Action | None:
+        """With nothing in hand it can strike with (disarmed, or spent), it takes the
+        weapon of an enemy within reach, the likeliest first, at odds its floor accepts."""
+        if self._can_fire(me, me.active_weapon):
+            return None
+        b = view.battle
+        best: tuple[float, int, Combatant | None] = (0.0, 0, None)
+        for e in enemies:
+            if self._legal(view, Action("disarm", e.slot)):
+                h = disarm_chance(b, me, e)
+                if (h, -e.slot) > best[:2]:
+                    best = (h, -e.slot, e)
+        h, _s, who = best
+        if who is None or h < self._floor(b, p) or h <= 0:
+            return None
+        return self._say(Action("disarm", who.slot),
+                         f"nothing to strike with: takes {who.weapon.name} from {who.id} "
+                         f"({h:.0%})")
 
     def _overwatch_fire(self, view: View, me: Combatant, p: AIPacket) -> Action:
         b = view.battle

@@ -1,13 +1,13 @@
 """Attacks and damage under Simple (seed 001: Calculating to Hit, Range Penalty; Size,
 Stance and Range Penalties; Visibility and Proximity Penalties; Causing Damage; Critical
-Hits; Critical Failure; Called Shots; Crippled Effects; Death and Fatigue)."""
+Hits; Critical Failure; Disarm; Called Shots; Crippled Effects; Death and Fatigue)."""
 
 from __future__ import annotations
 
 from functools import cache
 
 from wasteland.bestiary.models import SIZES_SIMPLE
-from wasteland.rules.battle import ACTIVE, DEAD, UNCONSCIOUS, Battle, Combatant
+from wasteland.rules.battle import ACTIVE, DEAD, UNCONSCIOUS, Battle, Combatant, WeaponState
 from wasteland.rules.dice import Dice
 from wasteland.rules.events import DamageDealt, Downed, Event, Mods, Note
 from wasteland.rules.grid import COVER_FULL
@@ -61,12 +61,148 @@ def has_part(t: Combatant, location: str) -> bool:
 def offhand(c: Combatant) -> int | None:
     """A second one-handed weapon to use with the one in hand, both one-handed (seed 001,
     Using Two Weapons: the actions must be possible one-handed), with an arm for each."""
-    if c.weapon.hands != 1 or c.crippled.get("arm", 0):
+    if c.weapon.hands != 1 or c.crippled.get("arm", 0) or empty_handed(c):
         return None
     for i, w in enumerate(c.weapons):
-        if i != c.active_weapon and w.hands == 1:
+        if i != c.active_weapon and w.hands == 1 and not lost(c, i):
             return i
     return None
+
+
+def lost(c: Combatant, ws: int) -> bool:
+    """Weapon ``ws`` is gone: taken from it by a disarm, or dropped. The entry stays in its
+    list (the other weapons keep their numbers); if it was the weapon in hand, the hands
+    are empty until it takes out another."""
+    return ws in c.cond.get("gone", ())
+
+
+def empty_handed(c: Combatant) -> bool:
+    """No weapon in hand: the one it held is gone, or put away (``stowed``)."""
+    return bool(c.cond.get("stowed")) or lost(c, c.active_weapon)
+
+
+def held(c: Combatant, ws: int) -> bool:
+    """Weapon ``ws`` is still its own and, if it is the one in hand, not put away."""
+    return not lost(c, ws) and not (ws == c.active_weapon and c.cond.get("stowed"))
+
+
+def item_in_hand(c: Combatant) -> bool:
+    """It holds an item: a weapon in its hands (a natural weapon is no item)."""
+    return not empty_handed(c) and c.weapon.hands > 0
+
+
+def item_size(c: Combatant, ws: int) -> str:
+    """The weapon's size as an item: small or large (seed 001, Move Phase)."""
+    return S.profile(c.weapons[ws]).size
+
+
+def open_hands(c: Combatant) -> int:
+    """Hands free to disarm with (reading): its arms that are not crippled, less those the
+    weapon in hand takes (none for a natural weapon or empty hands)."""
+    hands = 0 if empty_handed(c) else c.weapon.hands
+    return max(0, c.loc_counts.get("arm", 0) - c.crippled.get("arm", 0) - hands)
+
+
+def hands_to_take(t: Combatant) -> int:
+    """Open hands a disarm of ``t`` needs: one for a small item, two for a large one;
+    0 when it holds nothing that can be taken (empty hands, a natural weapon)."""
+    ws = t.active_weapon
+    w = t.weapons[ws]
+    if empty_handed(t) or w.hands == 0:
+        return 0
+    return 1 if S.profile(w).size == "small" else 2
+
+
+def disarmable(c: Combatant, t: Combatant) -> bool:
+    """``c`` has the open hands to take what ``t`` holds (seed 001, Disarm), wherever they
+    stand."""
+    need = hands_to_take(t)
+    return (need > 0 and t.status == ACTIVE and t.side != c.side
+            and open_hands(c) >= need)
+
+
+def can_disarm(b: Battle, c: Combatant, t: Combatant) -> bool:
+    """A disarm in the action phase: ``t`` within reach of a hand (one hex)."""
+    return disarmable(c, t) and hexes_for(b.grid).dist(c.pos, t.pos) <= 1
+
+
+def visibility_mod(b: Battle, c: Combatant, t: Combatant) -> int:
+    """The visibility penalty of ``t``'s hex for ``c``, made worse by crippled eyes."""
+    vis = VISIBILITY_PENALTY.get(min(b.grid.vis[t.pos], int(b.extra.get("ambient", 0))), -20)
+    if S.all_crippled(c, "eye"):
+        vis = min(vis, EYES_PENALTY)
+    elif c.crippled.get("eye", 0):
+        vis = min(vis, EYE_PENALTY)
+    return vis
+
+
+def disarm_mods(b: Battle, c: Combatant, t: Combatant, charge: bool = False
+                ) -> tuple[Mods, int, Mods]:
+    """(modifiers to the roll, difficulty, the difficulty's parts) of a disarm: Very Easy
+    + the target's Melee total (seed 001, Disarm); the roll's modifiers are those of an
+    unarmed attack on it (reading)."""
+    mods: Mods = []
+    vis = visibility_mod(b, c, t)
+    if vis:
+        mods.append(("visibility", vis))
+    if t.cond.get("evade") == b.round:
+        mods.append(("evading target", EVADE_PENALTY))
+    if charge and c.crippled.get("leg", 0) and not S.all_crippled(c, "leg"):
+        mods.append(("crippled leg", CRIPPLED_LIMB))
+    theirs = S.skill(t, "melee")
+    diff_mods: Mods = [("Very Easy", S.VERY_EASY)] + (
+        [(f"{t.id}'s Melee", theirs)] if theirs else [])
+    return mods, S.VERY_EASY + theirs, diff_mods
+
+
+def disarm(b: Battle, c: Combatant, t: Combatant, events: list[Event],
+           charge: bool = False) -> bool:
+    """A Melee check against Very Easy + the target's Melee total; on a success the item
+    is in the attacker's hands (seed 001, Disarm). Reading: the modifiers are those of an
+    unarmed attack on it (visibility, an evading target, a crippled leg on a charge).
+    Returns whether it took the item."""
+    ws = t.active_weapon
+    w = t.weapons[ws]
+    mods, diff, diff_mods = disarm_mods(b, c, t, charge)
+    how = "charges to disarm" if charge else "tries to disarm"
+    ok, _ev = check(b, c, "melee", f"{how} {t.id} of {w.name}", diff, mods, events,
+                    diff_mods)
+    if ok:
+        take_weapon(b, c, t, ws, events)
+    return ok
+
+
+def rearmed(b: Battle) -> None:
+    """What a combatant holds or carries changed: the envs' encoder works its weapon
+    features out again when this count moves."""
+    b.extra["armory"] = int(b.extra.get("armory", 0)) + 1
+
+
+def take_weapon(b: Battle, c: Combatant, t: Combatant, ws: int, events: list[Event]) -> None:
+    """Weapon ``ws`` of ``t`` passes into ``c``'s hands as it is: its rounds, a jam, damage.
+    Reading: it becomes ``c``'s weapon in hand when ``c``'s hands held no weapon (empty,
+    or a natural weapon); otherwise ``c`` holds it in its open hand, its second weapon.
+    The lists are rebuilt, not appended to: a copy of the battle may share them."""
+    w = t.weapons[ws]
+    free = empty_handed(c) or c.weapon.hands == 0
+    t.cond["gone"] = [*t.cond.get("gone", []), ws]
+    st = t.weapon_states[ws]
+    c.weapons = [*c.weapons, w]
+    c.weapon_bonus = [*c.weapon_bonus, 0]
+    c.weapon_states = [*c.weapon_states, WeaponState(loaded=st.loaded)]
+    st.loaded = 0
+    new = len(c.weapons) - 1
+    for key in ("jammed", "damaged"):
+        if ws in t.cond.get(key, ()):
+            t.cond[key] = [i for i in t.cond[key] if i != ws]
+            c.cond[key] = [*c.cond.get(key, []), new]
+    c.cond["taken"] = [*c.cond.get("taken", []), [t.slot, ws]]
+    if free:
+        c.active_weapon = new
+        c.cond.pop("stowed", None)
+    rearmed(b)
+    where = "now in its hands" if free else "now in its open hand"
+    b.emit(events, Note(c.id, f"takes {w.name} out of {t.id}'s hands: {where}."))
 
 
 def target_factor(b: Battle, t: Combatant, location: str | None) -> float:
@@ -108,7 +244,7 @@ def usable(c: Combatant, ws: int) -> bool:
     """It can strike or fire with it now: not jammed, loaded, and a hand for it (reading:
     a weapon held in hands needs one arm that is not crippled)."""
     w = c.weapons[ws]
-    if jammed(c, ws) or not loaded(c, ws):
+    if jammed(c, ws) or not held(c, ws) or not loaded(c, ws):
         return False
     return w.hands == 0 or not S.all_crippled(c, "arm") or c.loc_counts.get("arm", 0) == 0
 
@@ -199,11 +335,7 @@ def attack_mods(b: Battle, c: Combatant, t: Combatant, ws: int, location: str | 
             mods.append(("scope within point blank", SCOPE_PENALTY))
         if p.skill != "throwing" and enemy_adjacent(b, c):
             mods.append(("enemy within 1 hex", -4 if w.hands <= 1 else -8))
-    vis = VISIBILITY_PENALTY.get(min(b.grid.vis[t.pos], int(b.extra.get("ambient", 0))), -20)
-    if S.all_crippled(c, "eye"):
-        vis = min(vis, EYES_PENALTY)
-    elif c.crippled.get("eye", 0):
-        vis = min(vis, EYE_PENALTY)
+    vis = visibility_mod(b, c, t)
     if vis:
         mods.append(("visibility", vis))
     if t.cond.get("evade") == b.round:
@@ -257,7 +389,7 @@ def resolve_attack(b: Battle, c: Combatant, t: Combatant, ws: int, location: str
     ev.crit_roll, ev.crit_at = roll, crit_at
     mult = 1
     if roll >= crit_at:
-        mult = p.crit
+        mult = crit_multiplier(c, ws)
         ev.crit = f"critical, damage x{mult}"
     elif roll <= CRIT_FAIL_AT:
         ev.crit = "critical failure: it still hits"
@@ -270,6 +402,13 @@ def resolve_attack(b: Battle, c: Combatant, t: Combatant, ws: int, location: str
                     location, events)
     if roll <= CRIT_FAIL_AT and crit_at > CRIT_FAIL_AT:
         _critical_failure(b, c, ws, events)
+
+
+def crit_multiplier(c: Combatant, ws: int) -> int:
+    """The critical damage multiplier of ``c``'s weapon ``ws`` with its perks': they add,
+    each its excess over x1, rather than multiply (seed 001, Critical Hits: a x2 and a x3
+    make x4, not x6)."""
+    return S.profile(c.weapons[ws]).crit + sum(m - 1 for m in S.block(c).crit_perks)
 
 
 def _critical_failure(b: Battle, c: Combatant, ws: int, events: list[Event]) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from wasteland.rules.battle import Battle, Combatant
 
 from . import stats as S
-from .attack import attack_mods
+from .attack import attack_mods, disarm_mods, disarmable
 
 # P(2d10 >= k) for k = 0..21
 _AT_LEAST = tuple(sum(1 for a in range(1, 11) for b in range(1, 11) if a + b >= k) / 100
@@ -29,3 +29,12 @@ def hit_chance(b: Battle, c: Combatant, t: Combatant, ws: int, location: str | N
     failure on the d100 still hits)."""
     mods, diff, _ = attack_mods(b, c, t, ws, location, charge)
     return p_check(c, S.profile(c.weapons[ws]).skill, diff, sum(v for _, v in mods))
+
+
+def disarm_chance(b: Battle, c: Combatant, t: Combatant, charge: bool = False) -> float:
+    """Exact chance that ``c``'s disarm of ``t`` takes what ``t`` holds (0 when ``c``
+    lacks the open hands or ``t`` holds nothing to take)."""
+    if not disarmable(c, t):
+        return 0.0
+    mods, diff, _ = disarm_mods(b, c, t, charge)
+    return p_check(c, "melee", diff, sum(v for _, v in mods))

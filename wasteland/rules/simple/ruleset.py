@@ -4,9 +4,10 @@ phases on hexes.
 Every combatant passes through the move phase (lowest sequence first), the charge phase
 and the action phase (highest first). A combatant's move-phase decision is one move-phase
 action (a move by its stance, a run, a stance change, evading, swapping weapons) with free
-drops to a lower stance before or after it; its charge-phase decision is a charge or
-nothing (offered only when a charge is possible); its action-phase decision is one action
-(an attack, reloading or unloading, a stimpak, first aid, an overwatch cone). An
+drops to a lower stance before or after it; its charge-phase decision is a charge (a blow
+or a disarm) or nothing (offered only when a charge is possible); its action-phase
+decision is one action (an attack, a disarm, reloading or unloading, a stimpak, first aid,
+an overwatch cone). An
 overwatch cone interrupts the next round's move phase as a reaction. Readings of what
 the seed leaves open are in docs/rules/simple.md.
 """
@@ -46,10 +47,19 @@ from .attack import (
     after_harm,
     attack_spots,
     can_attack,
+    can_disarm,
     dice_of,
+    disarm,
+    disarmable,
+    empty_handed,
+    held,
+    item_in_hand,
+    item_size,
     jammed,
     knock_out,
+    lost,
     offhand,
+    rearmed,
     resolve_attack,
     rise,
 )
@@ -72,6 +82,8 @@ CHARGE, OVERWATCH = target_ids("charge", None), target_ids("overwatch", None)
 AIMED = {o: target_ids("aimed", o) for o in ("eyes", "groin")}
 ATTACK2 = target_ids("attack2", None)
 REPAIR = ACTION_INDEX[Action("repair")]
+DISARM = target_ids("disarm", None)
+DROP, STOW = ACTION_INDEX[Action("drop")], ACTION_INDEX[Action("stow")]
 # each attack_spots location's action ids, by target slot
 SPOT_IDS: dict[str | None, list[int]] = {
     **{loc: ATTACK[loc] for loc in (None, "head", "arm", "leg")},
@@ -237,7 +249,8 @@ class Simple:
         if b.slot == MOVE:
             ids = self._move_ids(b, c)
         elif b.slot == CHARGE_PHASE:
-            ids = [END] + [CHARGE[t.slot] for t in self._charges(b, c)]
+            ids = ([END] + [CHARGE[t.slot] for t in self._charges(b, c)]
+                   + [DISARM[t.slot] for t in self._charge_disarms(b, c)])
         else:
             ids = self._action_ids(b, c)
         return sorted(set(ids))
@@ -252,8 +265,12 @@ class Simple:
         st = S.stance(c)
         return [CROUCH, PRONE] if st == S.STAND else ([PRONE] if st == S.CROUCH else [])
 
+    def _free(self, c: Combatant) -> list[int]:
+        """Its free actions: the stance drops, and dropping the item in hand (seed 001)."""
+        return self._drops(c) + ([DROP] if item_in_hand(c) else [])
+
     def _move_ids(self, b: Battle, c: Combatant) -> list[int]:
-        ids = [END] + self._drops(c)
+        ids = [END] + self._free(c)
         if b.extra.get("main"):
             return ids
         st = S.stance(c)
@@ -283,9 +300,12 @@ class Simple:
                         ids.append(RUN_AWAY[t.slot])
             if hexes and not b.grid.cover[c.pos] and M.nearest_cover(b, c, hexes) is not None:
                 ids.append(COVER)
-        for i in range(len(c.weapons)):
-            if i != c.active_weapon:
+        stowed = bool(c.cond.get("stowed"))
+        for i in range(min(len(c.weapons), MAX_WEAPONS)):  # `draw N` names the first three
+            if (i != c.active_weapon or stowed) and not lost(c, i):
                 ids.append(DRAW[i])
+        if item_in_hand(c):
+            ids.append(STOW)
         return ids
 
     def destinations(self, b: Battle) -> dict[int, int]:
@@ -328,6 +348,15 @@ class Simple:
                 out.append(t)
         return out
 
+    def _charge_disarms(self, b: Battle, c: Combatant) -> list[Combatant]:
+        """Enemies it can charge to disarm (seed 001, Disarm: in the charge phase too):
+        a charge's line, ending in a disarm rather than a blow, so open hands rather than
+        a melee weapon (reading)."""
+        if S.stance(c) != S.STAND or _flag(c, "forfeit", b.round) or _overwatching(b, c):
+            return []
+        return [t for t in b.enemies_of(c)
+                if disarmable(c, t) and M.charge_path(b, c, t) is not None]
+
     def _action_ids(self, b: Battle, c: Combatant) -> list[int]:
         return [END, *self._actions(b, c)]
 
@@ -338,9 +367,10 @@ class Simple:
         w = c.weapon
         p = S.profile(w)
         h = hexes_for(b.grid)
-        if jammed(c, ws):
+        inhand = held(c, ws)
+        if inhand and jammed(c, ws):
             yield UNLOAD
-        elif (w.magazine != "none" and c.weapon_states[ws].loaded < w.capacity
+        elif (inhand and w.magazine != "none" and c.weapon_states[ws].loaded < w.capacity
               and c.ammo.get(w.ammo or "", 0) > 0):
             yield RELOAD
         heal = _heal_item(b, c)
@@ -356,6 +386,8 @@ class Simple:
                 continue
             if t.status != ACTIVE:
                 continue
+            if can_disarm(b, c, t):
+                yield DISARM[t.slot]
             spots = attack_spots(b, c, t, ws)
             for loc in spots:
                 yield SPOT_IDS[loc][t.slot]
@@ -366,7 +398,7 @@ class Simple:
             off = offhand(c)
             if off is not None and can_attack(b, c, t, off):
                 yield ATTACK2[t.slot]
-        if ws in c.cond.get("damaged", ()):
+        if inhand and ws in c.cond.get("damaged", ()):
             yield REPAIR
 
     # --- applying ------------------------------------------------------------------------
@@ -419,7 +451,14 @@ class Simple:
             c.cond["stance"] = S.CROUCH if k == "crouch" else S.PRONE
             b.emit(events, Note(c.id, f"drops to {'a crouch' if k == 'crouch' else 'prone'} "
                                       f"(free)."))
-            if b.extra.get("main") and not self._drops(c):
+            if b.extra.get("main") and not self._free(c):
+                b.extra["done"] = True
+            return
+        if k == "drop":  # free, any size (seed 001): it lies on the ground, out of the fight
+            c.cond["gone"] = [*c.cond.get("gone", []), c.active_weapon]
+            rearmed(b)
+            b.emit(events, Note(c.id, f"drops {c.weapon.name} (free)."))
+            if b.extra.get("main") and not self._free(c):
                 b.extra["done"] = True
             return
         if k == goto.KIND:  # measured before "main" is taken: it closes the destinations
@@ -459,19 +498,31 @@ class Simple:
             c.cond["evade"] = b.round
             b.emit(events, Note(c.id, "evades: -5 to attacks against it this round; no charge "
                                       "or action."))
-        elif k == "draw":
-            forfeit = True
-            old = c.weapon.name
-            c.active_weapon = int(a.option or 0)
-            b.emit(events, Note(c.id, f"puts away {old} and takes out {c.weapon.name}: no "
-                                      f"charge or action this round."))
+        elif k == "draw":  # put away what it holds (if anything) and take out weapon N
+            new = int(a.option or 0)
+            moved = [item_size(c, c.active_weapon)] if item_in_hand(c) else []
+            if c.weapons[new].hands > 0:  # a natural weapon is no item
+                moved.append(item_size(c, new))
+            forfeit = len(moved) > 1 or "large" in moved  # seed 001: one small item only
+            put = f"puts away {c.weapon.name} and " if item_in_hand(c) else ""
+            c.active_weapon = new
+            if c.cond.pop("stowed", None):
+                rearmed(b)
+            b.emit(events, Note(c.id, f"{put}takes out {c.weapon.name}" + (
+                ": no charge or action this round." if forfeit else " (its move).")))
+        elif k == "stow":  # put away the item in hand: its move if small (seed 001)
+            forfeit = item_size(c, c.active_weapon) == "large"
+            c.cond["stowed"] = True
+            rearmed(b)
+            b.emit(events, Note(c.id, f"puts away {c.weapon.name}" + (
+                ": no charge or action this round." if forfeit else " (its move).")))
         else:
             raise IllegalActionError(f"{k!r} has no meaning in Simple's move phase")
         if forfeit:
             c.cond["forfeit"] = b.round
-        elif S.profile(c.weapon).heavy:
+        elif S.profile(c.weapon).heavy and not empty_handed(c):
             c.cond["heavy_moved"] = b.round  # seed 001: a heavy weapon, then no action
-        if not self._drops(c):
+        if not self._free(c):
             b.extra["done"] = True
 
     def _apply_charge(self, b: Battle, a: Action, events: list[Event]) -> None:
@@ -489,7 +540,11 @@ class Simple:
 
         g = b.grid
         b.emit(events, Moved(c.id, f"charges {t.id}", g.xy(start), g.xy(c.pos), len(path)))
-        resolve_attack(b, c, t, c.active_weapon, None, events, how="charges into", charge=True)
+        if a.kind == "disarm":
+            disarm(b, c, t, events, charge=True)
+        else:
+            resolve_attack(b, c, t, c.active_weapon, None, events, how="charges into",
+                           charge=True)
 
     def _apply_action(self, b: Battle, a: Action, events: list[Event]) -> None:
         c = b.combatants[b.order[b.turn]]
@@ -508,6 +563,9 @@ class Simple:
             resolve_attack(b, c, t, c.active_weapon, None, events, paired=True)
             if t.status == ACTIVE and c.status == ACTIVE and can_attack(b, c, t, off):
                 resolve_attack(b, c, t, off, None, events, paired=True)
+        elif k == "disarm":
+            assert a.target is not None
+            disarm(b, c, b.combatants[a.target], events)
         elif k == "repair":
             ws = c.active_weapon
             ok, _ev = check(b, c, "mechanics", f"repairs its {c.weapon.name}", S.AVERAGE, [],
@@ -611,7 +669,7 @@ class Simple:
         if b.slot == MOVE:
             return not _overwatching(b, c)
         if b.slot == CHARGE_PHASE:
-            return bool(self._charges(b, c))
+            return bool(self._charges(b, c)) or bool(self._charge_disarms(b, c))
         if _flag(c, "forfeit", b.round) or _flag(c, "heavy_moved", b.round):
             return False
         return next(self._actions(b, c), -1) >= 0  # nothing but `end`: passed over
