@@ -127,14 +127,19 @@ def play(
     enemies: Annotated[str | None, typer.Option(
         help="The enemies: creature ids, comma-separated (default: the map's).")] = None,
     ai: Annotated[str | None, typer.Option("--ai", metavar="AGENT", help=AI_HELP)] = None,
+    plain: Annotated[bool, typer.Option(
+        "--plain", help="Numbered menus on plain lines, not the full-screen game (piped "
+                        "input always gets these).")] = False,
 ) -> None:
-    """Fight the AI alone: you play one side, the NPCs play by their AI packets (or --ai)."""
+    """Fight the AI alone: you play one side, the NPCs play by their AI packets (or --ai).
+    At a terminal the game is full-screen (map, status, log, actions; keys and mouse)."""
     from rich.console import Console
 
     from wasteland.cli.play import start
 
+    full = not plain and sys.stdin.isatty() and sys.stdout.isatty()
     code = start(ruleset, scenario, side, seed, resume, save_to, Console(highlight=False),
-                 _lines(), character, enemies, ai)
+                 _lines(), character, enemies, ai, full_screen=full)
     sys.exit(code)
 
 

@@ -1,0 +1,215 @@
+"""The full-screen `wasteland play`: the map (left, its legend under it) and the log below
+it; the status of every combatant, the actions of the current decision and the
+highlighted action's explanation on the right; the keys at the bottom. Everything is
+redrawn after each decision, the player's and every NPC's.
+
+The game itself is play's (ScreenGame): the same saves, autosave, NPC agents and
+actions; this module only shows it and turns keys and clicks into its calls."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, OptionList, Static
+
+from wasteland.rules.battle import Battle
+
+from .actions import ActionsPanel
+from .choices import choices
+from .game import ScreenGame
+from .help import HelpScreen
+from .log import LogPanel
+from .mapview import MapView, map_width
+from .status import StatusPanel
+from .summary import SummaryScreen
+
+
+class PlayApp(App[int]):
+    CSS = """
+    #left { width: 34; max-width: 65%; }
+    #map { width: 100%; height: auto; border: round $primary; padding: 0 1;
+           text-wrap: nowrap; text-overflow: clip; }
+    #log { width: 100%; height: 1fr; min-height: 3; border: round $primary; }
+    #right { width: 1fr; }
+    #head { height: 1; background: $boost; text-style: bold; }
+    #status { height: auto; max-height: 40%; border: round $primary;
+              text-wrap: nowrap; text-overflow: ellipsis; }
+    #actions { height: 1fr; border: round $primary; text-wrap: nowrap;
+               text-overflow: ellipsis; }
+    #explain { height: 2; color: $text-muted; }
+    """
+    BINDINGS = [
+        Binding("d", "default", "AI's choice"),
+        Binding("u", "undo", "Undo"),
+        Binding("tab", "next_target", "Target", priority=True),
+        Binding("shift+tab", "previous_target", "Prev", show=False, priority=True),
+        Binding("escape", "clear_target", "All", show=False),
+        Binding("s", "save", "Save"),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("q", "quit_game", "Quit"),
+    ]
+
+    def __init__(self, game: ScreenGame) -> None:
+        super().__init__()
+        self.game = game
+        self.target: int | None = None
+        self.summary_shown = False
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            with Vertical(id="left"):
+                yield MapView(id="map")
+                yield LogPanel(id="log")
+            with Vertical(id="right"):
+                yield Static(id="head", markup=False)
+                yield StatusPanel(id="status")
+                yield ActionsPanel(id="actions")
+                yield Static(id="explain", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = f"{self.game.b.scenario.name} ({self.game.b.ruleset})"
+        self.query_one("#left").styles.width = map_width(self.battle, self.game.rs) + 4
+        self.query_one(ActionsPanel).focus()
+        self.call_after_refresh(self.begin)
+
+    def begin(self) -> None:
+        """After the first layout, so the log wraps at its real width."""
+        self.game.start()
+        self.redraw()
+
+    # --- drawing -------------------------------------------------------------------------
+    @property
+    def battle(self) -> Battle:
+        return self.game.b
+
+    def targets(self) -> list[int]:
+        """The slots the current decision's actions can aim at, in slot order."""
+        if not self.game.human_decides():
+            return []
+        return sorted({a.target for a in self.game.rs.legal_actions(self.battle)
+                       if a.target is not None})
+
+    def redraw(self) -> None:
+        g, b = self.game, self.battle
+        log = self.query_one(LogPanel)
+        for text, style in g.take_notes():
+            log.add(text, style)
+        if self.target is not None and self.target not in self.targets():
+            self.target = None
+        self.query_one(MapView).show(b, g.rs, self.target, frozenset(self.targets()))
+        self.query_one(StatusPanel).show(b, g.rs)
+        panel = self.query_one(ActionsPanel)
+        head = self.query_one("#head", Static)
+        if b.over:
+            w = b.winner
+            head.update(f"Round {b.round}: over, "
+                        + ("a draw." if w is None else f"{b.side_names[w]} win."))
+            panel.show([])
+            self.query_one("#explain", Static).update("")
+            if not self.summary_shown:
+                self.summary_shown = True
+                self.push_screen(SummaryScreen(b), self.after_summary)
+            return
+        dec = g.decision()
+        what = f"reaction: {dec.reaction.replace('_', ' ')}" if dec.reaction else dec.slot
+        head.update(f"Round {b.round}: {b.ids[dec.combatant]} decides ({what})")
+        panel.show(choices(b, g.rs, dec, g.rs.legal_actions(b)), self.target)
+        self.explain()
+
+    def explain(self) -> None:
+        c = self.query_one(ActionsPanel).current
+        self.query_one("#explain", Static).update(c.explanation if c else "")
+
+    # --- events --------------------------------------------------------------------------
+    def on_option_list_option_highlighted(self, _: OptionList.OptionHighlighted) -> None:
+        self.explain()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        c = self.query_one(ActionsPanel).choice_of(event.option.id)
+        if c is not None and not self.battle.over:
+            self.game.choose(c.action)
+            self.redraw()
+
+    def on_map_view_picked(self, event: MapView.Picked) -> None:
+        if event.slot in self.targets():
+            self.target = event.slot
+            self.redraw()
+        else:
+            self.notify(f"{self.battle.ids[event.slot]}: no action of yours can target it now")
+
+    # --- actions -------------------------------------------------------------------------
+    def _cycle(self, step: int) -> None:
+        ts = self.targets()
+        if not ts:
+            return
+        i = ts.index(self.target) + step if self.target in ts else (0 if step > 0 else -1)
+        self.target = ts[i % len(ts)]
+        self.redraw()
+
+    def action_next_target(self) -> None:
+        self._cycle(1)
+
+    def action_previous_target(self) -> None:
+        self._cycle(-1)
+
+    def action_clear_target(self) -> None:
+        self.target = None
+        self.redraw()
+
+    def action_default(self) -> None:
+        """Take what the packet agent would choose in the player's place."""
+        if self.battle.over or not self.game.human_decides():
+            return
+        action, why = self.game.suggestion()
+        self.game.say(f"default: {why}", "cyan")
+        self.game.choose(action)
+        self.redraw()
+
+    def action_undo(self) -> None:
+        said = self.game.undo()
+        self.summary_shown = False
+        self.query_one(LogPanel).reset(self.battle)
+        self.game.say(said, "bold")
+        self.redraw()
+
+    def action_save(self) -> None:
+        self.game.save()
+        self.redraw()
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(self.battle.ruleset))
+
+    def action_quit_game(self) -> None:
+        self.exit(0)
+
+    def after_summary(self, choice: str | None) -> None:
+        if choice == "undo":
+            self.action_undo()
+        else:
+            self.exit(0)
+
+
+def run_full_screen(b: Battle, save_path: Path, resumed: Path | None = None) -> int:
+    """Play ``b`` full-screen; on leaving, save and say where (and how to come back)."""
+    game = ScreenGame(b, save_path, resumed)
+    app = PlayApp(game)
+    try:
+        app.run()
+    except KeyboardInterrupt:
+        pass
+    game.save(quiet=True)
+    for text, _ in game.take_notes():
+        if text.startswith("cannot save"):
+            print(text)
+    b = game.b
+    if b.over:
+        w = b.winner
+        print("Draw." if w is None else f"{b.side_names[w]} win.")
+    else:
+        print(f"saved to {game.save_path}; resume with: wasteland {b.session['command']} "
+              f"--resume {game.save_path}")
+    return 0
