@@ -50,12 +50,13 @@ def status_text(b: Battle, rs: Ruleset) -> Text:
     if zoned(rs) and pools is not None:
         text.append("AP " + ", ".join(f"{n} {pools[si]}" for si, n in enumerate(b.side_names))
                     + "\n", "bold")
+    idw = min(16, max(len(i) for i in b.ids))
     for c in b.combatants:
         mark = DOWN_GLYPH.get(condition(c), glyph(c.slot))
         text.append("> " if c.slot == deciding else "  ", "bold")
         text.append(mark, side_colour(c.side))
         hp_style = "green" if c.hp * 2 > c.max_hp else ("yellow" if c.hp > 0 else "red")
-        text.append(f" {c.id[:16]:<16} ")
+        text.append(f" {c.id[:idw]:<{idw}} ")
         text.append(f"{c.hp:>3}/{c.max_hp:<3}", hp_style)
         text.append(f" {c.weapon.name[:14]}{ammo_text(b, rs, c)}")
         f = flags(b, rs, c)

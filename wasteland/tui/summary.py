@@ -1,9 +1,10 @@
-"""The end-of-fight summary, read from the battle's log: for each combatant the damage it
-dealt and took, its critical hits, the foes it killed or knocked down; and the rounds.
+"""The end-of-fight summary: for each combatant the damage it dealt and took (the engine's
+own counts of HP lost), its critical hits and the foes it killed or knocked down (read
+from the log), and the rounds.
 
-Damage events name only their target; the dealer is the attacker of the last attack roll
-(or 2d20 test, or Simple check) since the turn began. Damage with no such roll before it
-(burning, bleeding) counts as taken, not dealt."""
+Events of going down name only who fell; the one credited is the attacker of the last
+attack roll (or 2d20 test, or Simple check) since the turn began, so a fall to bleeding
+or burning at the start of a turn is nobody's."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ from wasteland.rules.battle import Battle
 from wasteland.rules.events import (
     AttackRolled,
     CombatDiceRolled,
-    DamageDealt,
     Downed,
+    Note,
     RoundStarted,
     SkillChecked,
     TestRolled,
@@ -53,16 +54,18 @@ def tally(b: Battle) -> dict[str, Tally]:
             by = e.name
             if e.crit == "critical":
                 out[by].crits += 1
-        elif isinstance(e, (DamageDealt, CombatDiceRolled)):
-            if e.target in out:
-                out[e.target].taken += e.dealt
-            if by in out and by != e.target:
-                out[by].dealt += e.dealt
+        elif isinstance(e, CombatDiceRolled) and "critical hit" in e.note and by in out:
+            out[by].crits += 1  # 2d20: a hit that dealt 5 or more to one location
+        elif (isinstance(e, Note) and e.message.startswith("falls prone and is dying")
+              and by in out and by != e.name):
+            out[by].downs += 1  # 2d20: a character at 0 HP is dying, not dead
         elif isinstance(e, Downed) and by in out and by != e.name:
             if e.status == "dead":
                 out[by].kills += 1
             else:
                 out[by].downs += 1
+    for c in b.combatants:
+        out[c.id].dealt, out[c.id].taken = c.damage_dealt, c.damage_taken
     return out
 
 
