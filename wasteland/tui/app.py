@@ -15,7 +15,9 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, OptionList, Static
 
+from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
+from wasteland.rules.errors import WastelandError
 
 from .actions import ActionsPanel
 from .choices import choices
@@ -72,9 +74,18 @@ class PlayApp(App[int]):
 
     def on_mount(self) -> None:
         self.title = f"{self.game.b.scenario.name} ({self.game.b.ruleset})"
-        self.query_one("#left").styles.width = map_width(self.battle, self.game.rs) + 4
+        self.fit_columns()
         self.query_one(ActionsPanel).focus()
         self.call_after_refresh(self.begin)
+
+    def fit_columns(self) -> None:
+        """The left column as wide as the map, or 45% of a wide screen (room for the log);
+        the right one takes the rest."""
+        need = map_width(self.battle, self.game.rs) + 4
+        self.query_one("#left").styles.width = max(need, self.size.width * 45 // 100)
+
+    def on_resize(self) -> None:
+        self.fit_columns()
 
     def begin(self) -> None:
         """After the first layout, so the log wraps at its real width."""
@@ -98,6 +109,7 @@ class PlayApp(App[int]):
         log = self.query_one(LogPanel)
         for text, style in g.take_notes():
             log.add(text, style)
+        log.scroll_end(animate=False)
         if self.target is not None and self.target not in self.targets():
             self.target = None
         self.query_one(MapView).show(b, g.rs, self.target, frozenset(self.targets()))
@@ -131,8 +143,15 @@ class PlayApp(App[int]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         c = self.query_one(ActionsPanel).choice_of(event.option.id)
         if c is not None and not self.battle.over:
-            self.game.choose(c.action)
-            self.redraw()
+            self.take(c.action)
+
+    def take(self, action: Action) -> None:
+        """The player's decision; a refusal (a WastelandError) is one line on screen."""
+        try:
+            self.game.choose(action)
+        except WastelandError as e:
+            self.notify(str(e), severity="error")
+        self.redraw()
 
     def on_map_view_picked(self, event: MapView.Picked) -> None:
         if event.slot in self.targets():
@@ -166,8 +185,7 @@ class PlayApp(App[int]):
             return
         action, why = self.game.suggestion()
         self.game.say(f"default: {why}", "cyan")
-        self.game.choose(action)
-        self.redraw()
+        self.take(action)
 
     def action_undo(self) -> None:
         said = self.game.undo()
