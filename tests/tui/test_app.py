@@ -22,9 +22,10 @@ from wasteland.tui.screentext import screen_text
 from wasteland.tui.summary import SummaryScreen, summary_lines
 
 
-def _app(tmp_path: Path, ruleset: str, scenario: str = "duel", seed: int = 3) -> PlayApp:
-    b = begin("play", {"ruleset": ruleset, "scenario": scenario, "side": "0", "seed": seed},
-              None)
+def _app(tmp_path: Path, ruleset: str, scenario: str = "duel", seed: int = 3,
+         ai: str | None = None) -> PlayApp:
+    b = begin("play", {"ruleset": ruleset, "scenario": scenario, "side": "0", "seed": seed,
+                       "ai": ai}, None)
     return PlayApp(ScreenGame(b, tmp_path / "save.json"))
 
 
@@ -65,7 +66,7 @@ def test_pnp_screen_shows_legend_odds_and_fits(tmp_path, size):
         ted, scorp = b.combatants
         chance = pnp_hit(b, ted, scorp, None)
         per_hit = damage_per_hit(b, ted, ted.active_weapon, scorp)
-        line = f"{chance:.0%} ~{chance * per_hit:.1f}dmg attack {scorp.id}"
+        line = f"{chance:.0%} ~{chance * per_hit:.1f} attack  {scorp.id}"
         assert re.search(re.escape(line) + r" *│", text), line
         head = pnp_hit(b, ted, scorp, "head")
         assert head != chance and f"{head:.0%} ~" in text
@@ -169,6 +170,27 @@ def test_undo_takes_back_the_players_last_decision(tmp_path):
         await pilot.press("u")
         await pilot.pause()
         assert app.battle.history == before
+    _run(app, body)
+
+
+def test_undo_then_the_same_choice_gives_the_same_fight(tmp_path):
+    """Undo puts back the NPCs' random state too: the same decisions replay the same
+    (NPCs that choose at random, so their state matters)."""
+    app = _app(tmp_path, "pnp", "vault_corridor", seed=2, ai="random")
+
+    async def body(app, pilot):
+        for _ in range(3):
+            await pilot.press("d")
+            await pilot.pause()
+        first = list(app.battle.history)
+        for _ in range(3):
+            await pilot.press("u")
+            await pilot.pause()
+        assert len(app.battle.history) < len(first)
+        for _ in range(3):
+            await pilot.press("d")
+            await pilot.pause()
+        assert app.battle.history == first
     _run(app, body)
 
 

@@ -67,7 +67,8 @@ def test_actions_are_grouped_and_explained():
     assert [g for g, _ in grouped(cs)] == [g for g in ("move", "attack", "items", "other")
                                           if any(c.group == g for c in cs)]
     assert all(c.explanation == EXPLAIN[c.action.kind] for c in cs)
-    assert all(c.odds.endswith("dmg") for c in cs if c.action.kind == "attack")
+    assert all(c.odds.startswith(tuple("0123456789")) and " ~" in c.odds
+               for c in cs if c.action.kind == "attack")
     assert not any(c.odds for c in cs if c.group == "move")
 
 

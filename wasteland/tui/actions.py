@@ -17,7 +17,7 @@ def option_text(c: Choice, width: int) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     if width:
         text.append(f"{c.odds:<{width}} ", "bold cyan")
-    text.append(c.label)
+    text.append(c.shown or c.label)
     return text
 
 
@@ -37,9 +37,9 @@ class ActionsPanel(OptionList):
         for group, cs in grouped(shown):
             head = Text(group.upper(), "bold underline")
             if any(c.odds for c in cs):
-                head.append("  " + ("chance, expected damage" if group == "attack"
-                                    and any("%" in c.odds for c in cs)
-                                    else "what it gives"), "dim")
+                head.append("  " + ("hit chance ~expected damage" if any(
+                    c.odds.endswith(tuple("0123456789")) for c in cs) else "what it gives"),
+                    "dim")
             opts.append(Option(head, disabled=True))
             for c in cs:
                 opts.append(Option(option_text(c, width), id=f"a{choices.index(c)}"))

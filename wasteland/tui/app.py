@@ -109,7 +109,7 @@ class PlayApp(App[int]):
         log = self.query_one(LogPanel)
         for text, style in g.take_notes():
             log.add(text, style)
-        log.scroll_end(animate=False)
+        log.call_after_refresh(log.scroll_end, animate=False)
         if self.target is not None and self.target not in self.targets():
             self.target = None
         self.query_one(MapView).show(b, g.rs, self.target, frozenset(self.targets()))

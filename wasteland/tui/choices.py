@@ -94,7 +94,7 @@ class Odds:
         return self.hit * self.per_hit
 
     def text(self) -> str:
-        return f"{self.hit:.0%} ~{self.expected:.1f}dmg"
+        return f"{self.hit:.0%} ~{self.expected:.1f}"
 
 
 def attack_odds(b: Battle, rs: Ruleset, me: Combatant, a: Action) -> Odds | None:
@@ -156,9 +156,19 @@ def window_odds(b: Battle, rs: Ruleset, dec: Decision, a: Action) -> str:
 class Choice:
     action: Action
     group: str
-    label: str  # the notation, the number to type, and the odds when there are any
+    label: str  # the notation, as the plain game and the log write it
     odds: str
     explanation: str
+    shown: str = ""  # what the panel shows: the notation with the target named last
+
+
+def shown_text(a: Action, ids: list[str], actor: int) -> str:
+    """The notation with what tells a choice apart first and the target last ("attack
+    head  young_radscorpion_0"), so a narrow panel crops the name, not the body part."""
+    if a.target is None:
+        return a.text(ids, actor)
+    who = "self" if a.target == actor else ids[a.target]
+    return " ".join(p for p in (a.kind, a.option or "") if p) + "  " + who
 
 
 def choices(b: Battle, rs: Ruleset, dec: Decision, legal: list[Action]) -> list[Choice]:
@@ -170,7 +180,8 @@ def choices(b: Battle, rs: Ruleset, dec: Decision, legal: list[Action]) -> list[
         o = attack_odds(b, rs, me, a)
         odds = o.text() if o is not None else window_odds(b, rs, dec, a)
         text = a.text(b.ids, me.slot)
-        out.append(Choice(a, group_of(a), text, odds, explain(a, dec)))
+        out.append(Choice(a, group_of(a), text, odds, explain(a, dec),
+                          shown_text(a, b.ids, me.slot)))
     return out
 
 

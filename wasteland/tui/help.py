@@ -44,7 +44,10 @@ Damage Threshold; at 0 HP down, and the dying bleed 1 HP a round. Crouch and eva
 
 
 def help_text(ruleset: str) -> str:
-    return RULES.get(ruleset, "") + "\n\n" + KEYS
+    """The rules, the keys and the marks, one paragraph each (the screen wraps them)."""
+    paras = [RULES.get(ruleset, ""), *KEYS.split("\nMap: ", 1)]
+    paras[-1] = "Map: " + paras[-1]
+    return "\n\n".join(" ".join(p.split("\n")) for p in paras if p)
 
 
 class HelpScreen(ModalScreen[None]):
