@@ -247,8 +247,13 @@ def test_f2d20_buy_and_boost_windows_show_the_odds_of_each_choice(tmp_path):
                                         prof.effects.piercing)
                         assert f"~{mean:.1f}dmg DR{dr}" in text
                 seen.add(dec.slot)
+            # the d key takes what the screen says it will
+            advice = str(app.query_one("#explain").render())
+            moves = len(b.moves)
             await pilot.press("d")
             await pilot.pause()
+            took = g.b.history[moves].split(": ", 1)[1]
+            assert f"d: {took} (" in advice
         await _to_the_end(app, pilot)
         assert "round" in screen_text(app)
     _run(app, body)

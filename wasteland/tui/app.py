@@ -41,7 +41,7 @@ class PlayApp(App[int]):
               text-wrap: nowrap; text-overflow: ellipsis; }
     #actions { height: 1fr; border: round $primary; text-wrap: nowrap;
                text-overflow: ellipsis; }
-    #explain { height: 2; color: $text-muted; }
+    #explain { height: auto; max-height: 4; color: $text-muted; }
     """
     BINDINGS = [
         Binding("d", "default", "AI's choice"),
@@ -133,8 +133,14 @@ class PlayApp(App[int]):
         self.explain()
 
     def explain(self) -> None:
+        """The highlighted action's explanation, and what the d key would take."""
         c = self.query_one(ActionsPanel).current
-        self.query_one("#explain", Static).update(c.explanation if c else "")
+        text = c.explanation if c else ""
+        if self.game.human_decides():
+            action, why = self.game.suggestion()
+            me = self.game.decision().combatant
+            text += f"\nd: {action.text(self.battle.ids, me)} ({why})"
+        self.query_one("#explain", Static).update(text)
 
     # --- events --------------------------------------------------------------------------
     def on_option_list_option_highlighted(self, _: OptionList.OptionHighlighted) -> None:

@@ -39,6 +39,7 @@ class ScreenGame(Game):
         super().__init__(battle, Console(file=io.StringIO()), iter(()), save_path, resumed)
         self.marks: list[Mark] = []
         self._advisor: Any = None
+        self._advice: tuple[tuple[int, int], Action, str] | None = None
 
     def say(self, text: str, style: str | None = None) -> None:
         self.notes.append((text, style))
@@ -100,10 +101,15 @@ class ScreenGame(Game):
 
     def suggestion(self) -> tuple[Action, str]:
         """What the packet agent would choose in the player's place, and why. Its own
-        agent, so the NPCs' random state is not touched."""
+        agent, so the NPCs' random state is not touched; asked once per decision, so the
+        choice shown is the one the key takes."""
+        key = (id(self.b), len(self.b.moves))
+        if self._advice is not None and self._advice[0] == key:
+            return self._advice[1], self._advice[2]
         if self._advisor is None:
             from wasteland.agents.packets import PacketAgent
 
             self._advisor = PacketAgent(self.b.seed)
         a = self._advisor.act(view_of(self.rs, self.b))
-        return a, str(self._advisor.last_reason)
+        self._advice = (key, a, str(self._advisor.last_reason))
+        return a, self._advice[2]
