@@ -270,3 +270,16 @@ def test_simple_draws_hexes_and_reaches_the_end(tmp_path):
         await _to_the_end(app, pilot)
         assert "after" in screen_text(app)
     _run(app, body, (100, 30))
+
+
+def test_o_puts_the_sides_chances_in_the_log_without_touching_the_fight(tmp_path):
+    app = _app(tmp_path, "pnp")
+
+    async def body(app, pilot):
+        before = (list(app.battle.history), app.battle.state())
+        await pilot.press("o")
+        await pilot.pause()
+        assert any(line.startswith("odds: your side wins")
+                   for line in app.query_one("#log").lines_written)
+        assert (list(app.battle.history), app.battle.state()) == before
+    _run(app, body)

@@ -49,6 +49,7 @@ class PlayApp(App[int]):
         Binding("tab", "next_target", "Target", priority=True),
         Binding("shift+tab", "previous_target", "Prev", show=False, priority=True),
         Binding("escape", "clear_target", "All", show=False),
+        Binding("o", "odds", "Odds"),
         Binding("s", "save", "Save"),
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "quit_game", "Quit"),
@@ -199,6 +200,13 @@ class PlayApp(App[int]):
         self.query_one(LogPanel).reset(self.battle)
         self.game.say(said, "bold")
         self.redraw()
+
+    def action_odds(self) -> None:
+        """Your side's chances from here (play's odds: simulated on copies, about a
+        second), into the log."""
+        if not self.battle.over:
+            self.game.odds()
+            self.redraw()
 
     def action_save(self) -> None:
         self.game.save()

@@ -13,7 +13,8 @@ KEYS = """\
 Keys: Up/Down choose an action, Enter takes it (or click it); Tab / Shift+Tab pick the
 next / previous combatant as the target (or click it on the map), Esc shows every action
 again; d takes the choice the AI would make in your place; u undoes your last decision;
-s saves; ? this help; q saves and quits.
+o your side's chances from here (simulated, about a second); s saves; ? this help;
+q saves and quits.
 Map: digits are combatants in their side's colour, underlined when crippled; o down,
 + dying, x dead; # wall, , light cover, = heavy, % full, ^ high ground, ~ obscured;
 the combatants the highlighted action can target are in reverse video."""
