@@ -134,7 +134,7 @@ def test_tab_and_click_pick_a_target_and_narrow_the_actions(tmp_path):
         await pilot.press("tab")
         await pilot.pause()
         first = app.targets()[0]
-        assert app.target == first
+        assert app.target == first and b.combatants[first].side != 0  # enemies first
         shown = [panel.choice_of(o.id) for o in panel.options if not o.disabled]
         assert shown and all(c.action.target in (None, first) for c in shown)
         assert len(shown) < everything

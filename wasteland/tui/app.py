@@ -99,11 +99,14 @@ class PlayApp(App[int]):
         return self.game.b
 
     def targets(self) -> list[int]:
-        """The slots the current decision's actions can aim at, in slot order."""
+        """The slots the current decision's actions can aim at: enemies first, then
+        allies, each in slot order."""
         if not self.game.human_decides():
             return []
-        return sorted({a.target for a in self.game.rs.legal_actions(self.battle)
-                       if a.target is not None})
+        b = self.battle
+        side = b.combatants[self.game.decision().combatant].side
+        return sorted({a.target for a in self.game.rs.legal_actions(b) if a.target is not None},
+                      key=lambda t: (b.combatants[t].side == side, t))
 
     def redraw(self) -> None:
         g, b = self.game, self.battle
