@@ -283,3 +283,28 @@ def test_o_puts_the_sides_chances_in_the_log_without_touching_the_fight(tmp_path
                    for line in app.query_one("#log").lines_written)
         assert (list(app.battle.history), app.battle.state()) == before
     _run(app, body)
+
+
+def test_with_a_pause_each_npc_decision_is_drawn_and_offers_no_choice(tmp_path):
+    """npc_pause > 0 (a real terminal): the NPCs' decisions come one at a time, and while
+    one is on screen the actions panel is empty and the keys choose nothing."""
+    app = _app(tmp_path, "pnp", "vault_corridor", seed=2)
+    app.npc_pause = 0.5
+
+    async def body(app, pilot):
+        g = app.game
+        saw_npc = False
+        for _ in range(200):
+            await pilot.pause(0.01)
+            if not g.b.over and not g.human_decides():
+                saw_npc = True
+                assert not app.query_one("#actions").choices
+                moves = len(g.b.moves)
+                await pilot.press("enter")
+                assert all(not m.startswith("ted:") and not m.startswith("kat:")
+                           for m in g.b.history[moves:]), (g.b.history[moves:], g.b.ids)
+                break
+            if g.human_decides():
+                await pilot.press("d")
+        assert saw_npc
+    _run(app, body)

@@ -55,9 +55,12 @@ class PlayApp(App[int]):
         Binding("q", "quit_game", "Quit"),
     ]
 
-    def __init__(self, game: ScreenGame) -> None:
+    def __init__(self, game: ScreenGame, npc_pause: float = 0.0) -> None:
+        """``npc_pause``: seconds each NPC decision stays on screen before the next (0:
+        all at once, as the tests want)."""
         super().__init__()
         self.game = game
+        self.npc_pause = npc_pause
         self.target: int | None = None
         self.summary_shown = False
 
@@ -90,8 +93,22 @@ class PlayApp(App[int]):
 
     def begin(self) -> None:
         """After the first layout, so the log wraps at its real width."""
-        self.game.start()
+        self.game.start(advance=False)
         self.redraw()
+        self.npcs()
+
+    def npcs(self) -> None:
+        """The NPCs' decisions up to the player's, each drawn (one per npc_pause)."""
+        if not self.npc_pause:
+            self.game.advance()
+            self.redraw()
+        elif not self.battle.over and not self.game.human_decides():
+            self.set_timer(self.npc_pause, self.npc_tick)
+
+    def npc_tick(self) -> None:
+        self.game.npc_step()
+        self.redraw()
+        self.npcs()
 
     # --- drawing -------------------------------------------------------------------------
     @property
@@ -133,6 +150,10 @@ class PlayApp(App[int]):
         dec = g.decision()
         what = f"reaction: {dec.reaction.replace('_', ' ')}" if dec.reaction else dec.slot
         head.update(f"Round {b.round}: {b.ids[dec.combatant]} decides ({what})")
+        if not g.human_decides():  # an NPC's turn on screen: nothing to choose yet
+            panel.show([])
+            self.query_one("#explain", Static).update("")
+            return
         panel.show(choices(b, g.rs, dec, g.rs.legal_actions(b)), self.target)
         self.explain()
 
@@ -152,16 +173,17 @@ class PlayApp(App[int]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         c = self.query_one(ActionsPanel).choice_of(event.option.id)
-        if c is not None and not self.battle.over:
+        if c is not None and self.game.human_decides():
             self.take(c.action)
 
     def take(self, action: Action) -> None:
         """The player's decision; a refusal (a WastelandError) is one line on screen."""
         try:
-            self.game.choose(action)
+            self.game.choose(action, advance=False)
         except WastelandError as e:
             self.notify(str(e), severity="error")
         self.redraw()
+        self.npcs()
 
     def on_map_view_picked(self, event: MapView.Picked) -> None:
         if event.slot in self.targets():
@@ -231,7 +253,7 @@ class PlayApp(App[int]):
 def run_full_screen(b: Battle, save_path: Path, resumed: Path | None = None) -> int:
     """Play ``b`` full-screen; on leaving, save and say where (and how to come back)."""
     game = ScreenGame(b, save_path, resumed)
-    app = PlayApp(game)
+    app = PlayApp(game, npc_pause=0.4)
     try:
         app.run()
     except KeyboardInterrupt:

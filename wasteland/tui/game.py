@@ -48,12 +48,13 @@ class ScreenGame(Game):
         out, self.notes = self.notes, []
         return out
 
-    def start(self) -> None:
+    def start(self, advance: bool = True) -> None:
         self.say(f"this game saves to {self.save_path} every round, on quit and on Ctrl-C",
                  "dim")
         self.events()
         self.save(quiet=True)
-        self.advance()
+        if advance:
+            self.advance()
 
     def human_decides(self) -> bool:
         b = self.b
@@ -62,26 +63,33 @@ class ScreenGame(Game):
     def decision(self) -> Decision:
         return self.rs.decider(self.b)
 
-    def advance(self) -> None:
-        """The NPCs' decisions until the player's turn or the end, as play's loop takes
-        them."""
-        while not self.b.over and not self.human_decides():
-            dec = self.rs.decider(self.b)
-            self.npc_turn(self.b.combatants[dec.combatant].side, dec.combatant)
-            self.events()
-            self.autosave()
-        if self.b.over:
-            self.save(quiet=True)
+    def npc_step(self) -> bool:
+        """One NPC decision, as play's loop takes it; False when none is due (the
+        player's turn, or the end)."""
+        if self.b.over or self.human_decides():
+            return False
+        dec = self.rs.decider(self.b)
+        self.npc_turn(self.b.combatants[dec.combatant].side, dec.combatant)
+        self.events()
+        self.autosave()
+        return True
 
-    def choose(self, action: Action) -> None:
-        """The player's decision: applied, then the NPCs until the player's next one."""
+    def advance(self) -> None:
+        """The NPCs' decisions until the player's turn or the end."""
+        while self.npc_step():
+            pass
+
+    def choose(self, action: Action, advance: bool = True) -> None:
+        """The player's decision: applied, then (``advance``) the NPCs until the player's
+        next one."""
         self.marks.append(Mark(len(self.b.moves),
                                {side: rng_snapshot(a) for side, a in self.npcs.items()}))
         self.say(f"> {action.text(self.b.ids, self.decision().combatant)}", "bold")
         self.apply(action)
         self.events()
         self.autosave()
-        self.advance()
+        if advance:
+            self.advance()
 
     def undo(self) -> str:
         """Take back the player's last decision and everything after it, by replaying the
