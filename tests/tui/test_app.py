@@ -74,8 +74,9 @@ def test_pnp_screen_shows_legend_odds_and_fits(tmp_path, size):
     _run(app, body, size)
 
 
-def test_pnp_fight_to_the_end_by_keys_shows_the_summary(tmp_path):
-    app = _app(tmp_path, "pnp")
+@pytest.mark.parametrize("ruleset", ["pnp", "f2d20", "simple"])
+def test_a_duel_to_the_end_by_keys_shows_the_summary(tmp_path, ruleset):
+    app = _app(tmp_path, ruleset)
 
     async def body(app, pilot):
         await _to_the_end(app, pilot)
@@ -87,6 +88,7 @@ def test_pnp_fight_to_the_end_by_keys_shows_the_summary(tmp_path):
         assert f"after {b.round} round" in text
         ted = b.combatants[0]
         assert f"ted                 Vault      {ted.damage_dealt:>5} {ted.damage_taken:>5}" in text
+        assert "Vault win" in text or "Radscorpion win" in text or "Draw" in text
     _run(app, body)
     assert (tmp_path / "save.json").exists()
 
@@ -194,17 +196,19 @@ def test_undo_then_the_same_choice_gives_the_same_fight(tmp_path):
     _run(app, body)
 
 
-def test_help_screen_has_the_rules_in_short(tmp_path):
-    app = _app(tmp_path, "f2d20")
+@pytest.mark.parametrize("ruleset, name", [("pnp", "Fallout PnP"), ("f2d20", "Fallout 2d20"),
+                                           ("simple", "Simple")])
+def test_help_screen_has_the_rules_in_short(tmp_path, ruleset, name):
+    app = _app(tmp_path, ruleset)
 
     async def body(app, pilot):
         await pilot.press("question_mark")
         await pilot.pause()
         text = screen_text(app)
-        assert "Fallout 2d20" in text and "Keys:" in text
+        assert name in text and "Keys:" in text
         await pilot.press("escape")
         await pilot.pause()
-        assert "Fallout 2d20" not in screen_text(app)
+        assert name not in screen_text(app)
     _run(app, body)
 
 

@@ -87,3 +87,40 @@ def test_full_screen_is_asked_for_by_start_and_plain_otherwise(tmp_path, monkeyp
     assert called == [tmp_path / "a.json"] and con.file.getvalue() == ""
     start("pnp", "duel", "0", 3, None, tmp_path / "b.json", con, iter([]))
     assert called == [tmp_path / "a.json"] and "decides" in con.file.getvalue()
+
+
+class _Stream:
+    def __init__(self, tty: bool) -> None:
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+@pytest.mark.parametrize("stdin, stdout, plain, full", [
+    (True, True, False, True),
+    (True, True, True, False),  # --plain
+    (False, True, False, False),  # piped input
+    (True, False, False, False),  # output to a file or a pipe
+])
+def test_full_screen_only_for_a_person_at_the_terminal(monkeypatch, stdin, stdout, plain,
+                                                        full):
+    import sys
+
+    from wasteland.cli.main import _full_screen
+
+    monkeypatch.setattr(sys, "stdin", _Stream(stdin))
+    monkeypatch.setattr(sys, "stdout", _Stream(stdout))
+    assert _full_screen(plain) is full
+
+
+def test_plain_flag_keeps_the_line_game(tmp_path):
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-m", "wasteland.cli.main", "play", "--plain",
+                        "--scenario", "duel", "--save-to", str(tmp_path / "s.json")],
+                       input="help\nquit\n", capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "ted decides" in p.stdout and "Commands: help, look" in p.stdout
+    assert "resume with: wasteland play --resume" in p.stdout

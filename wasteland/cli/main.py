@@ -95,6 +95,12 @@ def fight(
         typer.echo(f"saved to {save}")
 
 
+def _full_screen(plain: bool) -> bool:
+    """The full-screen game: a person at the terminal (input and output both terminals)
+    who did not ask for --plain."""
+    return not plain and sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def _lines() -> Iterator[str]:
     """Lines typed at the terminal, or piped in; a prompt only when someone is there."""
     interactive = sys.stdin.isatty()
@@ -137,9 +143,8 @@ def play(
 
     from wasteland.cli.play import start
 
-    full = not plain and sys.stdin.isatty() and sys.stdout.isatty()
     code = start(ruleset, scenario, side, seed, resume, save_to, Console(highlight=False),
-                 _lines(), character, enemies, ai, full_screen=full)
+                 _lines(), character, enemies, ai, full_screen=_full_screen(plain))
     sys.exit(code)
 
 
