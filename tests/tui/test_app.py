@@ -312,3 +312,32 @@ def test_with_a_pause_each_npc_decision_is_drawn_and_offers_no_choice(tmp_path):
                 await pilot.press("d")
         assert saw_npc
     _run(app, body)
+
+
+def test_u_at_the_summary_takes_back_the_last_decision(tmp_path):
+    app = _app(tmp_path, "pnp")
+
+    async def body(app, pilot):
+        await _to_the_end(app, pilot)
+        await pilot.press("u")
+        await pilot.pause()
+        assert not isinstance(app.screen, SummaryScreen)
+        assert not app.battle.over and app.game.human_decides()
+        await _to_the_end(app, pilot)  # and the fight can be finished again
+    _run(app, body)
+
+
+def test_a_full_screen_game_saves_and_resumes_where_it_stopped(tmp_path):
+    app = _app(tmp_path, "f2d20")
+
+    async def body(app, pilot):
+        for _ in range(4):
+            await pilot.press("d")
+            await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+    _run(app, body)
+    history = app.battle.history
+    assert history
+    b = begin("play", {}, tmp_path / "save.json")
+    assert b.history == history and b.session["id"] == app.battle.session["id"]

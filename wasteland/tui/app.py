@@ -241,6 +241,8 @@ class PlayApp(App[int]):
         self.push_screen(HelpScreen(self.battle.ruleset))
 
     def action_quit_game(self) -> None:
+        """Save and leave (run_full_screen saves again, for a Ctrl+Q that skips this)."""
+        self.game.save(quiet=True)
         self.exit(0)
 
     def after_summary(self, choice: str | None) -> None:
