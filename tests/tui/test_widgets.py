@@ -53,7 +53,13 @@ def test_legend_names_the_marks_of_this_map_and_each_side():
     assert "= heavy cover" in text and "% full cover" not in text  # not on this map
     assert all(len(line) <= 30 for line in text.splitlines())
     zb, zrs = _battle("f2d20")
-    assert "A Z0:" in legend(zb, zrs, 30).plain  # 2d20: zones with their cover
+    from wasteland.rules.grid import COVER_NAMES
+    from wasteland.rules.zones import zone_glyph, zones_for
+
+    zones = zones_for(zb.grid)
+    ztext = legend(zb, zrs, 30).plain.replace("\n", "  ")
+    for z in range(zones.count):  # 2d20: each zone's letter with its cover
+        assert f"{zone_glyph(z)} {COVER_NAMES[zones.cover(z)]}  " in ztext
 
 
 def test_actions_are_grouped_and_explained():

@@ -37,7 +37,7 @@ class PlayApp(App[int]):
     #log { width: 100%; height: 1fr; min-height: 3; border: round $primary; }
     #right { width: 1fr; }
     #head { height: 1; background: $boost; text-style: bold; }
-    #status { height: auto; max-height: 40%; border: round $primary;
+    #status { height: auto; max-height: 40%; border: round $primary; overflow-y: auto;
               text-wrap: nowrap; text-overflow: ellipsis; }
     #actions { height: 1fr; border: round $primary; text-wrap: nowrap;
                text-overflow: ellipsis; }

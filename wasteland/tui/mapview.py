@@ -110,7 +110,8 @@ def legend(b: Battle, rs: Ruleset, width: int = 40) -> Text:
 
         zones = zones_for(b.grid)
         parts += [("# wall", "grey50")]
-        parts += [(f"{zone_glyph(z)} {zones.name(z)}: {COVER_NAMES[zones.cover(z)]}", "grey70")
+        # each zone's letter and its cover against shots from other zones
+        parts += [(f"{zone_glyph(z)} {COVER_NAMES[zones.cover(z)]}", "grey70")
                   for z in range(zones.count)]
     else:  # only the marks this map has
         drawn = set("".join(map_lines(b, rs)))
@@ -156,7 +157,7 @@ class MapView(Static):
              targets: frozenset[int]) -> None:
         self.battle, self.rules = b, rs
         text = render_map(b, rs, selected, targets)
-        width = map_width(b, rs)
+        width = max(map_width(b, rs), self.size.width)  # the legend fills the panel
         text.append_text(legend(b, rs, width))
         self.update(text)
 
