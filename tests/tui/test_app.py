@@ -341,3 +341,23 @@ def test_a_full_screen_game_saves_and_resumes_where_it_stopped(tmp_path):
     assert history
     b = begin("play", {}, tmp_path / "save.json")
     assert b.history == history and b.session["id"] == app.battle.session["id"]
+
+
+def test_a_forced_decision_is_taken_without_asking(tmp_path):
+    """2d20 ruined_street: some of the party's decisions have one legal action (a buy
+    window with no AP, say); the screen never asks them, the log says why."""
+    app = _app(tmp_path, "f2d20", "ruined_street", seed=1)
+
+    async def body(app, pilot):
+        g = app.game
+        asked = 0
+        while not isinstance(app.screen, SummaryScreen):
+            assert g.b.over or len(g.rs.legal_ids(g.b)) > 1
+            assert app.query_one("#actions").choices
+            asked += 1
+            await pilot.press("d")
+            await pilot.pause()
+        forced = [line for line in app.query_one("#log").lines_written
+                  if line.endswith("(the only choice)")]
+        assert forced and asked > len(forced)
+    _run(app, body)

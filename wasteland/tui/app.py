@@ -102,11 +102,11 @@ class PlayApp(App[int]):
         if not self.npc_pause:
             self.game.advance()
             self.redraw()
-        elif not self.battle.over and not self.game.human_decides():
+        elif not self.battle.over and not self.game.needs_player():
             self.set_timer(self.npc_pause, self.npc_tick)
 
     def npc_tick(self) -> None:
-        self.game.npc_step()
+        self.game.step()
         self.redraw()
         self.npcs()
 
@@ -118,7 +118,7 @@ class PlayApp(App[int]):
     def targets(self) -> list[int]:
         """The slots the current decision's actions can aim at: enemies first, then
         allies, each in slot order."""
-        if not self.game.human_decides():
+        if not self.game.needs_player():
             return []
         b = self.battle
         side = b.combatants[self.game.decision().combatant].side
@@ -150,7 +150,7 @@ class PlayApp(App[int]):
         dec = g.decision()
         what = f"reaction: {dec.reaction.replace('_', ' ')}" if dec.reaction else dec.slot
         head.update(f"Round {b.round}: {b.ids[dec.combatant]} decides ({what})")
-        if not g.human_decides():  # an NPC's turn on screen: nothing to choose yet
+        if not g.needs_player():  # an NPC's turn (or a forced one) on screen
             panel.show([])
             self.query_one("#explain", Static).update("")
             return
@@ -161,7 +161,7 @@ class PlayApp(App[int]):
         """The highlighted action's explanation, and what the d key would take."""
         c = self.query_one(ActionsPanel).current
         text = c.explanation if c else ""
-        if self.game.human_decides():
+        if self.game.needs_player():
             action, why = self.game.suggestion()
             me = self.game.decision().combatant
             text += f"\nd: {action.text(self.battle.ids, me)} ({why})"
@@ -173,7 +173,7 @@ class PlayApp(App[int]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         c = self.query_one(ActionsPanel).choice_of(event.option.id)
-        if c is not None and self.game.human_decides():
+        if c is not None and self.game.needs_player():
             self.take(c.action)
 
     def take(self, action: Action) -> None:
@@ -213,7 +213,7 @@ class PlayApp(App[int]):
 
     def action_default(self) -> None:
         """Take what the packet agent would choose in the player's place."""
-        if self.battle.over or not self.game.human_decides():
+        if self.battle.over or not self.game.needs_player():
             return
         action, why = self.game.suggestion()
         self.game.say(f"default: {why}", "cyan")

@@ -63,20 +63,35 @@ class ScreenGame(Game):
     def decision(self) -> Decision:
         return self.rs.decider(self.b)
 
-    def npc_step(self) -> bool:
-        """One NPC decision, as play's loop takes it; False when none is due (the
-        player's turn, or the end)."""
-        if self.b.over or self.human_decides():
+    def step(self) -> bool:
+        """One decision nobody needs to be asked for: an NPC's (as play's loop takes it),
+        or the player's when only one action is legal (a 'buy 0' with no AP, an 'end'
+        after the last action), taken and logged as such. False when the player has a
+        real choice, or the fight is over."""
+        b = self.b
+        if b.over:
             return False
-        dec = self.rs.decider(self.b)
-        self.npc_turn(self.b.combatants[dec.combatant].side, dec.combatant)
+        dec = self.rs.decider(b)
+        if not self.human_decides():
+            self.npc_turn(b.combatants[dec.combatant].side, dec.combatant)
+        else:
+            legal = self.rs.legal_actions(b)
+            if len(legal) != 1:
+                return False
+            self.say(f"  {b.ids[dec.combatant]}: {legal[0].text(b.ids, dec.combatant)} "
+                     f"(the only choice)", "dim")
+            self.apply(legal[0])
         self.events()
         self.autosave()
         return True
 
+    def needs_player(self) -> bool:
+        """Whether the player has a choice to make now."""
+        return self.human_decides() and len(self.rs.legal_ids(self.b)) > 1
+
     def advance(self) -> None:
-        """The NPCs' decisions until the player's turn or the end."""
-        while self.npc_step():
+        """The decisions up to the player's next real choice, or the end."""
+        while self.step():
             pass
 
     def choose(self, action: Action, advance: bool = True) -> None:
