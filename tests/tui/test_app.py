@@ -361,3 +361,18 @@ def test_a_forced_decision_is_taken_without_asking(tmp_path):
                   if line.endswith("(the only choice)")]
         assert forced and asked > len(forced)
     _run(app, body)
+
+
+def test_a_click_on_an_action_takes_it(tmp_path):
+    app = _app(tmp_path, "pnp")
+
+    async def body(app, pilot):
+        panel = app.query_one("#actions")
+        row = next(i for i, o in enumerate(panel.options)
+                   if not o.disabled and panel.choice_of(o.id).action.kind == "attack")
+        want = panel.choice_of(panel.options[row].id).label
+        moves = len(app.battle.moves)
+        await pilot.click("#actions", offset=(4, 1 + row))  # below the top border
+        await pilot.pause()
+        assert app.battle.history[moves] == f"ted: {want}"
+    _run(app, body)
