@@ -95,6 +95,12 @@ def fight(
         typer.echo(f"saved to {save}")
 
 
+def _full_screen(plain: bool) -> bool:
+    """The full-screen game: a person at the terminal (input and output both terminals)
+    who did not ask for --plain."""
+    return not plain and sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def _lines() -> Iterator[str]:
     """Lines typed at the terminal, or piped in; a prompt only when someone is there."""
     interactive = sys.stdin.isatty()
@@ -127,14 +133,18 @@ def play(
     enemies: Annotated[str | None, typer.Option(
         help="The enemies: creature ids, comma-separated (default: the map's).")] = None,
     ai: Annotated[str | None, typer.Option("--ai", metavar="AGENT", help=AI_HELP)] = None,
+    plain: Annotated[bool, typer.Option(
+        "--plain", help="Numbered menus on plain lines, not the full-screen game (piped "
+                        "input always gets these).")] = False,
 ) -> None:
-    """Fight the AI alone: you play one side, the NPCs play by their AI packets (or --ai)."""
+    """Fight the AI alone: you play one side, the NPCs play by their AI packets (or --ai).
+    At a terminal the game is full-screen (map, status, log, actions; keys and mouse)."""
     from rich.console import Console
 
     from wasteland.cli.play import start
 
     code = start(ruleset, scenario, side, seed, resume, save_to, Console(highlight=False),
-                 _lines(), character, enemies, ai)
+                 _lines(), character, enemies, ai, full_screen=_full_screen(plain))
     sys.exit(code)
 
 

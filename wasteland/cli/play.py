@@ -194,15 +194,20 @@ class Game:
                 if stop is not None:
                     return self.stop(stop)
             else:
-                npc = self.npc_for(actor.side)
-                action = npc.act(self._view())
-                self.say(f"  {actor.id}: {action.text(self.b.ids, actor.slot)} "
-                         f"({npc.last_reason})", "cyan")
-                self.apply(action)
-                self.pending = None
+                self.npc_turn(actor.side, actor.slot)
             self.events()
             self.autosave()
         return self.finish()
+
+    def npc_turn(self, side: int, slot: int) -> None:
+        """One decision of an NPC: its agent chooses, the choice is shown and applied (the
+        full-screen game, wasteland.tui, drives NPCs through this too)."""
+        npc = self.npc_for(side)
+        action = npc.act(self._view())
+        self.say(f"  {self.b.ids[slot]}: {action.text(self.b.ids, slot)} "
+                 f"({npc.last_reason})", "cyan")
+        self.apply(action)
+        self.pending = None
 
     def npc_for(self, side: int) -> Agent:
         """The agent of an NPC side, its random state noted as the decision begins."""
@@ -325,10 +330,14 @@ def begin(command: str, options: dict[str, Any], resume: Path | None,
 
 def start(ruleset: str | None, scenario: str | None, side: str | None, seed: int | None,
           resume: Path | None, save_path: Path | None, console: Console, lines: Iterator[str],
-          character: str | None = None, enemies: str | None = None, ai: str | None = None
-          ) -> int:
+          character: str | None = None, enemies: str | None = None, ai: str | None = None,
+          full_screen: bool = False) -> int:
     options = {"ruleset": ruleset, "scenario": scenario, "side": side, "seed": seed,
                "character": character, "enemies": enemies, "ai": ai}
     b = begin("play", options, resume)
     path = save_path or resume or Path("wasteland-save.json")
+    if full_screen:  # a person at a terminal: the Textual game, on this same Game
+        from wasteland.tui.app import run_full_screen
+
+        return run_full_screen(b, path, resume)
     return Game(b, console, lines, path, resume).run()

@@ -1,0 +1,378 @@
+"""The full-screen `wasteland play` (issue 13, item 1), driven by Textual's pilot without a
+terminal: what the map, the actions and the summary show, keys and clicks."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable
+from itertools import product
+from pathlib import Path
+
+import pytest
+
+from wasteland.agents.packets.odds import damage_per_hit
+from wasteland.cli.play import begin
+from wasteland.rules.f2d20.dice import EXTRA_DICE_COST
+from wasteland.rules.pnp.odds import hit_chance as pnp_hit
+from wasteland.tui.app import PlayApp
+from wasteland.tui.game import ScreenGame
+from wasteland.tui.mapview import cell_of, render_map
+from wasteland.tui.screentext import screen_text
+from wasteland.tui.summary import SummaryScreen, summary_lines
+
+
+def _app(tmp_path: Path, ruleset: str, scenario: str = "duel", seed: int = 3,
+         ai: str | None = None) -> PlayApp:
+    b = begin("play", {"ruleset": ruleset, "scenario": scenario, "side": "0", "seed": seed,
+                       "ai": ai}, None)
+    return PlayApp(ScreenGame(b, tmp_path / "save.json"))
+
+
+def _run(app: PlayApp, body: Callable[[PlayApp, object], Awaitable[None]],
+         size: tuple[int, int] = (80, 24)) -> None:
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await body(app, pilot)
+    asyncio.run(main())
+
+
+async def _to_the_end(app: PlayApp, pilot, limit: int = 400) -> None:  # noqa: ANN001
+    """Press d (the AI's choice) until the summary shows."""
+    for _ in range(limit):
+        if isinstance(app.screen, SummaryScreen):
+            return
+        await pilot.press("d")
+        await pilot.pause()
+    raise AssertionError("the fight did not end")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+def test_pnp_screen_shows_legend_odds_and_fits(tmp_path, size):
+    app = _app(tmp_path, "pnp")
+
+    async def body(app, pilot):
+        text = screen_text(app)
+        b = app.battle
+        for part in ("# wall", ", light cover", "0 Vault", "1 Radscorpion", "o down",
+                     "+ dying", "x dead", "MOVE", "ATTACK", "ted decides"):
+            assert part in text, part
+        # the map's rows are drawn whole (no wrapping inside the map panel)
+        rows = render_map(b, app.game.rs).plain.splitlines()
+        assert len(rows) == 6
+        for row in rows:
+            assert f"│ {row} " in text
+        ted, scorp = b.combatants
+        chance = pnp_hit(b, ted, scorp, None)
+        per_hit = damage_per_hit(b, ted, ted.active_weapon, scorp)
+        line = f"{chance:.0%} ~{chance * per_hit:.1f} attack  {scorp.id}"
+        assert re.search(re.escape(line) + r" *│", text), line
+        head = pnp_hit(b, ted, scorp, "head")
+        assert head != chance and f"{head:.0%} ~" in text
+        assert all(len(line) <= size[0] for line in text.splitlines())
+    _run(app, body, size)
+
+
+@pytest.mark.parametrize("ruleset", ["pnp", "f2d20", "simple"])
+def test_a_duel_to_the_end_by_keys_shows_the_summary(tmp_path, ruleset):
+    app = _app(tmp_path, ruleset)
+
+    async def body(app, pilot):
+        await _to_the_end(app, pilot)
+        text = screen_text(app)
+        b = app.battle
+        assert b.over
+        for line in summary_lines(b):
+            assert line.strip() in text
+        assert f"after {b.round} round" in text
+        ted = b.combatants[0]
+        assert f"ted                 Vault      {ted.damage_dealt:>5} {ted.damage_taken:>5}" in text
+        assert "Vault win" in text or "Radscorpion win" in text or "Draw" in text
+    _run(app, body)
+    assert (tmp_path / "save.json").exists()
+
+
+def test_summary_counts_kills_and_damage(tmp_path):
+    app = _app(tmp_path, "pnp")
+
+    async def body(app, pilot):
+        await _to_the_end(app, pilot)
+    _run(app, body)
+    b = app.battle
+    from wasteland.tui.summary import tally
+
+    t = tally(b)
+    loser = next(c for c in b.combatants if c.side != b.winner)
+    winner = next(c for c in b.combatants if c.side == b.winner)
+    assert t[winner.id].dealt == loser.damage_taken > 0
+    fell = 1 if loser.status != "active" else 0
+    assert t[winner.id].kills + t[winner.id].downs == fell
+
+
+def test_enter_takes_the_highlighted_action_and_its_explanation_shows(tmp_path):
+    app = _app(tmp_path, "pnp")
+
+    async def body(app, pilot):
+        panel = app.query_one("#actions")
+        first = panel.current
+        assert first is not None
+        assert first.explanation in screen_text(app).replace("\n", " ") or (
+            first.explanation[:30] in screen_text(app))
+        moves = len(app.battle.moves)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.battle.history[moves] == f"ted: {first.label}"
+    _run(app, body)
+
+
+def test_tab_and_click_pick_a_target_and_narrow_the_actions(tmp_path):
+    app = _app(tmp_path, "pnp", "ruined_street")
+
+    async def body(app, pilot):
+        b = app.battle
+        panel = app.query_one("#actions")
+        everything = len(panel.choices)
+        await pilot.press("tab")
+        await pilot.pause()
+        first = app.targets()[0]
+        assert app.target == first and b.combatants[first].side != 0  # enemies first
+        shown = [panel.choice_of(o.id) for o in panel.options if not o.disabled]
+        assert shown and all(c.action.target in (None, first) for c in shown)
+        assert len(shown) < everything
+        assert panel.current.action.target == first
+        await pilot.press("tab")
+        await pilot.pause()
+        assert app.target == app.targets()[1]
+        scorp = next(c for c in b.combatants if c.side != 0)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.target is None
+        # a click on its square on the map: border and padding put the content at (2, 1)
+        col, row = cell_of(b, app.game.rs, scorp.pos)
+        await pilot.click("#map", offset=(col + 2, row + 1))
+        await pilot.pause()
+        assert app.target == scorp.slot
+    _run(app, body)
+
+
+def test_undo_takes_back_the_players_last_decision(tmp_path):
+    app = _app(tmp_path, "pnp")
+
+    async def body(app, pilot):
+        before = list(app.battle.history)
+        await pilot.press("d")
+        await pilot.pause()
+        assert len(app.battle.history) > len(before)
+        await pilot.press("u")
+        await pilot.pause()
+        assert app.battle.history == before
+        assert "undone: ted:" in screen_text(app) or any(
+            "undone" in line for line in app.query_one("#log").lines_written)
+        await pilot.press("u")
+        await pilot.pause()
+        assert app.battle.history == before
+    _run(app, body)
+
+
+def test_undo_then_the_same_choice_gives_the_same_fight(tmp_path):
+    """Undo puts back the NPCs' random state too: the same decisions replay the same
+    (NPCs that choose at random, so their state matters)."""
+    app = _app(tmp_path, "pnp", "vault_corridor", seed=2, ai="random")
+
+    async def body(app, pilot):
+        for _ in range(3):
+            await pilot.press("d")
+            await pilot.pause()
+        first = list(app.battle.history)
+        for _ in range(3):
+            await pilot.press("u")
+            await pilot.pause()
+        assert len(app.battle.history) < len(first)
+        for _ in range(3):
+            await pilot.press("d")
+            await pilot.pause()
+        assert app.battle.history == first
+    _run(app, body)
+
+
+@pytest.mark.parametrize("ruleset, name", [("pnp", "Fallout PnP"), ("f2d20", "Fallout 2d20"),
+                                           ("simple", "Simple")])
+def test_help_screen_has_the_rules_in_short(tmp_path, ruleset, name):
+    app = _app(tmp_path, ruleset)
+
+    async def body(app, pilot):
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = screen_text(app)
+        assert name in text and "Keys:" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert name not in screen_text(app)
+    _run(app, body)
+
+
+def _cd_mean(n: int, dr: int, vicious: bool, piercing: int) -> float:
+    """Expected damage of n combat dice after DR, by listing every face (seed 003:
+    1, 2, 0, 0, 1 + effect, 1 + effect)."""
+    faces = ((1, 0), (2, 0), (0, 0), (0, 0), (1, 1), (1, 1))
+    total = 0.0
+    for roll in product(faces, repeat=n):
+        dmg = sum(d for d, _ in roll)
+        eff = sum(e for _, e in roll)
+        dmg += eff if vicious else 0
+        total += max(0, dmg - max(0, dr - piercing * eff))
+    return total / 6 ** n
+
+
+def test_f2d20_buy_and_boost_windows_show_the_odds_of_each_choice(tmp_path):
+    app = _app(tmp_path, "f2d20", seed=6)
+    seen = set()
+
+    async def body(app, pilot):
+        g = app.game
+        while not g.b.over:
+            b, dec = g.b, g.decision()
+            w = b.extra.get("window")
+            if dec.slot in ("dice", "boost"):
+                me, t = b.combatants[w["attacker"]], b.combatants[w["target"]]
+                text = screen_text(app)
+                for a in g.rs.legal_actions(b):
+                    n = int(a.option or 0)
+                    if a.kind == "buy":
+                        p = g.rs.hit_chance(b, me, t, w.get("location"), extra_dice=n)
+                        assert f"{p:.0%} {EXTRA_DICE_COST[n]}AP" in text
+                    elif a.kind == "boost":
+                        from wasteland.rules.f2d20 import stats as S
+
+                        prof = me.weapons[w["ws"]].f2d20
+                        dr = S.dr(t, w["loc"], prof.damage_type)
+                        mean = _cd_mean(prof.cd + n, dr, prof.effects.vicious,
+                                        prof.effects.piercing)
+                        assert f"~{mean:.1f}dmg DR{dr}" in text
+                seen.add(dec.slot)
+            # the d key takes what the screen says it will
+            advice = str(app.query_one("#explain").render())
+            moves = len(b.moves)
+            await pilot.press("d")
+            await pilot.pause()
+            took = g.b.history[moves].split(": ", 1)[1]
+            assert f"d: {took} (" in advice
+        await _to_the_end(app, pilot)
+        assert "round" in screen_text(app)
+    _run(app, body)
+    assert seen == {"dice", "boost"}
+
+
+def test_simple_draws_hexes_and_reaches_the_end(tmp_path):
+    app = _app(tmp_path, "simple")
+
+    async def body(app, pilot):
+        text = screen_text(app)
+        assert "# # # # #" in text  # hexes: a character and a space per cell
+        assert " # . ." in text  # an odd row indented by one
+        await _to_the_end(app, pilot)
+        assert "after" in screen_text(app)
+    _run(app, body, (100, 30))
+
+
+def test_o_puts_the_sides_chances_in_the_log_without_touching_the_fight(tmp_path):
+    app = _app(tmp_path, "pnp")
+
+    async def body(app, pilot):
+        before = (list(app.battle.history), app.battle.state())
+        await pilot.press("o")
+        await pilot.pause()
+        assert any(line.startswith("odds: your side wins")
+                   for line in app.query_one("#log").lines_written)
+        assert (list(app.battle.history), app.battle.state()) == before
+    _run(app, body)
+
+
+def test_with_a_pause_each_npc_decision_is_drawn_and_offers_no_choice(tmp_path):
+    """npc_pause > 0 (a real terminal): the NPCs' decisions come one at a time, and while
+    one is on screen the actions panel is empty and the keys choose nothing."""
+    app = _app(tmp_path, "pnp", "vault_corridor", seed=2)
+    app.npc_pause = 0.5
+
+    async def body(app, pilot):
+        g = app.game
+        saw_npc = False
+        for _ in range(200):
+            await pilot.pause(0.01)
+            if not g.b.over and not g.human_decides():
+                saw_npc = True
+                assert not app.query_one("#actions").choices
+                moves = len(g.b.moves)
+                await pilot.press("enter")
+                assert all(not m.startswith("ted:") and not m.startswith("kat:")
+                           for m in g.b.history[moves:]), (g.b.history[moves:], g.b.ids)
+                break
+            if g.human_decides():
+                await pilot.press("d")
+        assert saw_npc
+    _run(app, body)
+
+
+def test_u_at_the_summary_takes_back_the_last_decision(tmp_path):
+    app = _app(tmp_path, "pnp")
+
+    async def body(app, pilot):
+        await _to_the_end(app, pilot)
+        await pilot.press("u")
+        await pilot.pause()
+        assert not isinstance(app.screen, SummaryScreen)
+        assert not app.battle.over and app.game.human_decides()
+        await _to_the_end(app, pilot)  # and the fight can be finished again
+    _run(app, body)
+
+
+def test_a_full_screen_game_saves_and_resumes_where_it_stopped(tmp_path):
+    app = _app(tmp_path, "f2d20")
+
+    async def body(app, pilot):
+        for _ in range(4):
+            await pilot.press("d")
+            await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+    _run(app, body)
+    history = app.battle.history
+    assert history
+    b = begin("play", {}, tmp_path / "save.json")
+    assert b.history == history and b.session["id"] == app.battle.session["id"]
+
+
+def test_a_forced_decision_is_taken_without_asking(tmp_path):
+    """2d20 ruined_street: some of the party's decisions have one legal action (a buy
+    window with no AP, say); the screen never asks them, the log says why."""
+    app = _app(tmp_path, "f2d20", "ruined_street", seed=1)
+
+    async def body(app, pilot):
+        g = app.game
+        asked = 0
+        while not isinstance(app.screen, SummaryScreen):
+            assert g.b.over or len(g.rs.legal_ids(g.b)) > 1
+            assert app.query_one("#actions").choices
+            asked += 1
+            await pilot.press("d")
+            await pilot.pause()
+        forced = [line for line in app.query_one("#log").lines_written
+                  if line.endswith("(the only choice)")]
+        assert forced and asked > len(forced)
+    _run(app, body)
+
+
+def test_a_click_on_an_action_takes_it(tmp_path):
+    app = _app(tmp_path, "pnp")
+
+    async def body(app, pilot):
+        panel = app.query_one("#actions")
+        row = next(i for i, o in enumerate(panel.options)
+                   if not o.disabled and panel.choice_of(o.id).action.kind == "attack")
+        want = panel.choice_of(panel.options[row].id).label
+        moves = len(app.battle.moves)
+        await pilot.click("#actions", offset=(4, 1 + row))  # below the top border
+        await pilot.pause()
+        assert app.battle.history[moves] == f"ted: {want}"
+    _run(app, body)

@@ -1,0 +1,274 @@
+"""The full-screen `wasteland play`: the map (left, its legend under it) and the log below
+it; the status of every combatant, the actions of the current decision and the
+highlighted action's explanation on the right; the keys at the bottom. Everything is
+redrawn after each decision, the player's and every NPC's.
+
+The game itself is play's (ScreenGame): the same saves, autosave, NPC agents and
+actions; this module only shows it and turns keys and clicks into its calls."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, OptionList, Static
+
+from wasteland.rules.actions import Action
+from wasteland.rules.battle import Battle
+from wasteland.rules.errors import WastelandError
+
+from .actions import ActionsPanel
+from .choices import choices
+from .game import ScreenGame
+from .help import HelpScreen
+from .log import LogPanel
+from .mapview import MapView, map_width
+from .status import StatusPanel
+from .summary import SummaryScreen
+
+
+class PlayApp(App[int]):
+    CSS = """
+    #left { width: 34; max-width: 65%; }
+    #map { width: 100%; height: auto; border: round $primary; padding: 0 1;
+           text-wrap: nowrap; text-overflow: clip; }
+    #log { width: 100%; height: 1fr; min-height: 3; border: round $primary; }
+    #right { width: 1fr; }
+    #head { height: 1; background: $boost; text-style: bold; }
+    #status { height: auto; max-height: 40%; border: round $primary; overflow-y: auto;
+              text-wrap: nowrap; text-overflow: ellipsis; }
+    #actions { height: 1fr; border: round $primary; text-wrap: nowrap;
+               text-overflow: ellipsis; }
+    #explain { height: auto; max-height: 4; color: $text-muted; }
+    """
+    BINDINGS = [
+        Binding("d", "default", "AI's choice"),
+        Binding("u", "undo", "Undo"),
+        Binding("tab", "next_target", "Target", priority=True),
+        Binding("shift+tab", "previous_target", "Prev", show=False, priority=True),
+        Binding("escape", "clear_target", "All", show=False),
+        Binding("o", "odds", "Odds"),
+        Binding("s", "save", "Save"),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("q", "quit_game", "Quit"),
+    ]
+
+    def __init__(self, game: ScreenGame, npc_pause: float = 0.0) -> None:
+        """``npc_pause``: seconds each NPC decision stays on screen before the next (0:
+        all at once, as the tests want)."""
+        super().__init__()
+        self.game = game
+        self.npc_pause = npc_pause
+        self.target: int | None = None
+        self.summary_shown = False
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            with Vertical(id="left"):
+                yield MapView(id="map")
+                yield LogPanel(id="log")
+            with Vertical(id="right"):
+                yield Static(id="head", markup=False)
+                yield StatusPanel(id="status")
+                yield ActionsPanel(id="actions")
+                yield Static(id="explain", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = f"{self.game.b.scenario.name} ({self.game.b.ruleset})"
+        self.fit_columns()
+        self.query_one(ActionsPanel).focus()
+        self.call_after_refresh(self.begin)
+
+    def fit_columns(self) -> None:
+        """The left column as wide as the map, or 45% of a wide screen (room for the log);
+        the right one takes the rest."""
+        need = map_width(self.battle, self.game.rs) + 4
+        self.query_one("#left").styles.width = max(need, self.size.width * 45 // 100)
+
+    def on_resize(self) -> None:
+        self.fit_columns()
+
+    def begin(self) -> None:
+        """After the first layout, so the log wraps at its real width."""
+        self.game.start(advance=False)
+        self.redraw()
+        self.npcs()
+
+    def npcs(self) -> None:
+        """The NPCs' decisions up to the player's, each drawn (one per npc_pause)."""
+        if not self.npc_pause:
+            self.game.advance()
+            self.redraw()
+        elif not self.battle.over and not self.game.needs_player():
+            self.set_timer(self.npc_pause, self.npc_tick)
+
+    def npc_tick(self) -> None:
+        self.game.step()
+        self.redraw()
+        self.npcs()
+
+    # --- drawing -------------------------------------------------------------------------
+    @property
+    def battle(self) -> Battle:
+        return self.game.b
+
+    def targets(self) -> list[int]:
+        """The slots the current decision's actions can aim at: enemies first, then
+        allies, each in slot order."""
+        if not self.game.needs_player():
+            return []
+        b = self.battle
+        side = b.combatants[self.game.decision().combatant].side
+        return sorted({a.target for a in self.game.rs.legal_actions(b) if a.target is not None},
+                      key=lambda t: (b.combatants[t].side == side, t))
+
+    def redraw(self) -> None:
+        g, b = self.game, self.battle
+        log = self.query_one(LogPanel)
+        for text, style in g.take_notes():
+            log.add(text, style)
+        log.call_after_refresh(log.scroll_end, animate=False)
+        if self.target is not None and self.target not in self.targets():
+            self.target = None
+        self.query_one(MapView).show(b, g.rs, self.target, frozenset(self.targets()))
+        self.query_one(StatusPanel).show(b, g.rs)
+        panel = self.query_one(ActionsPanel)
+        head = self.query_one("#head", Static)
+        if b.over:
+            w = b.winner
+            head.update(f"Round {b.round}: over, "
+                        + ("a draw." if w is None else f"{b.side_names[w]} win."))
+            panel.show([])
+            self.query_one("#explain", Static).update("")
+            if not self.summary_shown:
+                self.summary_shown = True
+                self.push_screen(SummaryScreen(b), self.after_summary)
+            return
+        dec = g.decision()
+        what = f"reaction: {dec.reaction.replace('_', ' ')}" if dec.reaction else dec.slot
+        head.update(f"Round {b.round}: {b.ids[dec.combatant]} decides ({what})")
+        if not g.needs_player():  # an NPC's turn (or a forced one) on screen
+            panel.show([])
+            self.query_one("#explain", Static).update("")
+            return
+        panel.show(choices(b, g.rs, dec, g.rs.legal_actions(b)), self.target)
+        self.explain()
+
+    def explain(self) -> None:
+        """The highlighted action's explanation, and what the d key would take."""
+        c = self.query_one(ActionsPanel).current
+        text = c.explanation if c else ""
+        if self.game.needs_player():
+            action, why = self.game.suggestion()
+            me = self.game.decision().combatant
+            text += f"\nd: {action.text(self.battle.ids, me)} ({why})"
+        self.query_one("#explain", Static).update(text)
+
+    # --- events --------------------------------------------------------------------------
+    def on_option_list_option_highlighted(self, _: OptionList.OptionHighlighted) -> None:
+        self.explain()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        c = self.query_one(ActionsPanel).choice_of(event.option.id)
+        if c is not None and self.game.needs_player():
+            self.take(c.action)
+
+    def take(self, action: Action) -> None:
+        """The player's decision; a refusal (a WastelandError) is one line on screen."""
+        try:
+            self.game.choose(action, advance=False)
+        except WastelandError as e:
+            self.notify(str(e), severity="error")
+        self.redraw()
+        self.npcs()
+
+    def on_map_view_picked(self, event: MapView.Picked) -> None:
+        if event.slot in self.targets():
+            self.target = event.slot
+            self.redraw()
+        else:
+            self.notify(f"{self.battle.ids[event.slot]}: no action of yours can target it now")
+
+    # --- actions -------------------------------------------------------------------------
+    def _cycle(self, step: int) -> None:
+        ts = self.targets()
+        if not ts:
+            return
+        i = ts.index(self.target) + step if self.target in ts else (0 if step > 0 else -1)
+        self.target = ts[i % len(ts)]
+        self.redraw()
+
+    def action_next_target(self) -> None:
+        self._cycle(1)
+
+    def action_previous_target(self) -> None:
+        self._cycle(-1)
+
+    def action_clear_target(self) -> None:
+        self.target = None
+        self.redraw()
+
+    def action_default(self) -> None:
+        """Take what the packet agent would choose in the player's place."""
+        if self.battle.over or not self.game.needs_player():
+            return
+        action, why = self.game.suggestion()
+        self.game.say(f"default: {why}", "cyan")
+        self.take(action)
+
+    def action_undo(self) -> None:
+        said = self.game.undo()
+        self.summary_shown = False
+        self.query_one(LogPanel).reset(self.battle)
+        self.game.say(said, "bold")
+        self.redraw()
+
+    def action_odds(self) -> None:
+        """Your side's chances from here (play's odds: simulated on copies, about a
+        second), into the log."""
+        if not self.battle.over:
+            self.game.odds()
+            self.redraw()
+
+    def action_save(self) -> None:
+        self.game.save()
+        self.redraw()
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(self.battle.ruleset))
+
+    def action_quit_game(self) -> None:
+        """Save and leave (run_full_screen saves again, for a Ctrl+Q that skips this)."""
+        self.game.save(quiet=True)
+        self.exit(0)
+
+    def after_summary(self, choice: str | None) -> None:
+        if choice == "undo":
+            self.action_undo()
+        else:
+            self.exit(0)
+
+
+def run_full_screen(b: Battle, save_path: Path, resumed: Path | None = None) -> int:
+    """Play ``b`` full-screen; on leaving, save and say where (and how to come back)."""
+    game = ScreenGame(b, save_path, resumed)
+    app = PlayApp(game, npc_pause=0.4)
+    try:
+        app.run()
+    except KeyboardInterrupt:
+        pass
+    game.save(quiet=True)
+    for text, _ in game.take_notes():
+        if text.startswith("cannot save"):
+            print(text)
+    b = game.b
+    if b.over:
+        w = b.winner
+        print("Draw." if w is None else f"{b.side_names[w]} win.")
+    else:
+        print(f"saved to {game.save_path}; resume with: wasteland {b.session['command']} "
+              f"--resume {game.save_path}")
+    return 0

@@ -1,0 +1,172 @@
+"""The map: textmap's terrain (PnP squares, Simple's hexes; 2d20's zone letters) with each
+combatant in its side's colour and its condition told apart (crippled underlined, ``o``
+down, ``+`` dying, ``x`` dead), a legend under it, the selected target highlighted, and a
+click on a combatant selecting it."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.events import Click
+from textual.message import Message
+from textual.widgets import Static
+
+from wasteland.rules.battle import ACTIVE, DEAD, Battle, Combatant
+from wasteland.rules.protocol import Ruleset
+from wasteland.rules.textmap import glyph, render_text
+
+SIDE_COLOURS = ("bold green", "bold red", "bold cyan", "bold yellow", "bold magenta",
+                "bold blue")
+TERRAIN_STYLE = {"#": "grey50", ",": "dark_khaki", "=": "yellow", "%": "bright_yellow",
+                 "^": "orange3", "~": "blue", ".": "grey35"}
+
+TERRAIN_NAMES = (("#", "# wall"), (",", ", light cover"), ("=", "= heavy cover"),
+                 ("%", "% full cover"), ("^", "^ high"), ("~", "~ obscured"))
+
+
+def side_colour(side: int) -> str:
+    return SIDE_COLOURS[side % len(SIDE_COLOURS)]
+
+
+def zoned(rs: Ruleset) -> bool:
+    return callable(getattr(rs, "zones", None))
+
+
+def condition(c: Combatant) -> str:
+    """standing, crippled, down, dying or dead."""
+    if c.status == DEAD:
+        return "dead"
+    if c.status != ACTIVE:
+        dying = not c.cond.get("stable") and bool(
+            c.cond.get("dying") or c.cond.get("bleeding") or c.hp < 0)
+        return "dying" if dying else "down"
+    return "crippled" if any(c.crippled.values()) else "standing"
+
+
+DOWN_GLYPH = {"down": "o", "dying": "+", "dead": "x"}
+
+
+def cell_of(b: Battle, rs: Ruleset, pos: int) -> tuple[int, int]:
+    """The (column, row) of square ``pos`` in the map text."""
+    x, y = b.grid.xy(pos)
+    if b.ruleset == "simple" and not zoned(rs):
+        return 2 * x + (y & 1), y
+    return x, y
+
+
+def map_lines(b: Battle, rs: Ruleset) -> list[str]:
+    """The map rows as textmap draws them; under zones only the zone map (its letters
+    carry the positions; each zone's cover is in the legend)."""
+    lines = render_text(b, rs, last_events=0).split("\n")[:b.grid.height]
+    if zoned(rs):
+        lines = [line[b.grid.width + 3:] for line in lines]
+    return lines
+
+
+def combatant_at(b: Battle, rs: Ruleset, col: int, row: int) -> Combatant | None:
+    """The combatant drawn at (col, row): a standing one before a downed one."""
+    found = [c for c in b.combatants if cell_of(b, rs, c.pos) == (col, row)]
+    found.sort(key=lambda c: c.status != ACTIVE)
+    return found[0] if found else None
+
+
+def render_map(b: Battle, rs: Ruleset, selected: int | None = None,
+               targets: frozenset[int] = frozenset()) -> Text:
+    """The coloured map; ``targets`` (slots the decision can act on) in reverse video,
+    ``selected`` (the target picked on the map) on a white background."""
+    rows = [list(line) for line in map_lines(b, rs)]
+    styles: dict[tuple[int, int], str] = {}
+    for c in sorted(b.combatants, key=lambda c: c.status == ACTIVE):
+        col, row = cell_of(b, rs, c.pos)
+        cond = condition(c)
+        rows[row][col] = DOWN_GLYPH.get(cond, glyph(c.slot))
+        style = side_colour(c.side)
+        if cond == "dead":
+            style = "dim " + style.replace("bold ", "")
+        elif cond == "crippled":
+            style += " underline"
+        if c.slot in targets:
+            style += " reverse"
+        if c.slot == selected:
+            style += " on white"
+        styles[(col, row)] = style
+    text = Text(no_wrap=True)
+    for r, cells in enumerate(rows):
+        for col, ch in enumerate(cells):
+            st = styles.get((col, r))
+            if st is None:
+                st = TERRAIN_STYLE.get(ch, "grey70" if ch.isalpha() else "")
+            text.append(ch, st)
+        text.append("\n")
+    return text
+
+
+def legend(b: Battle, rs: Ruleset, width: int = 40) -> Text:
+    """What the marks mean, wrapped to ``width``: terrain, then each side in its colour,
+    then the conditions."""
+    parts: list[tuple[str, str]] = []
+    if zoned(rs):
+        from wasteland.rules.grid import COVER_NAMES
+        from wasteland.rules.zones import zone_glyph, zones_for
+
+        zones = zones_for(b.grid)
+        parts += [("# wall", "grey50")]
+        # each zone's letter and its cover against shots from other zones
+        parts += [(f"{zone_glyph(z)} {COVER_NAMES[zones.cover(z)]}", "grey70")
+                  for z in range(zones.count)]
+    else:  # only the marks this map has
+        drawn = set("".join(map_lines(b, rs)))
+        parts += [(label, TERRAIN_STYLE[ch]) for ch, label in TERRAIN_NAMES
+                  if ch in drawn]
+    for si, name in enumerate(b.side_names):
+        digits = "".join(glyph(c.slot) for c in b.combatants if c.side == si)
+        parts.append((f"{digits} {name}", side_colour(si)))
+    parts += [("0 crippled", "underline"), ("o down", ""), ("+ dying", ""), ("x dead", "dim")]
+    text = Text(no_wrap=True)
+    used = 0
+    for label, style in parts:
+        need = len(label) + (2 if used else 0)
+        if used and used + need > width:
+            text.append("\n")
+            used = 0
+        elif used:
+            text.append("  ")
+        text.append(label, style)
+        used += len(label) + (2 if used else 0)
+    return text
+
+
+def map_width(b: Battle, rs: Ruleset) -> int:
+    """The columns the map and its legend take: the map's, at least 30."""
+    return max(30, max((len(line) for line in map_lines(b, rs)), default=0))
+
+
+class MapView(Static):
+    """The map and its legend; a click on a combatant posts Picked."""
+
+    class Picked(Message):
+        def __init__(self, slot: int) -> None:
+            super().__init__()
+            self.slot = slot
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.battle: Battle | None = None
+        self.rules: Ruleset | None = None
+
+    def show(self, b: Battle, rs: Ruleset, selected: int | None,
+             targets: frozenset[int]) -> None:
+        self.battle, self.rules = b, rs
+        text = render_map(b, rs, selected, targets)
+        width = max(map_width(b, rs), self.size.width)  # the legend fills the panel
+        text.append_text(legend(b, rs, width))
+        self.update(text)
+
+    def on_click(self, event: Click) -> None:
+        off = event.get_content_offset(self)
+        if off is None or self.battle is None or self.rules is None:
+            return
+        if off.y >= self.battle.grid.height:
+            return
+        c = combatant_at(self.battle, self.rules, off.x, off.y)
+        if c is not None:
+            self.post_message(self.Picked(c.slot))
