@@ -291,6 +291,21 @@ def bestiary_validate(
         typer.echo(f"ok: {', '.join(checked)}")
 
 
+@app.command()
+def serve(
+    agent: Annotated[str, typer.Option(
+        help="The built-in agent to serve: packet, scripted, random, policy:NAME.")] = "packet",
+) -> None:
+    """Play a built-in agent over the agent protocol on stdin/stdout (docs/protocol.md):
+    the other side of --agents cmd:"wasteland serve --agent packet"."""
+    from wasteland.agents.serve import main as serve_main
+
+    if agent.startswith(("cmd:", "cmd@")):
+        raise WastelandError("serve runs a built-in agent (packet, scripted, random, "
+                             "policy:NAME), not another program")
+    sys.exit(serve_main(agent))
+
+
 def _register_training() -> None:
     from wasteland.cli.train_cmds import register
 
