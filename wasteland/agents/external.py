@@ -342,13 +342,17 @@ class CmdAgent:
                     if self.faults[f.kind] == LOGGED_PER_KIND else "")
             log.warning("%s: %s at round %d (%s): %s; played %r instead%s",
                         self.kind, f.kind, b.round, b.ids[view.decision.combatant],
-                        f.message, played, more)
+                        _short(f.message), played, more)
         if f.kind == "crash" and self.program is not None:
             _running.discard(self.program)
             self.program.stop(0)
             self.program = None
             self.game = 0
         return ACTION_TABLE[i]
+
+
+def _short(text: str, n: int = 160) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
 
 
 class _Fault(Exception):

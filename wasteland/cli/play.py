@@ -206,10 +206,20 @@ class Game:
         return agent
 
     def finish(self) -> int:
+        from wasteland.agents.external import close_agents, faults_of
+
         self.look()
         w = self.b.winner
         self.say("Draw." if w is None else f"{self.b.side_names[w]} win.", "bold")
+        self.say_faults(faults_of(self.npcs.values()))
+        close_agents(self.npcs.values(), self.b)
         return 0
+
+    def say_faults(self, faults: dict[str, int]) -> None:
+        """A program agent's faults (cmd:), if it had any."""
+        if any(faults.values()):
+            self.say("program agent faults (each played by a fallback): "
+                     + ", ".join(f"{k} {n}" for k, n in faults.items()), "yellow")
 
     def _view(self):  # noqa: ANN202 - a View, imported lazily with the agents
         from wasteland.agents.base import view_of

@@ -25,3 +25,5 @@ class FightRecord:
     rounds: int
     decisions: int
     members: tuple[MemberRecord, ...]  # the party's combatants in slot order
+    # program agents' (cmd:) faults by kind, each replaced by a fallback action
+    faults: tuple[tuple[str, int], ...] = ()
