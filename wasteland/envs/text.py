@@ -222,17 +222,19 @@ def describe(battle: Battle, ruleset: Ruleset, d: Decision | None = None,
 
 
 # --- on the env ---------------------------------------------------------------------------
-def _env_parts(env: Any) -> tuple[Battle, Ruleset]:
+# the env's action ids are egocentric: a target is an observation block, the decider's own
+# order of the combatants (envs/encoding.py); these translate to and from them
+def _env_parts(env: Any) -> tuple[Any, Battle, Ruleset]:
     inner = getattr(env, "unwrapped", env)
     b = getattr(inner, "battle", None)
     if b is None:
         raise IllegalActionError("the env has no battle yet; call reset() first")
-    return b, inner.ruleset
+    return inner, b, inner.ruleset
 
 
 def observe(env: Any) -> str:
-    """The current decision of a combat_v0 env (AEC or its wrappers) as text."""
-    b, rs = _env_parts(env)
+    """The current decision of a combat_v0 env (AEC, or wrapped) as text."""
+    _, b, rs = _env_parts(env)
     if b.over:
         return "The battle is over: " + (f"{b.side_names[b.winner]} win." if b.winner is not None
                                          else "a draw.")
@@ -240,18 +242,29 @@ def observe(env: Any) -> str:
 
 
 def legal_actions(env: Any) -> dict[str, int]:
-    """The legal actions of the env's current decision: notation -> action id."""
-    b, rs = _env_parts(env)
-    return legal_notation(b, rs.legal_ids(b), rs.decider(b).combatant)
+    """The legal actions of the env's current decision: notation -> env action id."""
+    from .encoding import to_ego
+
+    inner, b, rs = _env_parts(env)
+    if b.over:
+        return {}
+    order = inner.order()
+    return {k: to_ego(i, order) for k, i in
+            legal_notation(b, rs.legal_ids(b), rs.decider(b).combatant).items()}
 
 
 def action_id(env: Any, text: str) -> int:
-    """The env action id of the legal action ``text`` names (one-line error if none)."""
-    b, rs = _env_parts(env)
-    return parse(b, text, rs.legal_ids(b), rs.decider(b).combatant)
+    """The env action id of the legal action ``text`` names; NotationError or
+    IllegalActionError (one line, naming what is accepted) if none."""
+    from .encoding import to_ego
+
+    inner, b, rs = _env_parts(env)
+    if b.over:
+        raise IllegalActionError("the battle is over; no action is legal")
+    return to_ego(parse(b, text, rs.legal_ids(b), rs.decider(b).combatant), inner.order())
 
 
 def action_text(env: Any, action: int) -> str:
-    """The notation of env action id ``action`` for the current decider."""
-    b, rs = _env_parts(env)
-    return notation(b, int(action), rs.decider(b).combatant)
+    """The notation of env action id ``action`` for the agent deciding now."""
+    inner, _, _ = _env_parts(env)
+    return str(inner.action_text(int(action)))
