@@ -138,15 +138,16 @@ def test_serve_refuses_an_unknown_agent_in_one_line():
         serve("pakcet", [], io.StringIO())
 
 
-@pytest.mark.parametrize("ruleset,seed", [("pnp", 3), ("f2d20", 5)])
-def test_cmd_wasteland_serve_packet_plays_the_in_process_packet_s_fight(ruleset, seed):
-    served = f"cmd@30:{shlex.quote(sys.executable)} -m wasteland.cli.main serve --agent packet"
-    a = run_fight(ruleset, "duel", seed, ["packet", "packet"])
+@pytest.mark.parametrize("ruleset,seed,kind", [("pnp", 3, "packet"), ("f2d20", 5, "packet"),
+                                               ("simple", 2, "random")])
+def test_cmd_wasteland_serve_plays_the_in_process_agent_s_fight(ruleset, seed, kind):
+    served = f"cmd@30:{shlex.quote(sys.executable)} -m wasteland.cli.main serve --agent {kind}"
+    a = run_fight(ruleset, "duel", seed, [kind, "packet"])
     b = run_fight(ruleset, "duel", seed, [served, "packet"])
     assert [x["action"] for x in b.decisions] == [x["action"] for x in a.decisions]
     assert [e.text() for e in b.battle.log] == [e.text() for e in a.battle.log]
     assert b.faults == {b.battle.side_names[0]: dict.fromkeys(external.FAULTS, 0)}
-    assert any(x["reason"].startswith("wasteland serve --agent packet: ") for x in b.decisions)
+    assert any(x["reason"].startswith(f"wasteland serve --agent {kind}: ") for x in b.decisions)
 
 
 # --- programs that misbehave ---------------------------------------------------------------
@@ -281,6 +282,48 @@ def running(script: Path) -> list[str]:
         if str(script).encode() in cmd and state != b"Z":
             out.append(pid)
     return out
+
+
+RECORDER = """
+import json, sys
+log = open(sys.argv[1], "a")
+for line in sys.stdin:
+    log.write(line)
+    log.flush()
+    msg = json.loads(line)
+    if msg["type"] == "hello":
+        print(json.dumps({"type": "hello", "protocol": "wasteland-agent", "version": 1}), flush=True)
+    elif msg["type"] == "decide":
+        print(json.dumps({"seq": msg["seq"], "action": msg["legal"][-1]["action"]}), flush=True)
+"""
+
+
+def test_a_program_sees_each_game_start_and_end_on_the_wire_and_bye_at_shutdown(tmp_path):
+    from wasteland.sim.runner import run_fights
+    from wasteland.sim.spec import SimSpec, side_agents
+
+    script, wire = tmp_path / "recorder.py", tmp_path / "wire.jsonl"
+    script.write_text(RECORDER)
+    spec_text = f"{py(script)} {shlex.quote(str(wire))}"
+    sc = load_scenario("duel")
+    spec = SimSpec("pnp", sc, side_agents(sc, [spec_text, "random"]), 0)
+    records = list(run_fights(spec, 1, 3))
+    external.shutdown()
+    msgs = [json.loads(x) for x in wire.read_text().splitlines()]
+    requests = validator("request")
+    for m in msgs:
+        requests.validate(m)
+    kinds = [m["type"] for m in msgs]
+    assert kinds[0] == "hello" and kinds[-1] == "bye" and kinds.count("hello") == 1
+    assert kinds.count("start") == kinds.count("over") == 3
+    overs = [m for m in msgs if m["type"] == "over"]
+    names = sc.sides[0].name, sc.sides[1].name
+    assert [o["winner"] for o in overs] == [None if r.winner is None else names[r.winner]
+                                            for r in records]
+    assert [o["result"] for o in overs] == ["draw" if r.winner is None else
+                                            "win" if r.winner == 0 else "loss" for r in records]
+    starts = [m for m in msgs if m["type"] == "start"]
+    assert [s["seed"] for s in starts] == [1, 2, 3]  # side 0's agent seed = the fight's seed
 
 
 def test_simulate_reports_a_misbehaving_program_s_faults():

@@ -1,6 +1,6 @@
 """A test agent that leaves its first request unanswered (the engine times out), answers
-it late together with the second (the late reply must be skipped), and then plays the
-first legal action at once."""
+it late together with the second (the late reply must be skipped: it names an id that is
+never legal), and then plays the first legal action at once."""
 
 import json
 import sys
