@@ -306,7 +306,7 @@ def test_a_program_sees_each_game_start_and_end_on_the_wire_and_bye_at_shutdown(
     script.write_text(RECORDER)
     spec_text = f"{py(script)} {shlex.quote(str(wire))}"
     sc = load_scenario("duel")
-    spec = SimSpec("pnp", sc, side_agents(sc, [spec_text, "random"]), 0)
+    spec = SimSpec("pnp", sc, side_agents(sc, [spec_text, "packet"]), 0)
     records = list(run_fights(spec, 1, 3))
     external.shutdown()
     msgs = [json.loads(x) for x in wire.read_text().splitlines()]
@@ -322,6 +322,7 @@ def test_a_program_sees_each_game_start_and_end_on_the_wire_and_bye_at_shutdown(
                                             for r in records]
     assert [o["result"] for o in overs] == ["draw" if r.winner is None else
                                             "win" if r.winner == 0 else "loss" for r in records]
+    assert any(r.winner is not None for r in records)  # so that win and loss are told apart
     starts = [m for m in msgs if m["type"] == "start"]
     assert [s["seed"] for s in starts] == [1, 2, 3]  # side 0's agent seed = the fight's seed
 

@@ -20,7 +20,7 @@ for line in sys.stdin:
         if first:
             first, unanswered = False, msg
             continue
-        if unanswered is not None:
-            send({"seq": unanswered["seq"], "id": unanswered["legal"][0]["id"]})
+        if unanswered is not None:  # the late reply: an id never legal, so that it shows if taken
+            send({"seq": unanswered["seq"], "id": 99999})
             unanswered = None
         send({"seq": msg["seq"], "id": msg["legal"][0]["id"]})
