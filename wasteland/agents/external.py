@@ -40,7 +40,7 @@ PREFIX = "cmd"
 DEFAULT_TIMEOUT = 10.0
 HANDSHAKE_MIN = 20.0  # seconds a program has to start and say hello, at least
 MAX_FAILED_STARTS = 3  # starts in a row without a hello before the program is given up
-LOGGED_PER_KIND = 5  # faults of one kind logged per agent; the rest are only counted
+LOGGED_PER_KIND = 5  # faults of one kind logged per command and process; the rest are counted
 FAULTS = ("malformed", "illegal", "timeout", "crash")
 END = ACTION_INDEX[Action("end")]
 
@@ -156,6 +156,9 @@ _running: set[_Program] = set()
 # request and game numbers count up for the whole process: a program handed from one
 # agent to the next never sees a number again, so a late reply is never taken for a new one
 _counter = {"seq": 0, "game": 0}
+# faults logged by (command, kind): a simulation makes an agent per fight, and its log
+# must not grow with the number of fights
+_logged: dict[tuple[str, str], int] = {}
 
 
 def _next(what: str) -> int:
@@ -189,6 +192,7 @@ def shutdown() -> None:
             p.stop()
     _running.clear()
     _idle.clear()
+    _logged.clear()
 
 
 def _forget_after_fork() -> None:
@@ -337,9 +341,11 @@ class CmdAgent:
         b = view.battle
         played = ACTION_TABLE[i].text(b.ids, view.decision.combatant)
         self.last_reason = f"fallback after {f.kind}: {f.message}"
-        if not f.quiet and self.faults[f.kind] <= LOGGED_PER_KIND:
+        key = (self.kind, f.kind)
+        _logged[key] = n = _logged.get(key, 0) + 1
+        if not f.quiet and n <= LOGGED_PER_KIND:
             more = (" (further faults of this kind are counted, not logged)"
-                    if self.faults[f.kind] == LOGGED_PER_KIND else "")
+                    if n == LOGGED_PER_KIND else "")
             log.warning("%s: %s at round %d (%s): %s; played %r instead%s",
                         self.kind, f.kind, b.round, b.ids[view.decision.combatant],
                         _short(f.message), played, more)
