@@ -94,3 +94,31 @@ def test_fight_json_reports_faults_and_serve_speaks_on_the_command_line(tmp_path
     assert json.loads(s.stdout)["name"] == "wasteland serve --agent random"
     bad = cli("serve", "--agent", "cmd:python x.py", cwd=tmp_path)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "built-in agent" in bad.stderr
+
+
+def test_gm_undo_restarts_the_program_s_game_from_the_history(tmp_path):
+    """After an undo the battle is rebuilt: the program gets a new start with the history
+    so far, and `serve` proposes what the in-process packet proposes."""
+    served = f"cmd@30:{shlex.quote(sys.executable)} -m wasteland.cli.main serve --agent packet"
+
+    def the_gm(con) -> Iterator[str]:  # undo the party's end, and move away instead
+        n = 0
+        while True:
+            n += 1
+            if n in (4, 9):
+                yield "undo"
+            elif n in (5, 10):
+                yield "move away"
+            else:
+                yield "" if "proposes:" in out(con).rstrip().splitlines()[-1] else "1"
+
+    runs = {}
+    for ai in ("packet", served):
+        con = console()
+        start_gm("pnp", "duel", "0", 4, None, tmp_path / f"{len(runs)}.json", con,
+                 upto(the_gm(con), 0, 30), False, None, None, ai)
+        runs[ai] = out(con).replace("wasteland serve --agent packet: ", "")
+    assert runs["packet"].count("undone: ") == 2
+    assert runs["packet"].count("> move away") == 2
+    assert runs[served] == runs["packet"].replace(str(tmp_path / "0.json"),
+                                                  str(tmp_path / "1.json"))
