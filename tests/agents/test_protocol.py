@@ -190,7 +190,8 @@ def test_a_late_program_times_out_once_and_a_crashing_one_is_restarted(caplog):
     assert made > 3
 
 
-def test_a_program_that_never_says_hello_is_given_up_after_three_starts(tmp_path, monkeypatch):
+def test_a_program_that_never_says_hello_is_given_up_after_three_starts(tmp_path, monkeypatch,
+                                                                       caplog):
     script = tmp_path / "mute.py"
     script.write_text("import sys\nfor line in sys.stdin:\n    pass\n")
     monkeypatch.setattr(external, "HANDSHAKE_MIN", 0.2)
@@ -202,6 +203,8 @@ def test_a_program_that_never_says_hello_is_given_up_after_three_starts(tmp_path
     assert agent.faults["timeout"] == external.MAX_FAILED_STARTS
     assert agent.faults["crash"] == 5 - external.MAX_FAILED_STARTS
     assert agent.program is None and not [p for p in external._running if p.alive]
+    logged = [r.getMessage() for r in caplog.records if r.name == external.__name__]
+    assert len(logged) == external.MAX_FAILED_STARTS and "given up after 3 starts" in logged[-1]
 
 
 # --- specs, saves, simulate ----------------------------------------------------------------

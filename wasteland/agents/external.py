@@ -252,10 +252,13 @@ class CmdAgent:
             _running.add(p)
             try:
                 p.name = self._handshake(p)
-            except _Fault:
+            except _Fault as f:
                 self.failed_starts += 1
                 _running.discard(p)
                 p.stop(0)
+                if self.failed_starts == MAX_FAILED_STARTS:
+                    f.message += (f"; given up after {MAX_FAILED_STARTS} starts in a row "
+                                  f"(each later decision is a counted crash)")
                 raise
         self.failed_starts = 0
         self.program = p

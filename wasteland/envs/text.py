@@ -81,6 +81,17 @@ def distance(battle: Battle, a: Combatant, b: Combatant) -> tuple[int, str]:
     return g.dist(a.pos, b.pos), "squares"
 
 
+def sees(battle: Battle, a: Combatant, b: Combatant) -> bool:
+    """Whether ``a`` has a line of sight to ``b`` (Simple: across hexes)."""
+    if a is b:
+        return True
+    if battle.ruleset == "simple":
+        from wasteland.rules.hexes import hexes_for
+
+        return hexes_for(battle.grid).sees(a.pos, b.pos)
+    return battle.grid.los(a.pos, b.pos)
+
+
 def cover(battle: Battle, c: Combatant) -> str:
     """The cover of the square (2d20: the zone) ``c`` stands on: none, light, heavy, full."""
     if battle.ruleset == "f2d20":
@@ -147,7 +158,7 @@ def state(battle: Battle, ruleset: Ruleset, d: Decision) -> dict[str, Any]:
             "ally": c.side == me.side, "creature": c.creature.id, "hp": c.hp,
             "max_hp": c.max_hp, "status": c.status, "x": x, "y": y,
             "distance": far, "distance_unit": unit,
-            "in_sight": c.slot == me.slot or b.grid.los(me.pos, c.pos),
+            "in_sight": sees(b, me, c),
             "cover": cover(b, c), "weapon": _weapon(b, c),
             "weapons": [w.name for w in c.weapons],
             "items": {k: v for k, v in c.items.items() if v},
@@ -182,7 +193,7 @@ def _line(battle: Battle, me: Combatant, c: Combatant) -> str:
     where = f"at ({x},{y})"
     if c is not me:
         far, unit = distance(battle, me, c)
-        sight = "in sight" if battle.grid.los(me.pos, c.pos) else "out of sight"
+        sight = "in sight" if sees(battle, me, c) else "out of sight"
         where += f", {_far(far, unit)}, {sight}"
     return (f"{c.id} ({c.creature.id}): HP {c.hp}/{c.max_hp}{status}, {where}, "
             f"cover {cover(battle, c)}, holding {held}")
