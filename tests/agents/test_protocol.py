@@ -338,8 +338,12 @@ def test_simulate_reports_a_misbehaving_program_s_faults():
     sc = load_scenario("duel")
     spec = SimSpec("pnp", sc, side_agents(sc, [py(AGENTS / "garbage.py"), "packet"]), 0)
     t = Tally(spec)
-    for r in run_fights(spec, 1, 3):
+    records = list(run_fights(spec, 1, 3))
+    for r in records:
         t.add(r)
     faults = t.report()["agent_faults"]
     assert faults["malformed"] > 0 and faults["illegal"] > 0
     assert faults["timeout"] == faults["crash"] == 0
+    # each record says whose faults they are: the program's side, 0
+    assert all(side == 0 and n > 0 for r in records for side, _, n in r.faults)
+    assert sum(n for r in records for _, k, n in r.faults if k == "malformed") == faults["malformed"]

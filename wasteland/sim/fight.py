@@ -60,7 +60,8 @@ def play_out(rs: Ruleset, b: Battle, kinds: tuple[str, ...], side: int, seed: in
             for i, c in enumerate(party):
                 if c.status != ACTIVE:
                     down[i] = True
-    faults = tuple((k, n) for k, n in faults_of(agents).items() if n)
+    faults = tuple((side_i, k, n) for side_i, a in enumerate(agents)
+                   for k, n in faults_of([a]).items() if n)
     close_agents(agents, b)  # a program goes back to the pool for the next fight
     members = []
     for i, (c, (hp0, ammo0, items0)) in enumerate(zip(party, start)):

@@ -41,7 +41,7 @@ class Tally:
         self.next_seed = r.seed + 1
         self.n += 1
         self.decisions += r.decisions
-        for kind, k in r.faults:
+        for _side, kind, k in r.faults:
             self.faults[kind] += k
         result = ("draw" if r.winner is None
                   else "win" if r.winner == self.spec.party else "loss")
