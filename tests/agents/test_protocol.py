@@ -211,13 +211,25 @@ def test_a_program_that_never_says_hello_is_given_up_after_three_starts(tmp_path
 @pytest.mark.parametrize("spec,fragment", [
     ("cmd:", "the command is empty"), ("cmd:   ", "the command is empty"),
     ("cmd:no_such_program_xq --x", "program 'no_such_program_xq' not found"),
-    ("cmd@abc:python", "SECONDS must be a number"), ("cmd@0:python", "SECONDS must be a number"),
-    ("cmd:python 'unclosed", "cannot split"),
+    ("cmd@abc:x", "SECONDS must be a number"), ("cmd@0:x", "SECONDS must be a number"),
+    ("cmd:x 'unclosed", "cannot split"),
 ])
 def test_bad_cmd_specs_are_one_line_errors(spec, fragment):
     with pytest.raises(WastelandError) as e:
         make_agent(spec)
     assert fragment in str(e.value) and "\n" not in str(e.value)
+
+
+def test_the_time_per_decision_comes_from_the_spec_else_the_environment(monkeypatch):
+    exe = shlex.quote(sys.executable)
+    monkeypatch.setenv("WASTELAND_CMD_TIMEOUT", "2.5")
+    assert make_agent(f"cmd:{exe} -V").timeout == 2.5
+    assert make_agent(f"cmd@0.25:{exe} -V").timeout == 0.25
+    monkeypatch.delenv("WASTELAND_CMD_TIMEOUT")
+    assert make_agent(f"cmd:{exe} -V").timeout == external.DEFAULT_TIMEOUT
+    monkeypatch.setenv("WASTELAND_CMD_TIMEOUT", "soon")
+    with pytest.raises(WastelandError, match="WASTELAND_CMD_TIMEOUT must be seconds"):
+        make_agent(f"cmd:{exe} -V")
 
 
 def test_bad_cmd_spec_on_the_command_line_is_one_line(tmp_path):
