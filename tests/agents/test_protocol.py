@@ -247,7 +247,11 @@ def test_a_saved_fight_with_a_program_agent_reloads_and_resumes(tmp_path):
     fight_on(b, agents, save_to=save, stop_after=6)
     loaded = saves.load(save)
     assert [a["kind"] for a in loaded.session["agents"]] == [spec, "packet"]
-    b2, agents2 = resumed_fight(save, {})
+    # a save never starts a program by itself: the command line names it again
+    with pytest.raises(WastelandError, match=r"a save never starts a program by itself; "
+                                             r"to run it, resume with --agents "):
+        resumed_fight(save, {})
+    b2, agents2 = resumed_fight(save, {"agents": f"{spec},packet"})
     assert isinstance(agents2[0], external.CmdAgent) and agents2[0].kind == spec
     result = fight_on(b2, agents2, save_to=save)
     assert result.battle.over and saves.load(save).over

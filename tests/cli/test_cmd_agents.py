@@ -20,6 +20,7 @@ from wasteland.agents import external
 from wasteland.cli.gm import start_gm
 from wasteland.cli.play import start
 from wasteland.rules import saves
+from wasteland.rules.errors import WastelandError
 
 ROOT = Path(wasteland.__file__).resolve().parent.parent
 RANDOM = ROOT / "examples" / "random_agent.py"
@@ -48,8 +49,10 @@ def test_play_with_a_program_for_the_npcs_saves_it_and_resumes(tmp_path):
     con = console()
     start("pnp", "duel", "0", 5, None, part, con, upto(player(con), 0, 3), None, None, ai)
     assert "quit." in out(con)
+    with pytest.raises(WastelandError, match="to run it, resume with --ai "):
+        start(None, None, None, None, part, None, console(), iter([]))
     con2 = console()
-    start(None, None, None, None, part, None, con2, upto(player(con2), 3, None))
+    start(None, None, None, None, part, None, con2, upto(player(con2), 3, None), ai=ai)
     assert saves.load(part).over and "(random_agent.py: picked at random)" in out(con2)
 
 

@@ -372,6 +372,20 @@ class _Fault(Exception):
         self.quiet = quiet
 
 
+def check_saved_programs(kinds: Iterable[str], given: str | None, where: object,
+                         flag: str, saved: str | None) -> None:
+    """A save never starts a program by itself (a save someone sends you could name any
+    command): each ``cmd:`` agent it names must be named again on the command line
+    (``given``, the value of ``flag``); else one line saying how to resume."""
+    named = {k.strip() for k in (given or "").split(",")}
+    for k in kinds:
+        if k.startswith((PREFIX + ":", PREFIX + "@")) and k not in named:
+            again = shlex.quote(saved or k)
+            raise WastelandError(f"{where}: a side is played by the program {k!r}, and a save "
+                                 f"never starts a program by itself; to run it, resume with "
+                                 f"{flag} {again}")
+
+
 def faults_of(agents: Iterable[object]) -> dict[str, int]:
     """The faults of the program agents among ``agents``, summed by kind (all zero if
     none is a program)."""

@@ -85,6 +85,10 @@ def resumed_fight(path: Path, options: dict[str, Any]) -> tuple[Battle, list[Age
         raise WastelandError(f"{path}: a {b.session.get('command', 'saved')} game, not a fight; "
                              f"resume it with wasteland {b.session.get('command', 'play')}")
     check_resume_options(b.session["options"], options, path)
+    from wasteland.agents.external import check_saved_programs
+
+    check_saved_programs([rec["kind"] for rec in b.session["agents"]], options.get("agents"),
+                         path, "--agents", b.session["options"].get("agents"))
     per_side: list[Agent] = []
     for rec in b.session["agents"]:
         agent = make_agent(rec["kind"])

@@ -301,6 +301,10 @@ def begin(command: str, options: dict[str, Any], resume: Path | None,
             b.session["agents"] = []
             b.session["options"]["ai"] = options.get("ai")
         check_resume_options(b.session.get("options", {}), options, resume)
+        from wasteland.agents.external import check_saved_programs
+
+        check_saved_programs([rec["kind"] for rec in b.session.get("agents", [])],
+                             options.get("ai"), resume, "--ai", b.session["options"].get("ai"))
         if b.session["command"] not in ("play", "gm") or not b.session.get("humans"):
             b.session["humans"] = b.session.get("humans") or [0]
         b.session["command"] = command
