@@ -34,7 +34,7 @@ from wasteland.rules.protocol import RULESETS, get_ruleset
 ROOT = Path(wasteland.__file__).resolve().parent.parent
 AGENTS = ROOT / "tests" / "data" / "agents"
 EXAMPLES = ROOT / "examples"
-SCHEMA = Path(wasteland.__file__).resolve().parent / "agents" / "schema"
+SCHEMA = P.SCHEMA_DIR
 
 
 def validator(name: str) -> jsonschema.Draft202012Validator:

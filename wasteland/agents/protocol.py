@@ -12,6 +12,7 @@ handling is in ``external`` (the engine's side) and ``serve`` (a built-in agent'
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from wasteland.envs import text
@@ -22,6 +23,8 @@ from wasteland.rules.protocol import Decision, Ruleset
 PROTOCOL = "wasteland-agent"
 VERSION = 1
 REASON_MAX = 200
+# request.schema.json (engine to program) and reply.schema.json (program to engine)
+SCHEMA_DIR = Path(__file__).resolve().parent / "schema"
 
 
 class ReplyError(WastelandError):
