@@ -24,6 +24,7 @@ def test_agents_lists_every_agent_policy_and_config(capsys, monkeypatch):
     for n in shipped_names():
         assert any(ln.startswith(f"policy:{n} ") for ln in lines), n
         assert not any("unusable" in ln for ln in lines if ln.startswith(f"policy:{n} "))
+    assert lines[-2].startswith("cmd:COMMAND ") and "docs/protocol.md" in lines[-2]
     assert lines[-1] == "training configs: " + ", ".join(config_names())
     assert "Traceback" not in r.out + r.err
 

@@ -61,7 +61,7 @@ def view_of(ruleset: Ruleset, battle: Battle) -> View:
     return View(battle, ruleset, ruleset.decider(battle), ruleset.legal_ids(battle))
 
 
-AGENTS = (*AGENT_KINDS, "policy:NAME")
+AGENTS = (*AGENT_KINDS, "policy:NAME", "cmd:COMMAND")
 
 
 def agent_kind(name: str) -> str:
@@ -79,8 +79,9 @@ def kind_of(agent: object) -> str:
 
 
 def make_agent(name: str, seed: int = 0) -> Agent:
-    """An agent by name: random, scripted, packet, or ``policy:NAME`` (a shipped policy,
-    or ``policy:path/to/NAME.npz``). A policy agent keeps in ``kind`` the name that makes
+    """An agent by name: random, scripted, packet, ``policy:NAME`` (a shipped policy,
+    or ``policy:path/to/NAME.npz``) or ``cmd:COMMAND`` (a program speaking the agent
+    protocol, agents/external.py). A policy agent keeps in ``kind`` the name that makes
     it again (its path made absolute), which a save records."""
     from .random_agent import RandomAgent
     from .scripted import ScriptedAgent
@@ -91,6 +92,10 @@ def make_agent(name: str, seed: int = 0) -> Agent:
         agent = PolicyAgent(name[len("policy:"):], seed)
         agent.kind = agent_kind(name)  # type: ignore[attr-defined]
         return agent
+    if name.startswith(("cmd:", "cmd@")):
+        from .external import CmdAgent
+
+        return CmdAgent(name, seed)
     if name == "random":
         return RandomAgent(seed)
     if name == "scripted":

@@ -27,6 +27,8 @@ from .session import (
 class FightResult:
     battle: Battle
     decisions: list[dict[str, Any]] = field(default_factory=list)
+    # program agents' (cmd:) faults by side, then kind: each played by a fallback action
+    faults: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def winner(self) -> str | None:
@@ -44,6 +46,7 @@ class FightResult:
             "rounds": b.round,
             **({"ap_pools": dict(zip(b.side_names, b.extra["pools"]))}
                if "pools" in b.extra else {}),
+            **({"agent_faults": self.faults} if self.faults else {}),
             "combatants": [
                 {"id": c.id, "side": b.side_names[c.side], "hp": c.hp, "max_hp": c.max_hp,
                  "status": c.status}
@@ -82,6 +85,10 @@ def resumed_fight(path: Path, options: dict[str, Any]) -> tuple[Battle, list[Age
         raise WastelandError(f"{path}: a {b.session.get('command', 'saved')} game, not a fight; "
                              f"resume it with wasteland {b.session.get('command', 'play')}")
     check_resume_options(b.session["options"], options, path)
+    from wasteland.agents.external import check_saved_programs
+
+    check_saved_programs([rec["kind"] for rec in b.session["agents"]], options.get("agents"),
+                         path, "--agents", b.session["options"].get("agents"))
     per_side: list[Agent] = []
     for rec in b.session["agents"]:
         agent = make_agent(rec["kind"])
@@ -161,6 +168,12 @@ def fight_on(b: Battle, per_side: list[Agent], on_event: Callable[[str], None] |
         write()
         raise Interrupted(result) from None
     write()
+    from wasteland.agents.external import close_agents, faults_of
+
+    result.faults = {b.side_names[i]: faults_of([a]) for i, a in enumerate(per_side)
+                     if hasattr(a, "faults")}
+    if b.over:
+        close_agents(per_side, b)
     if on_event and b.over:
         from wasteland.rules.textmap import render_text
 

@@ -32,7 +32,8 @@ def _emit_json(data: object) -> None:
 
 SCENARIO_HELP = "Built-in scenario name, or a scenario file (a path: with / or .yaml)."
 AI_HELP = ("The agent that plays the NPCs / enemies: packet (default), scripted, random, "
-           "policy:NAME (a shipped policy, or policy:path/to/NAME.npz). Without it, the agent "
+           "policy:NAME (a shipped policy, or policy:path/to/NAME.npz), cmd:COMMAND (a "
+           "program, docs/protocol.md). Without it, the agent "
            "the scenario names for a side, else packet.")
 
 
@@ -45,7 +46,8 @@ def fight(
     seed: Annotated[int | None, typer.Option(help="Seed of the battle's dice. [default: 1]")] = None,
     agents: Annotated[str | None, typer.Option(
         help="Agent per side, comma-separated: scripted, packet, random, policy:NAME (a "
-             "shipped policy, or policy:path/to/NAME.npz). One name plays every side; a side "
+             "shipped policy, or policy:path/to/NAME.npz), cmd:COMMAND (a program speaking "
+             "the agent protocol, docs/protocol.md). One name plays every side; a side "
              "not named plays by its scenario's agent. [default: the scenario's, else scripted]")
     ] = None,
     max_rounds: Annotated[int | None, typer.Option(help="Round limit (default: the scenario's).")] = None,
@@ -91,6 +93,9 @@ def fight(
     typer.echo(f"Result: {s['winner'] + ' win' if s['winner'] else 'draw'} after {s['rounds']} rounds")
     if "ap_pools" in s:
         typer.echo("AP pools: " + ", ".join(f"{side} {n}" for side, n in s["ap_pools"].items()))
+    for side, faults in s.get("agent_faults", {}).items():
+        typer.echo(f"{side}'s program faults (each played by a fallback): "
+                   + ", ".join(f"{k} {n}" for k, n in faults.items()))
     if save is not None:
         typer.echo(f"saved to {save}")
 
@@ -299,6 +304,21 @@ def bestiary_validate(
         _emit_json({"ok": True, "checked": checked})
     else:
         typer.echo(f"ok: {', '.join(checked)}")
+
+
+@app.command()
+def serve(
+    agent: Annotated[str, typer.Option(
+        help="The built-in agent to serve: packet, scripted, random, policy:NAME.")] = "packet",
+) -> None:
+    """Play a built-in agent over the agent protocol on stdin/stdout (docs/protocol.md):
+    the other side of --agents cmd:"wasteland serve --agent packet"."""
+    from wasteland.agents.serve import main as serve_main
+
+    if agent.startswith(("cmd:", "cmd@")):
+        raise WastelandError("serve runs a built-in agent (packet, scripted, random, "
+                             "policy:NAME), not another program")
+    sys.exit(serve_main(agent))
 
 
 def _register_training() -> None:

@@ -216,10 +216,20 @@ class Game:
         return agent
 
     def finish(self) -> int:
+        from wasteland.agents.external import close_agents, faults_of
+
         self.look()
         w = self.b.winner
         self.say("Draw." if w is None else f"{self.b.side_names[w]} win.", "bold")
+        self.say_faults(faults_of(self.npcs.values()))
+        close_agents(self.npcs.values(), self.b)
         return 0
+
+    def say_faults(self, faults: dict[str, int]) -> None:
+        """A program agent's faults (cmd:), if it had any."""
+        if any(faults.values()):
+            self.say("program agent faults (each played by a fallback): "
+                     + ", ".join(f"{k} {n}" for k, n in faults.items()), "yellow")
 
     def _view(self):  # noqa: ANN202 - a View, imported lazily with the agents
         from wasteland.agents.base import view_of
@@ -311,6 +321,10 @@ def begin(command: str, options: dict[str, Any], resume: Path | None,
             b.session["agents"] = []
             b.session["options"]["ai"] = options.get("ai")
         check_resume_options(b.session.get("options", {}), options, resume)
+        from wasteland.agents.external import check_saved_programs
+
+        check_saved_programs([rec["kind"] for rec in b.session.get("agents", [])],
+                             options.get("ai"), resume, "--ai", b.session["options"].get("ai"))
         if b.session["command"] not in ("play", "gm") or not b.session.get("humans"):
             b.session["humans"] = b.session.get("humans") or [0]
         b.session["command"] = command

@@ -95,6 +95,9 @@ def render(rep: dict[str, Any], console: Console) -> None:
         r = rep[k]
         out.add_row(label, f"{r['count']:,}", ci(r))
     console.print(out)
+    if "agent_faults" in rep:
+        console.print("program agents' faults (each decision played by a fallback): "
+                      + ", ".join(f"{k} {n}" for k, n in rep["agent_faults"].items()))
     party = Table(title="Party", title_justify="left")
     for col in ("member", "goes down", "dies", "HP lost: mean (median, 10-90%)", "ammo",
                 "stimpaks"):

@@ -121,6 +121,8 @@ def agents(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] 
         typer.echo(f"{r['agent']:<28} {r['ruleset']}: {', '.join(r['creatures'])}; "
                    f"{r['steps']:,} steps" + (f" in {r['wall_s']:.0f} s" if r["wall_s"] else "")
                    + (f"; seat win rate vs packet: {ev}" if ev else ""))
+    typer.echo(f"{'cmd:COMMAND':<28} any program speaking the agent protocol "
+               f"(docs/protocol.md); cmd@SECONDS:COMMAND sets its time per decision")
     typer.echo("training configs: " + ", ".join(config_names()))
 
 

@@ -64,6 +64,30 @@ def to_dict(b: Battle) -> dict[str, Any]:
     }
 
 
+def beginning(b: Battle) -> dict[str, Any]:
+    """What the battle began from, as a save has it: ruleset, seed, scenario, bestiary,
+    round limit; ``replay_beginning`` with its history rebuilds it (the agent protocol's
+    ``start`` carries this, so that a program can keep its own copy of the battle)."""
+    d = to_dict(b)
+    return {k: d[k] for k in ("ruleset", "seed", "scenario", "bestiary", "max_rounds")}
+
+
+def replay_beginning(d: dict[str, Any], history: list[str], where: str = "battle") -> Battle:
+    """The battle ``beginning`` describes, with ``history`` replayed; SaveError (one
+    line) if the entries or the history do not check."""
+    try:
+        scenario = parse_entry(Scenario, d["scenario"], f"{where}: scenario", "scenario")
+        bestiary = _bestiary(d["bestiary"], where)
+        check_scenario(scenario, bestiary, f"{where}: scenario")
+        max_rounds = d.get("max_rounds")
+        return replay(str(d["ruleset"]), scenario, int(d["seed"]), history, bestiary,
+                      max_rounds if isinstance(max_rounds, int) else None, where)
+    except (KeyError, TypeError, ValueError) as e:
+        raise SaveError(f"{where}: not a battle's beginning ({type(e).__name__}: {e})") from None
+    except WastelandError as e:
+        raise SaveError(str(e)) from None
+
+
 def rewind(b: Battle, history: list[str]) -> Battle:
     """``b`` replayed from its seed up to ``history`` (a prefix of its own), with its
     session and dice hook: how an undo or an interrupted action is taken back."""

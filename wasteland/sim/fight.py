@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from wasteland.agents.base import make_agent, view_of
+from wasteland.agents.external import close_agents, faults_of
 from wasteland.rules.battle import ACTIVE, DEAD, Battle, Combatant
 from wasteland.rules.protocol import Ruleset
 
@@ -59,6 +60,9 @@ def play_out(rs: Ruleset, b: Battle, kinds: tuple[str, ...], side: int, seed: in
             for i, c in enumerate(party):
                 if c.status != ACTIVE:
                     down[i] = True
+    faults = tuple((side_i, k, n) for side_i, a in enumerate(agents)
+                   for k, n in faults_of([a]).items() if n)
+    close_agents(agents, b)  # a program goes back to the pool for the next fight
     members = []
     for i, (c, (hp0, ammo0, items0)) in enumerate(zip(party, start)):
         used = Counter(items0)
@@ -69,4 +73,4 @@ def play_out(rs: Ruleset, b: Battle, kinds: tuple[str, ...], side: int, seed: in
             ammo_used=ammo0 - rounds_held(c),
             items_used=tuple(sorted((k, n) for k, n in used.items() if n > 0))))
     return FightRecord(seed=seed, winner=b.winner, rounds=b.round - first_round, decisions=decisions,
-                       members=tuple(members))
+                       members=tuple(members), faults=faults)

@@ -25,3 +25,6 @@ class FightRecord:
     rounds: int
     decisions: int
     members: tuple[MemberRecord, ...]  # the party's combatants in slot order
+    # program agents' (cmd:) faults as (side, kind, count), count > 0: each a decision
+    # played by a fallback action
+    faults: tuple[tuple[int, str, int], ...] = ()

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from wasteland.agents.external import FAULTS
+
 from .record import FightRecord
 from .spec import Encounter
 from .stats import distribution, rate, wilson
@@ -31,6 +33,7 @@ class Tally:
         self.party_hp_lost: Counter[int] = Counter()
         self.members = [Member() for _ in spec.party_ids]
         self.next_seed: int | None = None
+        self.faults: Counter[str] = Counter()
 
     def add(self, r: FightRecord) -> None:
         # records must come in seed order: the numbers of a run are those of a seed range
@@ -38,6 +41,8 @@ class Tally:
         self.next_seed = r.seed + 1
         self.n += 1
         self.decisions += r.decisions
+        for _side, kind, k in r.faults:
+            self.faults[kind] += k
         result = ("draw" if r.winner is None
                   else "win" if r.winner == self.spec.party else "loss")
         self.outcomes[result] += 1
@@ -99,4 +104,7 @@ class Tally:
             ],
             "thresholds": [{"verdict": r.name, "min_win": r.min_win, "max_down": r.max_down,
                             "max_lethal": r.max_lethal} for r in RUNGS],
+            # faults of program agents (cmd:), each decision replaced by a fallback
+            **({"agent_faults": {k: self.faults[k] for k in FAULTS}}
+               if any(str(a).startswith("cmd") for a in getattr(spec, "agents", ())) else {}),
         }

@@ -1,0 +1,405 @@
+"""Any program as an agent: ``cmd:COMMAND`` runs COMMAND (split like a shell line, not
+run by one) and speaks the agent protocol with it over its stdin and stdout
+(``wasteland.agents.protocol``, docs/protocol.md).
+
+``cmd@SECONDS:COMMAND`` sets the time allowed per decision (default DEFAULT_TIMEOUT, or
+the environment's WASTELAND_CMD_TIMEOUT). A reply that is not JSON or names no action
+(malformed), an action that is not legal (illegal), no reply in time (timeout) or a
+program that exits (crash) costs that decision only: one line is logged, a fallback
+action is played (``end``, else the first legal action) and the fault is counted in
+``faults``. A crashed program is started again at its next decision.
+
+Programs are kept running between games: an agent that is done (``close``) hands its
+program back to this process's pool, and the next agent made with the same command
+takes it (a ``start`` message begins each game), so a simulation of a thousand fights
+starts a program once per process and side. The pool's programs are told ``bye`` and
+ended when the process exits; a forked worker never touches its parent's programs.
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import os
+import queue
+import shlex
+import shutil
+import subprocess
+import threading
+from collections.abc import Iterable
+from typing import Any
+
+from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, Action
+from wasteland.rules.battle import Battle
+from wasteland.rules.errors import WastelandError
+
+from . import protocol as P
+from .base import View
+
+PREFIX = "cmd"
+DEFAULT_TIMEOUT = 10.0
+HANDSHAKE_MIN = 20.0  # seconds a program has to start and say hello, at least
+MAX_FAILED_STARTS = 3  # starts in a row without a hello before the program is given up
+LOGGED_PER_KIND = 5  # faults of one kind logged per command and process; the rest are counted
+FAULTS = ("malformed", "illegal", "timeout", "crash")
+END = ACTION_INDEX[Action("end")]
+
+log = logging.getLogger(__name__)
+
+
+def parse_spec(name: str) -> tuple[list[str], float]:
+    """``cmd:COMMAND`` or ``cmd@SECONDS:COMMAND`` as (argv, timeout); a one-line
+    WastelandError for an empty command, a bad timeout or a program not found."""
+    head, sep, command = name.partition(":")
+    if not sep or not (head == PREFIX or head.startswith(PREFIX + "@")):
+        raise WastelandError(f"{name!r} is not a program agent; write cmd:COMMAND or "
+                             f"cmd@SECONDS:COMMAND")
+    timeout = default_timeout()
+    if head != PREFIX:
+        raw = head[len(PREFIX) + 1:]
+        try:
+            timeout = float(raw)
+        except ValueError:
+            timeout = -1.0
+        if not 0 < timeout <= 3600:
+            raise WastelandError(f"cmd@SECONDS: SECONDS must be a number from 0 to 3600 "
+                                 f"(the time per decision), got {raw!r}")
+    try:
+        argv = shlex.split(command)
+    except ValueError as e:
+        raise WastelandError(f"cmd: cannot split {command!r}: {e}") from None
+    if not argv:
+        raise WastelandError("cmd: the command is empty; write cmd:\"python my_agent.py\"")
+    if shutil.which(argv[0]) is None:
+        raise WastelandError(f"cmd: program {argv[0]!r} not found (not on PATH, or not an "
+                             f"executable file)")
+    return argv, timeout
+
+
+def default_timeout() -> float:
+    raw = os.environ.get("WASTELAND_CMD_TIMEOUT")
+    if raw is None:
+        return DEFAULT_TIMEOUT
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 3600:
+        raise WastelandError(f"WASTELAND_CMD_TIMEOUT must be seconds from 0 to 3600, got {raw!r}")
+    return value
+
+
+class _Program:
+    """A running program: lines written to its stdin, lines read from its stdout by a
+    thread into a queue (None once it closes), so that a read can wait with a timeout."""
+
+    def __init__(self, argv: list[str]) -> None:
+        try:
+            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         text=True, encoding="utf-8", errors="replace",
+                                         bufsize=1)
+        except OSError as e:
+            raise WastelandError(f"cmd: cannot start {argv[0]!r}: {e.strerror or e}") from None
+        self.owner = os.getpid()
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.name = ""
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        try:
+            for line in self.proc.stdout:
+                self.lines.put(line)
+        except (OSError, ValueError):
+            pass
+        self.lines.put(None)
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def send(self, msg: dict[str, Any]) -> bool:
+        """Write one message; False if the program no longer reads."""
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(P.dump(msg) + "\n")
+            self.proc.stdin.flush()
+            return True
+        except (OSError, ValueError):
+            return False
+
+    def read(self, timeout: float) -> str | None:
+        """The next line; None if the program closed its output; queue.Empty on timeout."""
+        return self.lines.get(timeout=timeout)
+
+    def stop(self, grace: float = 0.5) -> None:
+        """Ask it to exit (bye, end of input), then end it if it does not."""
+        if self.owner != os.getpid():
+            return  # a forked copy: the program belongs to the parent
+        if self.alive:
+            self.send(P.bye())
+        try:
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+# idle programs by command line, owned by this process
+_idle: dict[tuple[str, ...], list[_Program]] = {}
+_running: set[_Program] = set()
+# request and game numbers count up for the whole process: a program handed from one
+# agent to the next never sees a number again, so a late reply is never taken for a new one
+_counter = {"seq": 0, "game": 0}
+# faults logged by (command, kind): a simulation makes an agent per fight, and its log
+# must not grow with the number of fights
+_logged: dict[tuple[str, str], int] = {}
+
+
+def _next(what: str) -> int:
+    _counter[what] += 1
+    return _counter[what]
+
+
+def _take(argv: list[str]) -> _Program | None:
+    pool = _idle.get(tuple(argv), [])
+    while pool:
+        p = pool.pop()
+        if p.alive and p.owner == os.getpid():
+            return p
+        p.stop(0)
+    return None
+
+
+def _give_back(argv: list[str], p: _Program) -> None:
+    if p.alive and p.owner == os.getpid():
+        _idle.setdefault(tuple(argv), []).append(p)
+    else:
+        _running.discard(p)
+        p.stop(0)
+
+
+def shutdown() -> None:
+    """Stop every program this process started (at exit, and in tests)."""
+    pid = os.getpid()
+    for p in list(_running):
+        if p.owner == pid:
+            p.stop()
+    _running.clear()
+    _idle.clear()
+    _logged.clear()
+
+
+def _forget_after_fork() -> None:
+    # a forked worker inherits the parent's pool: its programs and pipes are the parent's
+    _running.clear()
+    _idle.clear()
+
+
+atexit.register(shutdown)
+os.register_at_fork(after_in_child=_forget_after_fork)
+
+
+def _register_worker_exit() -> None:
+    # a multiprocessing worker leaves by os._exit: atexit does not run there, its own
+    # finalizers do
+    from multiprocessing import util
+
+    util.Finalize(None, shutdown, exitpriority=10)
+
+
+class CmdAgent:
+    """An agent played by a program speaking the agent protocol."""
+
+    def __init__(self, spec: str, seed: int = 0) -> None:
+        self.argv, self.timeout = parse_spec(spec)
+        self.kind = spec
+        self.name = spec
+        self.seed = seed
+        self.last_reason = ""
+        self.faults: dict[str, int] = dict.fromkeys(FAULTS, 0)
+        self.decisions = 0
+        self.program: _Program | None = None
+        self.game = 0  # 0 until this agent's game has started
+        self.known = 0  # history lines the program has been sent
+        self.followed: Battle | None = None  # the battle the program's game is
+        self.side: int | None = None
+        self.failed_starts = 0
+
+    # --- the program's lifetime ------------------------------------------------------
+    def _program(self) -> _Program:
+        """A program that has said hello; raises _Fault if none can be had now."""
+        if self.program is not None and self.program.alive:
+            return self.program
+        if self.program is not None:
+            _running.discard(self.program)
+            self.program.stop(0)
+            self.program = None
+            self.game = 0
+        if self.failed_starts >= MAX_FAILED_STARTS:
+            raise _Fault("crash", "given up after it failed to start "
+                                  f"{MAX_FAILED_STARTS} times", quiet=True)
+        p = _take(self.argv)
+        if p is None:
+            p = _Program(self.argv)
+            if not _running:
+                _register_worker_exit()
+            _running.add(p)
+            try:
+                p.name = self._handshake(p)
+            except _Fault as f:
+                self.failed_starts += 1
+                _running.discard(p)
+                p.stop(0)
+                if self.failed_starts == MAX_FAILED_STARTS:
+                    f.message += (f"; given up after {MAX_FAILED_STARTS} starts in a row "
+                                  f"(each later decision is a counted crash)")
+                raise
+        self.failed_starts = 0
+        self.program = p
+        return p
+
+    def _handshake(self, p: _Program) -> str:
+        if not p.send(P.hello()):
+            raise _Fault("crash", "exited before the hello")
+        line = self._line(p, max(self.timeout, HANDSHAKE_MIN), "the hello")
+        try:
+            return P.check_hello(P.load(line))
+        except P.ReplyError as e:
+            raise _Fault(e.kind, f"bad hello: {e}") from None
+
+    def _line(self, p: _Program, timeout: float, what: str) -> str:
+        try:
+            line = p.read(timeout)
+        except queue.Empty:
+            raise _Fault("timeout", f"no reply to {what} in {timeout:g} s") from None
+        if line is None:
+            code = p.proc.poll()
+            raise _Fault("crash", f"exited (code {code}) instead of answering {what}")
+        return line
+
+    def close(self, battle: Battle | None = None) -> None:
+        """The game is done: tell the program how it ended (if it did) and hand the
+        program back to the pool for the next game."""
+        p, self.program = self.program, None
+        if p is None:
+            return
+        if battle is not None and battle.over and self.game and self.side is not None:
+            p.send(P.over(self.game, battle, self.side))
+        _give_back(self.argv, p)
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - at interpreter exit nothing may be left to use
+            pass
+
+    # --- deciding ---------------------------------------------------------------------
+    def act(self, view: View) -> Action:
+        self.decisions += 1
+        b, d, legal = view.battle, view.decision, view.legal_ids
+        actor = d.combatant
+        try:
+            p = self._program()
+            if self.game and (b is not self.followed or len(b.moves) < self.known):
+                self.game = 0  # a GM's undo or a rewound fight: the program starts again
+            if not self.game:
+                self.game = _next("game")
+                self.followed = b
+                self.side = b.combatants[actor].side
+                if not p.send(P.start(self.game, b, self.side, self.seed)):
+                    raise _Fault("crash", "exited before the game's start")
+                self.known = len(b.moves)
+            seq = _next("seq")
+            if not p.send(P.decide(seq, self.game, b, view.ruleset, d, legal, self.known)):
+                raise _Fault("crash", "exited before the request")
+            self.known = len(b.moves)
+            while True:  # replies to earlier requests (late after a timeout) are skipped
+                try:
+                    msg = P.load(self._line(p, self.timeout, f"request {seq}"))
+                except P.ReplyError as e:
+                    raise _Fault(e.kind, str(e)) from None
+                if msg.get("seq") == seq:
+                    break
+                if not isinstance(msg.get("seq"), int) or msg["seq"] > seq:
+                    raise _Fault("malformed", f"the reply's 'seq' must be {seq}, got "
+                                              f"{msg.get('seq')!r}")
+            try:
+                i, reason = P.reply_action(msg, b, legal, actor)
+            except P.ReplyError as e:
+                raise _Fault(e.kind, str(e)) from None
+            self.last_reason = f"{p.name}: {reason}" if reason else p.name
+            return ACTION_TABLE[i]
+        except _Fault as f:
+            return self._fallback(f, view)
+
+    def _fallback(self, f: _Fault, view: View) -> Action:
+        self.faults[f.kind] += 1
+        i = END if END in view.legal_ids else view.legal_ids[0]
+        b = view.battle
+        played = ACTION_TABLE[i].text(b.ids, view.decision.combatant)
+        self.last_reason = f"fallback after {f.kind}: {f.message}"
+        key = (self.kind, f.kind)
+        _logged[key] = n = _logged.get(key, 0) + 1
+        if not f.quiet and n <= LOGGED_PER_KIND:
+            more = (" (further faults of this kind are counted, not logged)"
+                    if n == LOGGED_PER_KIND else "")
+            log.warning("%s: %s at round %d (%s): %s; played %r instead%s",
+                        self.kind, f.kind, b.round, b.ids[view.decision.combatant],
+                        _short(f.message), played, more)
+        if f.kind == "crash" and self.program is not None:
+            _running.discard(self.program)
+            self.program.stop(0)
+            self.program = None
+            self.game = 0
+        return ACTION_TABLE[i]
+
+
+def _short(text: str, n: int = 160) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+class _Fault(Exception):
+    def __init__(self, kind: str, message: str, quiet: bool = False) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.quiet = quiet
+
+
+def check_saved_programs(kinds: Iterable[str], given: str | None, where: object,
+                         flag: str, saved: str | None) -> None:
+    """A save never starts a program by itself (a save someone sends you could name any
+    command): each ``cmd:`` agent it names must be named again on the command line
+    (``given``, the value of ``flag``); else one line saying how to resume."""
+    named = {k.strip() for k in (given or "").split(",")}
+    for k in kinds:
+        if k.startswith((PREFIX + ":", PREFIX + "@")) and k not in named:
+            again = shlex.quote(saved or k)
+            raise WastelandError(f"{where}: a side is played by the program {k!r}, and a save "
+                                 f"never starts a program by itself; to run it, resume with "
+                                 f"{flag} {again}")
+
+
+def faults_of(agents: Iterable[object]) -> dict[str, int]:
+    """The faults of the program agents among ``agents``, summed by kind (all zero if
+    none is a program)."""
+    out = dict.fromkeys(FAULTS, 0)
+    for a in agents:
+        for k, n in getattr(a, "faults", {}).items():
+            out[k] = out.get(k, 0) + n
+    return out
+
+
+def close_agents(agents: Iterable[object], battle: Battle | None = None) -> None:
+    """A game is done: each agent that holds a program tells it the result (when the
+    battle is over) and hands the program back."""
+    for a in agents:
+        close = getattr(a, "close", None)
+        if callable(close):
+            close(battle)
