@@ -138,7 +138,9 @@ def test_undo_at_a_dice_prompt_takes_the_action_back(tmp_path):
     out = gm(tmp_path, "pnp", ["attack young_radscorpion_0", "undo", "quit"])
     assert "undone: ted: attack young_radscorpion_0 (not taken); ted decides again" in out
     b = saves.load(tmp_path / "gm.json")
-    assert b.history == [] and b.combatants[0].wstate.loaded == b.combatants[0].weapon.capacity
+    # only the set-up roll stays: the attack and its dice are gone
+    assert b.history == ["@dice ted 3d6 3 3 3 (initiative)"]
+    assert b.combatants[0].wstate.loaded == b.combatants[0].weapon.capacity
     assert out.count("ted decides (small):") == 2
 
 
