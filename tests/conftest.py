@@ -168,7 +168,9 @@ class WriteGuard:
     def _ok(self, event: str, p: str) -> bool:
         if any(p == a or p.startswith(a + os.sep) for a in self.allowed):
             return True
-        if CACHES & set(Path(p).parts) or p.startswith(self.caches):
+        # caches, and the cache folder itself (matplotlib's first run on a new machine
+        # makes ~/.cache for its font list)
+        if CACHES & set(Path(p).parts) or (p + os.sep).startswith(self.caches):
             return True
         if event == "open" and (p in self.DEVICES_OK or p.startswith(self.DEVICE_FOLDERS_OK)):
             return True
