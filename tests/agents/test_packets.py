@@ -540,3 +540,29 @@ def test_simple_packet_with_nothing_in_hand_takes_the_enemys_weapon() -> None:
     rs, b = start("simple", s)
     to_phase(rs, b, 0, "action")
     assert decide(rs, b)[0].kind == "attack"
+
+
+def test_simple_packet_with_empty_hands_closes_in_to_take_a_weapon_else_keeps_away() -> None:
+    """Simple (seed 001, Disarm; reading: empty hands cannot strike): in the move phase a
+    packet with nothing in hand walks to the nearest enemy holding a weapon it can take,
+    rather than standing by an enemy it cannot hurt; with nothing to take it keeps away."""
+    from wasteland.rules.hexes import hexes_for
+
+    s = scenario([[("raider", (2, 3))], [("raider", (9, 3))]])
+    rs, b = start("simple", s)
+    b.combatants[0].cond["gone"] = [0, 1]
+    to_phase(rs, b, 0, "move")
+    hexes = hexes_for(b.grid)
+    d0 = hexes.dist(b.combatants[0].pos, b.combatants[1].pos)
+    action, reason = decide(rs, b)
+    assert action.kind in ("move", "sprint") and action.option == "toward", reason
+    assert "closes in on raider_1 to take its" in reason
+    rs.apply(b, action)
+    assert hexes.dist(b.combatants[0].pos, b.combatants[1].pos) < d0
+    # the enemy's hands are empty too: nothing to take, and it cannot strike
+    rs, b = start("simple", s)
+    b.combatants[0].cond["gone"] = [0, 1]
+    b.combatants[1].cond["gone"] = [0, 1]
+    to_phase(rs, b, 0, "move")
+    action, reason = decide(rs, b)
+    assert action == Action("move", 1, "away") and "nothing it can take" in reason

@@ -1,6 +1,7 @@
 """The packet agent under J.E. Sawyer's Simple (seed 001): a decision per phase. In the
 move phase it runs when its packet says so, closes in on its target (running only when a
-charge could not reach it anyway), stands its ground when it has a shot, and drops to a
+charge could not reach it anyway) or, with empty hands, on an enemy whose weapon it can
+take, stands its ground when it has a shot, and drops to a
 crouch or prone, free, to be a smaller target; in the charge phase it charges when the
 odds meet its floor; in the action phase it heals, helps a dying ally, clears a jam,
 attacks (calling shots at called_freq), takes an enemy's weapon when it has nothing to
@@ -12,7 +13,7 @@ from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.simple import stats as SS
-from wasteland.rules.simple.attack import can_attack, dice_of, held
+from wasteland.rules.simple.attack import can_attack, dice_of, disarmable, held
 from wasteland.rules.simple.movement import charge_path
 from wasteland.rules.simple.odds import disarm_chance
 from wasteland.rules.simple.odds import hit_chance as simple_hit
@@ -133,6 +134,8 @@ class Phases(Windows):
             if who is not None and h >= max(self._floor(b, p), GOOD_SHOT):
                 return self._settle_stance(view, me, p, enemies,
                                            f"it has a shot at {who.id} ({h:.0%})")
+        elif not held(me, me.active_weapon):
+            return self._empty_handed_move(view, me, p, enemies)
         else:
             reach = me.weapon.reach
             in_reach = [e for e in enemies if _dist(b, me.pos, e.pos) <= reach]
@@ -153,6 +156,32 @@ class Phases(Windows):
                 how = " (running)" if kind == "sprint" else ""
                 return self._say(a, f"{verb} {t.id}{how}: {why}, aggression {p.aggression}")
         return self._settle_stance(view, me, p, enemies, f"no way closer to {t.id}")
+
+    def _empty_handed_move(self, view: View, me: Combatant, p: AIPacket,
+                           enemies: list[Combatant]) -> Action:
+        """Its hands are empty (disarmed, or nothing left to draw): it closes in on the
+        nearest enemy holding a weapon it can take (the action phase's disarm), else keeps
+        out of reach, since it cannot strike."""
+        b = view.battle
+        near = sorted(enemies, key=lambda e: (_dist(b, me.pos, e.pos), e.slot))
+        prey = [e for e in near if disarmable(me, e)]
+        if prey:
+            e = prey[0]
+            if _dist(b, me.pos, e.pos) <= 1:
+                return self._end(view, f"{e.id} is within a hand's reach: it will take its "
+                                       f"{e.weapon.name}")
+            for kind in ("move", "sprint"):
+                a = Action(kind, e.slot, "toward")
+                if self._legal(view, a):
+                    return self._say(a, f"nothing to strike with: closes in on {e.id} to "
+                                        f"take its {e.weapon.name}")
+        if p.distance != "stay":
+            for e in near:
+                a = Action("move", e.slot, "away")
+                if self._legal(view, a):
+                    return self._say(a, f"keeps away from {e.id}: nothing to strike with, "
+                                        f"nothing it can take")
+        return self._end(view, "nothing to strike with, and nowhere better to be")
 
     def _settle_stance(self, view: View, me: Combatant, p: AIPacket,
                        enemies: list[Combatant], why: str) -> Action:
