@@ -31,11 +31,26 @@ def train(
     out: Annotated[Path | None, typer.Option(help="The run folder. [default: runs/CONFIG_ID]")
                    ] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    backend: Annotated[str, typer.Option(
+        help="sb3: MaskablePPO on this machine; rllib: RLlib's PPO, one module per creature "
+             "kind, both sides learning in mirror arenas (needs the `ray` extra).")] = "sb3",
+    address: Annotated[str | None, typer.Option(
+        help="With --backend rllib: a Ray cluster's head, HOST:PORT, or auto.")] = None,
+    env_runners: Annotated[int, typer.Option(
+        help="With --backend rllib: RLlib env runners collecting fights (0: the driver "
+             "collects).", min=0, max=1024)] = 0,
 ) -> None:
-    """Train a policy with MaskablePPO from a config (needs the `train` extra)."""
+    """Train a policy from a config: MaskablePPO (the `train` extra) or RLlib (`ray`)."""
     from wasteland.training.run import prepare_run
 
+    if backend not in ("sb3", "rllib"):
+        raise WastelandError(f"--backend {backend!r}: accepted: sb3, rllib")
+    if backend == "sb3" and (address or env_runners):
+        raise WastelandError("--address and --env-runners belong to --backend rllib")
     cfg, run = prepare_run(config, set_ or [], out, resume)
+    if backend == "rllib":
+        _train_rllib(config, cfg, run, address, env_runners, resume is not None)
+        return
     try:
         from wasteland.training.run import train_run
     except ImportError as e:
@@ -55,6 +70,26 @@ def train(
     typer.echo(f"export it with: wasteland export {run} --name {cfg.id}")
 
 
+def _train_rllib(config: str, cfg: Any, run: Path, address: str | None, env_runners: int,
+                 resume: bool) -> None:
+    try:
+        from wasteland.training.rllib_run import rllib_train
+    except ImportError as e:
+        raise WastelandError(f"--backend rllib needs the 'ray' and 'train' extras: "
+                             f"pip install -e '.[train,ray]' ({e})") from None
+    typer.echo(f"training {cfg.id} ({cfg.ruleset}, {', '.join(cfg.creatures)}) with RLlib for "
+               f"{cfg.steps:,} steps in {run}")
+    try:
+        s = rllib_train(cfg, run, address, env_runners, resume=resume, show=typer.echo)
+    except KeyboardInterrupt:  # rllib_train saved its checkpoint on the way out
+        typer.echo(f"interrupted; continue with: wasteland train {config} --backend rllib "
+                   f"--resume {run}", err=True)
+        raise typer.Exit(130) from None
+    typer.echo(f"done: {s['steps']:,} steps in {s['wall_s']:.0f} s")
+    for p in s["policies"]:
+        typer.echo(f"wrote {p}; play it with --agents policy:{p}")
+
+
 def export(
     run: Annotated[Path, typer.Argument(help="A run folder made by `wasteland train`.")],
     name: Annotated[str, typer.Option(help="The policy's name (NAME.npz, NAME.json).")],
@@ -68,6 +103,16 @@ def export(
 
     if not re.fullmatch(r"[a-z0-9_]+", name):
         raise WastelandError(f"--name {name!r}: use lower-case letters, digits and _")
+    if (run / "checkpoint" / "learner_group").is_dir():  # a `train --backend rllib` run
+        try:
+            from wasteland.training.rllib_run import export_rllib_run
+        except ImportError as e:
+            raise WastelandError(f"{run} is an RLlib run; exporting it needs the 'ray' and "
+                                 f"'train' extras: pip install -e '.[train,ray]' ({e})") from None
+        for npz in export_rllib_run(run, name, out):
+            typer.echo(f"wrote {npz} and {npz.with_suffix('.json')}; play it with "
+                       f"--agents policy:{npz}")
+        return
     try:
         from wasteland.training.export import export_run
     except ImportError as e:

@@ -312,7 +312,7 @@ class raw_env(AECEnv, EzPickle):
         # one observation space and one action space, shared by every agent
         self._obs_space = spaces.Dict({"observation": observation_box(),
                                        "action_mask": mask_box()})
-        self._act_space = spaces.Discrete(N_ACTIONS)
+        self._act_space: spaces.Discrete = spaces.Discrete(N_ACTIONS)
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
 

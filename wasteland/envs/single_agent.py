@@ -355,7 +355,8 @@ class SingleAgentEnv(gymnasium.Env):
         returns), for the current decision."""
         return to_ego(ACTION_INDEX[action], self._order)
 
-    def render(self) -> str | None:
+    # gymnasium types render by version (1.2's RenderFrame, 1.4's object); ansi is a str
+    def render(self) -> str | None:  # type: ignore[override,unused-ignore]
         return render_battle(self.render_mode, self.battle, self.ruleset)
 
     def close(self) -> None:
