@@ -376,3 +376,80 @@ def test_a_click_on_an_action_takes_it(tmp_path):
         await pilot.pause()
         assert app.battle.history[moves] == f"ted: {want}"
     _run(app, body)
+
+
+@pytest.mark.parametrize("ruleset", ["pnp", "f2d20", "simple"])
+def test_reachable_squares_are_shaded_and_a_click_on_one_moves_there(tmp_path, ruleset):
+    """Issue 13, item 1: the squares a move can reach are highlighted, with the reach in
+    the explanation, and a click on one is `goto X Y` (the same legality as the line game)."""
+    from wasteland.cli.menu import destinations
+    from wasteland.tui.mapview import REACH_STYLE, square_at
+
+    app = _app(tmp_path, ruleset)
+
+    async def body(app, pilot):
+        b, rs = app.battle, app.game.rs
+        for _ in range(5):  # to the player's first decision that can move
+            if destinations(b, rs):
+                break
+            await pilot.press("d")
+            await pilot.pause()
+        reach = destinations(b, rs)
+        assert reach
+        me = b.combatants[app.game.decision().combatant]
+        text = render_map(b, rs, None, frozenset(), frozenset(reach))
+        lines = text.plain.split("\n")
+        for pos in reach:  # every reachable square shaded, and only those
+            col, row = cell_of(b, rs, pos)
+            offset = sum(len(line) + 1 for line in lines[:row]) + col
+            assert any(REACH_STYLE in str(sp.style) and sp.start <= offset < sp.end
+                       for sp in text.spans), pos
+        assert sum(REACH_STYLE in str(sp.style) for sp in text.spans) == len(reach)
+        assert f"{len(reach)} in reach" in screen_text(app)
+        pos = max(reach, key=lambda p: (reach[p], p))
+        assert square_at(b, rs, *cell_of(b, rs, pos)) == pos
+        col, row = cell_of(b, rs, pos)
+        before = len(b.history)
+        await pilot.click("#map", offset=(col + 2, row + 1))
+        await pilot.pause()
+        x, y = b.grid.xy(pos)
+        assert b.history[before] == f"{me.id}: goto {x} {y}"
+        assert me.pos == pos
+    _run(app, body, size=(160, 48))
+
+
+def test_a_hex_maps_cells_back_to_squares_and_the_gaps_between_hexes_to_none(tmp_path):
+    from wasteland.tui.mapview import square_at
+
+    app = _app(tmp_path, "simple", "ruined_street")
+    b, rs = app.game.b, app.game.rs
+    for pos in range(b.grid.width * b.grid.height):
+        assert square_at(b, rs, *cell_of(b, rs, pos)) == pos
+    col, row = cell_of(b, rs, 0)
+    assert square_at(b, rs, col + 1, row) is None
+
+
+def test_the_move_line_names_who_an_attack_of_opportunity_would_come_from(tmp_path):
+    """PnP (seed 000, Free Actions: attack of opportunity on movement): walking off a
+    square beside an armed melee enemy provokes it; the explanation says so first."""
+    app = _app(tmp_path, "pnp")
+
+    async def body(app, pilot):
+        b = app.battle
+        ted, scorp = b.combatants[0], b.combatants[1]
+        assert app.game.needs_player()
+        g = b.grid
+        sx, sy = g.xy(scorp.pos)
+        for far in (True, False):  # a free square away from it, then one beside it
+            pos = min(p for p in app.reach() if (max(abs(g.xy(p)[0] - sx),
+                                                     abs(g.xy(p)[1] - sy)) > 1) is far)
+            b.set_pos(ted, pos)
+            app.redraw()
+            await pilot.pause()
+            said = f"leaving provokes {scorp.id}" in str(app.query_one("#explain").render())
+            assert said is not far, pos
+        scorp.free_used = True  # its free action spent: no attack of opportunity left
+        app.redraw()
+        await pilot.pause()
+        assert "leaving provokes" not in str(app.query_one("#explain").render())
+    _run(app, body, size=(160, 48))

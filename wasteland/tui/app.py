@@ -15,9 +15,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, OptionList, Static
 
+from wasteland.cli.menu import destinations
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import WastelandError
+from wasteland.rules.goto import goto
 
 from .actions import ActionsPanel
 from .choices import choices
@@ -41,7 +43,7 @@ class PlayApp(App[int]):
               text-wrap: nowrap; text-overflow: ellipsis; }
     #actions { height: 1fr; border: round $primary; text-wrap: nowrap;
                text-overflow: ellipsis; }
-    #explain { height: auto; max-height: 4; color: $text-muted; }
+    #explain { height: auto; max-height: 6; color: $text-muted; }
     """
     BINDINGS = [
         Binding("d", "default", "AI's choice"),
@@ -125,6 +127,21 @@ class PlayApp(App[int]):
         return sorted({a.target for a in self.game.rs.legal_actions(b) if a.target is not None},
                       key=lambda t: (b.combatants[t].side == side, t))
 
+    def reach(self) -> dict[int, int]:
+        """The squares the player's move can end on now (square -> squares walked)."""
+        if not self.game.needs_player():
+            return {}
+        return destinations(self.battle, self.game.rs)
+
+    def provokes(self, me: int) -> str:
+        """PnP: who gets an attack of opportunity when the player walks off its square."""
+        if self.battle.ruleset != "pnp":
+            return ""
+        from wasteland.rules.pnp.movement import threats_on_leaving
+
+        who = threats_on_leaving(self.battle, self.battle.combatants[me])
+        return f"; leaving provokes {', '.join(e.id for e in who)}" if who else ""
+
     def redraw(self) -> None:
         g, b = self.game, self.battle
         log = self.query_one(LogPanel)
@@ -133,7 +150,8 @@ class PlayApp(App[int]):
         log.call_after_refresh(log.scroll_end, animate=False)
         if self.target is not None and self.target not in self.targets():
             self.target = None
-        self.query_one(MapView).show(b, g.rs, self.target, frozenset(self.targets()))
+        self.query_one(MapView).show(b, g.rs, self.target, frozenset(self.targets()),
+                                     frozenset(self.reach()))
         self.query_one(StatusPanel).show(b, g.rs)
         panel = self.query_one(ActionsPanel)
         head = self.query_one("#head", Static)
@@ -164,6 +182,10 @@ class PlayApp(App[int]):
         if self.game.needs_player():
             action, why = self.game.suggestion()
             me = self.game.decision().combatant
+            reach = self.reach()
+            if reach:
+                text += (f"\nclick a shaded square to go there ({len(reach)} in reach, "
+                         f"{max(reach.values())} at most){self.provokes(me)}")
             text += f"\nd: {action.text(self.battle.ids, me)} ({why})"
         self.query_one("#explain", Static).update(text)
 
@@ -184,6 +206,10 @@ class PlayApp(App[int]):
             self.notify(str(e), severity="error")
         self.redraw()
         self.npcs()
+
+    def on_map_view_go_to(self, event: MapView.GoTo) -> None:
+        if self.game.needs_player():
+            self.take(goto(event.x, event.y))
 
     def on_map_view_picked(self, event: MapView.Picked) -> None:
         if event.slot in self.targets():

@@ -1,7 +1,8 @@
 """The map: textmap's terrain (PnP squares, Simple's hexes; 2d20's zone letters) with each
 combatant in its side's colour and its condition told apart (crippled underlined, ``o``
-down, ``+`` dying, ``x`` dead), a legend under it, the selected target highlighted, and a
-click on a combatant selecting it."""
+down, ``+`` dying, ``x`` dead), a legend under it, the selected target highlighted, the
+squares a move can reach now shaded, a click on a combatant selecting it and a click on a
+shaded square moving there (``goto``)."""
 
 from __future__ import annotations
 
@@ -62,6 +63,19 @@ def map_lines(b: Battle, rs: Ruleset) -> list[str]:
     return lines
 
 
+def square_at(b: Battle, rs: Ruleset, col: int, row: int) -> int | None:
+    """The square drawn at (col, row) (the inverse of cell_of); None off the map or
+    between two hexes."""
+    x = col
+    if b.ruleset == "simple" and not zoned(rs):
+        if (col - (row & 1)) % 2:
+            return None
+        x = (col - (row & 1)) // 2
+    if not (0 <= x < b.grid.width and 0 <= row < b.grid.height):
+        return None
+    return row * b.grid.width + x
+
+
 def combatant_at(b: Battle, rs: Ruleset, col: int, row: int) -> Combatant | None:
     """The combatant drawn at (col, row): a standing one before a downed one."""
     found = [c for c in b.combatants if cell_of(b, rs, c.pos) == (col, row)]
@@ -69,12 +83,20 @@ def combatant_at(b: Battle, rs: Ruleset, col: int, row: int) -> Combatant | None
     return found[0] if found else None
 
 
+REACH_STYLE = "on grey23"
+
+
 def render_map(b: Battle, rs: Ruleset, selected: int | None = None,
-               targets: frozenset[int] = frozenset()) -> Text:
+               targets: frozenset[int] = frozenset(),
+               reach: frozenset[int] = frozenset()) -> Text:
     """The coloured map; ``targets`` (slots the decision can act on) in reverse video,
-    ``selected`` (the target picked on the map) on a white background."""
+    ``selected`` (the target picked on the map) on a white background, ``reach`` (the
+    squares a move can end on now) shaded."""
     rows = [list(line) for line in map_lines(b, rs)]
     styles: dict[tuple[int, int], str] = {}
+    for pos in reach:
+        col, row = cell_of(b, rs, pos)
+        styles[(col, row)] = TERRAIN_STYLE.get(rows[row][col], "grey70") + " " + REACH_STYLE
     for c in sorted(b.combatants, key=lambda c: c.status == ACTIVE):
         col, row = cell_of(b, rs, c.pos)
         cond = condition(c)
@@ -100,7 +122,7 @@ def render_map(b: Battle, rs: Ruleset, selected: int | None = None,
     return text
 
 
-def legend(b: Battle, rs: Ruleset, width: int = 40) -> Text:
+def legend(b: Battle, rs: Ruleset, width: int = 40, reach: bool = False) -> Text:
     """What the marks mean, wrapped to ``width``: terrain, then each side in its colour,
     then the conditions."""
     parts: list[tuple[str, str]] = []
@@ -121,6 +143,8 @@ def legend(b: Battle, rs: Ruleset, width: int = 40) -> Text:
         digits = "".join(glyph(c.slot) for c in b.combatants if c.side == si)
         parts.append((f"{digits} {name}", side_colour(si)))
     parts += [("0 crippled", "underline"), ("o down", ""), ("+ dying", ""), ("x dead", "dim")]
+    if reach:
+        parts.append(("shaded: move reach", REACH_STYLE))
     text = Text(no_wrap=True)
     used = 0
     for label, style in parts:
@@ -141,24 +165,31 @@ def map_width(b: Battle, rs: Ruleset) -> int:
 
 
 class MapView(Static):
-    """The map and its legend; a click on a combatant posts Picked."""
+    """The map and its legend; a click on a combatant posts Picked, on a shaded square
+    GoTo."""
 
     class Picked(Message):
         def __init__(self, slot: int) -> None:
             super().__init__()
             self.slot = slot
 
+    class GoTo(Message):
+        def __init__(self, x: int, y: int) -> None:
+            super().__init__()
+            self.x, self.y = x, y
+
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.battle: Battle | None = None
         self.rules: Ruleset | None = None
+        self.reach: frozenset[int] = frozenset()
 
     def show(self, b: Battle, rs: Ruleset, selected: int | None,
-             targets: frozenset[int]) -> None:
-        self.battle, self.rules = b, rs
-        text = render_map(b, rs, selected, targets)
+             targets: frozenset[int], reach: frozenset[int] = frozenset()) -> None:
+        self.battle, self.rules, self.reach = b, rs, reach
+        text = render_map(b, rs, selected, targets, reach)
         width = max(map_width(b, rs), self.size.width)  # the legend fills the panel
-        text.append_text(legend(b, rs, width))
+        text.append_text(legend(b, rs, width, bool(reach)))
         self.update(text)
 
     def on_click(self, event: Click) -> None:
@@ -170,3 +201,8 @@ class MapView(Static):
         c = combatant_at(self.battle, self.rules, off.x, off.y)
         if c is not None:
             self.post_message(self.Picked(c.slot))
+            return
+        pos = square_at(self.battle, self.rules, off.x, off.y)
+        if pos is not None and pos in self.reach:
+            x, y = self.battle.grid.xy(pos)
+            self.post_message(self.GoTo(x, y))

@@ -58,6 +58,16 @@ def _aoo_candidates(b: Battle, c: Combatant, done: list[int]) -> list[Combatant]
             and e.weapons[e.active_weapon].kind != "ranged" and e.slot not in done]
 
 
+def threats_on_leaving(b: Battle, c: Combatant) -> list[Combatant]:
+    """The enemies whose attack of opportunity a walk out of ``c``'s square provokes
+    (the first step of any move): those ``walk`` would pause for there."""
+    g = b.grid
+    x, y = g.xs[c.pos], g.ys[c.pos]
+    return [e for e in _aoo_candidates(b, c, [])
+            if abs(g.xs[e.pos] - x) <= 1 and abs(g.ys[e.pos] - y) <= 1
+            and can_attack(b, e, c, e.active_weapon)]
+
+
 def walk(b: Battle, c: Combatant, mode: str, target: int, steps: int, events: list[Event],
          moved: int = 0, start: int | None = None, done: list[int] | None = None) -> None:
     """Walk up to ``steps`` squares. Leaving a square next to an armed melee enemy pauses the
