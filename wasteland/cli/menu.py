@@ -14,12 +14,12 @@ from wasteland.rules.pnp.ruleset import LARGE_ONLY
 from wasteland.rules.protocol import Ruleset
 
 # the kinds whose hit chance the rulesets can state from where everyone stands now
-AIMED = ("attack", "vats", "called", "aimed")
+AIMED = ("attack", "vats", "called", "aimed", "charge")
 
 
 def chance(b: Battle, rs: Ruleset, c: Combatant, a: Action) -> float | None:
-    """The chance that ``a`` (an attack by ``c``) hits, or None when it is not one the
-    ruleset can say."""
+    """The chance that ``a`` (an attack by ``c``, a Simple charge's blow included) hits,
+    or None when it is not one the ruleset can say."""
     if a.kind not in AIMED or a.target is None:
         return None
     t = b.combatants[a.target]
@@ -28,6 +28,10 @@ def chance(b: Battle, rs: Ruleset, c: Combatant, a: Action) -> float | None:
             from wasteland.rules.pnp.odds import hit_chance
 
             return hit_chance(b, c, t, a.option, vats=True)
+        if b.ruleset == "simple" and a.kind == "charge":
+            from wasteland.rules.simple.odds import hit_chance as simple_hit
+
+            return simple_hit(b, c, t, c.active_weapon, None, charge=True)
         fn = getattr(rs, "hit_chance", None)
         return None if fn is None else float(fn(b, c, t, a.option))
     except (KeyError, IndexError, ValueError, ZeroDivisionError):

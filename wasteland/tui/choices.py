@@ -25,7 +25,6 @@ _GROUP = {
     "warmup": "items", "extinguish": "items", "pair": "items",
 }
 # attacks whose chance the ruleset can state for the weapon in hand
-_ODDS_KINDS = ("attack", "vats", "called", "aimed", "charge")
 
 EXPLAIN = {
     "end": "End this turn (or let the moment pass when it is a reaction).",
@@ -101,24 +100,12 @@ def attack_odds(b: Battle, rs: Ruleset, me: Combatant, a: Action) -> Odds | None
     """The exact chance that attack ``a`` hits (the ruleset's helper, with the weapon in
     hand) and the damage a hit is expected to do after armor (the packet agent's
     estimate); None for an action that is not such an attack."""
-    if a.kind not in _ODDS_KINDS or a.target is None:
-        return None
-    fn = getattr(rs, "hit_chance", None)
-    if fn is None:
-        return None
-    t = b.combatants[a.target]
-    loc = a.option
-    if b.ruleset == "pnp" and a.kind == "vats":
-        from wasteland.rules.pnp.odds import hit_chance as pnp_hit
+    from wasteland.cli.menu import chance
 
-        hit = pnp_hit(b, me, t, loc, vats=True)
-    elif b.ruleset == "simple" and a.kind == "charge":
-        from wasteland.rules.simple.odds import hit_chance as simple_hit
-
-        hit = simple_hit(b, me, t, me.active_weapon, None, charge=True)
-    else:
-        hit = float(fn(b, me, t, loc))
-    return Odds(hit, damage_per_hit(b, me, me.active_weapon, t))
+    hit = chance(b, rs, me, a)
+    if hit is None:
+        return None
+    return Odds(hit, damage_per_hit(b, me, me.active_weapon, b.combatants[a.target or 0]))
 
 
 def window_odds(b: Battle, rs: Ruleset, dec: Decision, a: Action) -> str:
