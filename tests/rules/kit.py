@@ -38,6 +38,8 @@ LEGEND: dict[str, Any] = {
     "^": "high_ground",
     "~": "smoke",
     "*": "darkness",
+    "w": "water",
+    "H": "climb",
 }
 OPEN = "\n".join(["." * 12] * 6)
 

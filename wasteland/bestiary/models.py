@@ -349,7 +349,8 @@ class Creature(Strict):
 
 Lighting = Literal["clear", "obscured", "heavily_obscured", "unseen"]
 Feature = Literal[
-    "floor", "wall", "light_cover", "heavy_cover", "full_cover", "high_ground", "darkness", "smoke"
+    "floor", "wall", "light_cover", "heavy_cover", "full_cover", "high_ground", "darkness", "smoke",
+    "water", "climb"
 ]
 
 

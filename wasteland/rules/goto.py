@@ -51,6 +51,39 @@ def reach(start: int, steps: int, neighbours: Callable[[int], Sequence[int]],
     return seen
 
 
+def reach_capped(start: int, steps: int, neighbours: Callable[[int], Sequence[int]],
+                 free: Callable[[int], bool], cap: Callable[[int], int]
+                 ) -> tuple[dict[int, int], dict[int, int]]:
+    """``reach`` where a move that starts on or enters square ``i`` covers at most
+    ``cap(i)`` squares in all (Simple's climbing and swimming): square -> steps taken, and
+    square -> the first step of such a walk there. Breadth first in the map's neighbour
+    order; of two walks reaching a square in as many steps, the one with more left."""
+    limit = min(steps, cap(start))
+    out: dict[int, int] = {}
+    first: dict[int, int] = {}
+    frontier: dict[int, tuple[int, int]] = {start: (limit, -1)}
+    for k in range(1, limit + 1):
+        nxt: dict[int, tuple[int, int]] = {}
+        for cur, (lim, f) in frontier.items():
+            if k > lim:
+                continue
+            for n in neighbours(cur):
+                if n == start or not free(n):
+                    continue
+                lim2 = min(lim, cap(n))
+                if k > lim2:
+                    continue
+                old = nxt.get(n)
+                if old is None or lim2 > old[0]:
+                    nxt[n] = (lim2, n if f < 0 else f)
+        for n, (_lim, f) in nxt.items():
+            if n not in out:
+                out[n] = k
+                first[n] = f
+        frontier = nxt
+    return out, first
+
+
 def next_step(start: int, goal: int, neighbours: Callable[[int], Sequence[int]],
               free: Callable[[int], bool]) -> int | None:
     """The first square of a shortest path from ``start`` to ``goal`` through free squares

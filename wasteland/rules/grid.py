@@ -27,7 +27,13 @@ FEATURES: dict[str, dict[str, object]] = {
     "high_ground": {"height": 10},
     "darkness": {"visibility": "heavily_obscured"},
     "smoke": {"visibility": "obscured"},
+    # Simple's climbing and swimming (seed 001, Move Phase); the other rulesets walk them
+    "water": {"water": True},
+    "climb": {"climb": True},
 }
+# the most squares a move that starts on or enters such a square covers (Simple: climb 1,
+# swim 2); NO_CAP elsewhere
+CLIMB_CAP, SWIM_CAP, NO_CAP = 1, 2, 99
 
 
 @mypyc_attr(serializable=True)
@@ -37,6 +43,8 @@ class Cell:
     cover: int = COVER_NONE
     height: int = 0
     visibility: str = "clear"
+    water: bool = False
+    climb: bool = False
 
 
 @mypyc_attr(serializable=True)
@@ -60,6 +68,10 @@ class Grid:
         self.cover = [c.cover for c in self.cells]
         self.heights = [c.height for c in self.cells]
         self.vis = [VISIBILITY[c.visibility] for c in self.cells]
+        self.water = [c.water for c in self.cells]
+        self.move_cap = [CLIMB_CAP if c.climb else SWIM_CAP if c.water else NO_CAP
+                         for c in self.cells]
+        self.rough = any(m < NO_CAP for m in self.move_cap)
         self.xs = [i % w for i in range(w * h)]
         self.ys = [i // w for i in range(w * h)]
         self.neighbors: list[tuple[int, ...]] = []

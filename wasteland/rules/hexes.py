@@ -40,7 +40,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from wasteland.rules.grid import COVER_FULL, COVER_HEAVY, COVER_LIGHT, Grid
+from wasteland.rules.grid import CLIMB_CAP, COVER_FULL, COVER_HEAVY, COVER_LIGHT, NO_CAP, Grid
 
 CACHE_KEY = "hexes"  # the Hexes' key in ``Grid.caches``
 UNREACHABLE = 1 << 20  # walking distance with no route (the square grid's sentinel)
@@ -102,6 +102,7 @@ class Hexes:
         self.cover: list[int] = list(grid.cover)
         self.heights: list[int] = list(grid.heights)
         self.vis: list[int] = list(grid.vis)
+        self.move_cap: list[int] = list(grid.move_cap)
         self.q: list[int] = [i % w - (i // w - (i // w & 1)) // 2 for i in range(n)]
         self.r: list[int] = [i // w for i in range(n)]
         root3 = math.sqrt(3.0)
@@ -123,7 +124,8 @@ class Hexes:
     # copied and pickled field by field, like Zones: mypyc's own copying would skip
     # __init__ when plain Python builds a Hexes
     _STATE: ClassVar[tuple[str, ...]] = (
-        "width", "height", "n_cells", "passable", "cover", "heights", "vis", "q", "r", "px",
+        "width", "height", "n_cells", "passable", "cover", "heights", "vis", "move_cap", "q",
+        "r", "px",
         "py", "step_to", "neighbors", "_sight", "_walk", "_cones")
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -351,9 +353,12 @@ class Hexes:
 
     def glyph(self, i: int) -> str:
         """The cell's terrain character, as the square map draws it (rules/textmap.py):
-        ``#`` wall, cover ``,`` ``=`` ``%``, high ground ``^``, obscured ``~``, else ``.``."""
+        ``#`` wall, ``H`` climb, ``w`` water, cover ``,`` ``=`` ``%``, high ground ``^``,
+        obscured ``~``, else ``.``."""
         if not self.passable[i]:
             return "#"
+        if self.move_cap[i] < NO_CAP:
+            return "H" if self.move_cap[i] == CLIMB_CAP else "w"
         if self.cover[i]:
             return COVER_GLYPH.get(self.cover[i], ",")
         if self.heights[i] > 0:

@@ -20,7 +20,15 @@ letter, walls ``#``, then one legend line per zone.
 from __future__ import annotations
 
 from wasteland.rules.battle import ACTIVE, Battle
-from wasteland.rules.grid import COVER_FULL, COVER_HEAVY, COVER_LIGHT, COVER_NAMES, Grid
+from wasteland.rules.grid import (
+    CLIMB_CAP,
+    COVER_FULL,
+    COVER_HEAVY,
+    COVER_LIGHT,
+    COVER_NAMES,
+    NO_CAP,
+    Grid,
+)
 from wasteland.rules.protocol import Ruleset
 from wasteland.rules.zones import zone_glyph, zones_for
 
@@ -42,6 +50,8 @@ def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS
             i = y * g.width + x
             if not g.passable[i]:
                 ch = "#"
+            elif g.move_cap[i] < NO_CAP:
+                ch = "H" if g.move_cap[i] == CLIMB_CAP else "w"
             elif g.cover[i]:
                 ch = COVER_GLYPH.get(g.cover[i], ",")
             elif g.heights[i] > 0:

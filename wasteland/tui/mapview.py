@@ -18,10 +18,11 @@ from wasteland.rules.textmap import glyph, render_text
 SIDE_COLOURS = ("bold green", "bold red", "bold cyan", "bold yellow", "bold magenta",
                 "bold blue")
 TERRAIN_STYLE = {"#": "grey50", ",": "dark_khaki", "=": "yellow", "%": "bright_yellow",
-                 "^": "orange3", "~": "blue", ".": "grey35"}
+                 "^": "orange3", "~": "blue", ".": "grey35", "w": "bright_blue", "H": "tan"}
 
 TERRAIN_NAMES = (("#", "# wall"), (",", ", light cover"), ("=", "= heavy cover"),
-                 ("%", "% full cover"), ("^", "^ high"), ("~", "~ obscured"))
+                 ("%", "% full cover"), ("^", "^ high"), ("~", "~ obscured"), ("w", "w water"),
+                 ("H", "H climb"))
 
 
 def side_colour(side: int) -> str:

@@ -6,18 +6,25 @@ from __future__ import annotations
 from wasteland.rules import goto
 from wasteland.rules.battle import ACTIVE, Battle, Combatant, Reaction
 from wasteland.rules.events import Event, Moved, ReactionOffered
+from wasteland.rules.grid import NO_CAP
 from wasteland.rules.hexes import Hexes, hexes_for
 
 from .attack import can_attack
 
 
-def next_step(b: Battle, h: Hexes, c: Combatant, mode: str, target: int) -> int | None:
+def next_step(b: Battle, h: Hexes, c: Combatant, mode: str, target: int, left: int = 99,
+              taken: int = 0) -> int | None:
     """One hex of a move: toward ``target`` (a cell) by walking distance, stopping next to
     it; away from it, to a hex farther off; to ``target`` itself for a move to a chosen
     hex. Ties: the nearer (farther) by straight distance, then the lower index."""
     occ = b.occupied
     here = c.pos
     if mode == "square":  # a goto: around the others, as the ruleset's destinations counted
+        if b.grid.rough:  # climbing and swimming: the walk the capped reach found
+            caps = b.grid.move_cap
+            _, first = goto.reach_capped(here, left, h.neighbors.__getitem__,
+                                         lambda i: i not in occ, lambda i: caps[i] - taken)
+            return first.get(target)
         return goto.next_step(here, target, h.neighbors.__getitem__, lambda i: i not in occ)
     if mode == "away":
         d0 = h.dist(here, target)
@@ -87,7 +94,9 @@ def walk(b: Battle, c: Combatant, mode: str, target: int, hexes: int, intent: st
          events: list[Event]) -> None:
     """Move up to ``hexes`` hexes, pausing (``b.pending_move``) when it enters an
     overwatch cone so the overwatcher may fire first."""
-    b.pending_move = [c.slot, mode, target, hexes, c.pos, 0, intent]
+    # a move that starts in water or on a climb is a swim or a climb (reading)
+    b.pending_move = [c.slot, mode, target, min(hexes, b.grid.move_cap[c.pos]), c.pos, 0,
+                      intent]
     resume(b, events)
 
 
@@ -98,12 +107,14 @@ def resume(b: Battle, events: list[Event]) -> None:
     c = b.combatants[slot]
     h = hexes_for(b.grid)
     b.pending_move = None
+    caps = b.grid.move_cap
     while c.status == ACTIVE and left > 0:
-        nxt = next_step(b, h, c, str(mode), int(target))
-        if nxt is None:
+        nxt = next_step(b, h, c, str(mode), int(target), int(left), int(taken))
+        # entering water or a climb makes the whole move a swim (2) or a climb (1)
+        if nxt is None or taken + 1 > caps[nxt]:
             break
         b.set_pos(c, nxt)
-        left -= 1
+        left = min(left - 1, caps[nxt] - taken - 1)
         taken += 1
         fire = triggers(b, h, c, nxt)
         if fire:
@@ -120,6 +131,12 @@ def nearest_cover(b: Battle, c: Combatant, hexes: int) -> int | None:
     """The nearest free hex with cover within ``hexes`` steps (walls block), if any."""
     h = hexes_for(b.grid)
     g = b.grid
+    if g.rough:  # climbing and swimming: the nearest the capped walks reach
+        occ = b.occupied
+        reach = goto.reach_capped(c.pos, hexes, h.neighbors.__getitem__,
+                                  lambda i: i not in occ, g.move_cap.__getitem__)[0]
+        covered = [p for p in reach if g.cover[p]]
+        return min(covered, key=lambda p: (reach[p], p)) if covered else None
     seen = {c.pos: 0}
     frontier = [c.pos]
     found: list[int] = []
@@ -145,11 +162,14 @@ def charge_path(b: Battle, c: Combatant, t: Combatant) -> tuple[int, ...] | None
     h = hexes_for(b.grid)
     if h.dist(c.pos, t.pos) <= 1:
         return None  # reading: a charge closes in; one already engaged strikes in its action
+    caps = b.grid.move_cap
+    if caps[c.pos] < NO_CAP:
+        return None  # nor from the water or a climb: it runs on open ground
     best: tuple[int, ...] | None = None
     for d in range(6):
         ray = h.ray(c.pos, d, 4)
         for k, cell in enumerate(ray):
-            if cell in b.occupied:
+            if cell in b.occupied or caps[cell] < NO_CAP:  # reading: not through water
                 break
             if h.dist(cell, t.pos) == 1:
                 path = ray[:k + 1]

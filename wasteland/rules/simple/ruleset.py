@@ -324,7 +324,11 @@ class Simple:
         far = S.move_hexes(c, run)
         if far <= 0:
             return {}
-        h, occ = hexes_for(b.grid), b.occupied
+        h, occ, g = hexes_for(b.grid), b.occupied, b.grid
+        if g.rough:  # climbing and swimming cap the walks that start on or enter them
+            caps = g.move_cap
+            return goto.reach_capped(c.pos, far, h.neighbors.__getitem__,
+                                     lambda i: i not in occ, caps.__getitem__)[0]
         return goto.reach(c.pos, far, h.neighbors.__getitem__, lambda i: i not in occ)
 
     def _charges(self, b: Battle, c: Combatant) -> list[Combatant]:
@@ -483,8 +487,9 @@ class Simple:
                    f"{verb} {a.option} {t.id}", events)
         elif k == "cover":
             cell = M.nearest_cover(b, c, S.move_hexes(c))
-            if cell is not None:
-                M.walk(b, c, "to", cell, S.move_hexes(c), "moves into cover", events)
+            if cell is not None:  # on a map with water or climbs, the capped walk found
+                M.walk(b, c, "square" if b.grid.rough else "to", cell, S.move_hexes(c),
+                       "moves into cover", events)
         elif k == "crouch":  # from prone
             c.cond["stance"] = S.CROUCH
             b.emit(events, Note(c.id, "rises to a crouch (its move)."))
