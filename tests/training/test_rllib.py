@@ -247,3 +247,8 @@ def test_backend_options_are_checked_in_one_line(capsys, monkeypatch, tmp_path):
                        "--out", str(tmp_path / "a")), "--backend 'tf'", "sb3, rllib")
     one_line_error(cli(capsys, monkeypatch, "train", "radscorpion_pnp", "--address", "auto",
                        "--out", str(tmp_path / "b")), "belong to --backend rllib")
+    # an address nothing answers on: one line, and no run folder left to block a retry
+    one_line_error(cli(capsys, monkeypatch, "train", "radscorpion_pnp", "--backend", "rllib",
+                       "--address", "127.0.0.1:9", "--out", str(tmp_path / "c")),
+                   "--address 127.0.0.1:9")
+    assert not (tmp_path / "c").exists()

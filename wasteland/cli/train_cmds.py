@@ -47,6 +47,16 @@ def train(
         raise WastelandError(f"--backend {backend!r}: accepted: sb3, rllib")
     if backend == "sb3" and (address or env_runners):
         raise WastelandError("--address and --env-runners belong to --backend rllib")
+    if backend == "rllib":  # refused before a run folder is made
+        try:
+            import ray.rllib  # noqa: F401
+        except ImportError as e:
+            raise WastelandError(f"--backend rllib needs the 'ray' and 'train' extras: "
+                                 f"pip install -e '.[train,ray]' ({e})") from None
+        if address not in (None, "auto"):
+            from wasteland.sim.ray_backend import reachable
+
+            reachable(address)
     cfg, run = prepare_run(config, set_ or [], out, resume)
     if backend == "rllib":
         _train_rllib(config, cfg, run, address, env_runners, resume is not None)
