@@ -55,9 +55,11 @@ def test_pnp_screen_shows_legend_odds_and_fits(tmp_path, size):
     async def body(app, pilot):
         text = screen_text(app)
         b = app.battle
-        for part in ("# wall", ", light cover", "0 Vault", "1 Radscorpion", "o down",
+        for part in ("# wall", ", light", "0 Vault", "1 Radscorpion", "o down",
                      "+ dying", "x dead", "MOVE", "ATTACK", "ted decides"):
             assert part in text, part
+        # a short screen's legend saves lines for the log: shorter words, one space
+        assert (", light cover" in text) is (size[1] >= 30)
         # the map's rows are drawn whole (no wrapping inside the map panel)
         rows = render_map(b, app.game.rs).plain.splitlines()
         assert len(rows) == 6
@@ -375,6 +377,18 @@ def test_a_click_on_an_action_takes_it(tmp_path):
         await pilot.click("#actions", offset=(4, 1 + row))  # below the top border
         await pilot.pause()
         assert app.battle.history[moves] == f"ted: {want}"
+    _run(app, body)
+
+
+def test_a_short_screen_keeps_lines_of_the_log_in_view(tmp_path):
+    """80x24, the 14-row ruined_street map: the compact legend leaves the log two lines."""
+    app = _app(tmp_path, "pnp", "ruined_street")
+
+    async def body(app, pilot):
+        log = app.query_one("#log")
+        assert log.size.height >= 2  # lines of text inside its border
+        legend_rows = [r for r in screen_text(app).splitlines() if "0 crippled" in r]
+        assert len(legend_rows) == 1 and "x dead" in legend_rows[0]
     _run(app, body)
 
 

@@ -85,6 +85,7 @@ def combatant_at(b: Battle, rs: Ruleset, col: int, row: int) -> Combatant | None
 
 
 REACH_STYLE = "on grey23"
+SHORT_SCREEN = 30  # rows: below this the legend is compact, to leave the log some room
 
 
 def render_map(b: Battle, rs: Ruleset, selected: int | None = None,
@@ -123,9 +124,11 @@ def render_map(b: Battle, rs: Ruleset, selected: int | None = None,
     return text
 
 
-def legend(b: Battle, rs: Ruleset, width: int = 40, reach: bool = False) -> Text:
+def legend(b: Battle, rs: Ruleset, width: int = 40, reach: bool = False,
+           compact: bool = False) -> Text:
     """What the marks mean, wrapped to ``width``: terrain, then each side in its colour,
-    then the conditions."""
+    then the conditions. ``compact`` (a short screen, where every line the legend saves
+    is a line of the log): shorter words, one space between entries."""
     parts: list[tuple[str, str]] = []
     if zoned(rs):
         from wasteland.rules.grid import COVER_NAMES
@@ -138,25 +141,26 @@ def legend(b: Battle, rs: Ruleset, width: int = 40, reach: bool = False) -> Text
                   for z in range(zones.count)]
     else:  # only the marks this map has
         drawn = set("".join(map_lines(b, rs)))
-        parts += [(label, TERRAIN_STYLE[ch]) for ch, label in TERRAIN_NAMES
-                  if ch in drawn]
+        parts += [(label.replace(" cover", "") if compact else label, TERRAIN_STYLE[ch])
+                  for ch, label in TERRAIN_NAMES if ch in drawn]
     for si, name in enumerate(b.side_names):
         digits = "".join(glyph(c.slot) for c in b.combatants if c.side == si)
         parts.append((f"{digits} {name}", side_colour(si)))
     parts += [("0 crippled", "underline"), ("o down", ""), ("+ dying", ""), ("x dead", "dim")]
-    if reach:
+    if reach and not compact:  # (the explanation under the actions says it too)
         parts.append(("shaded: move reach", REACH_STYLE))
+    gap = " " if compact else "  "
     text = Text(no_wrap=True)
     used = 0
     for label, style in parts:
-        need = len(label) + (2 if used else 0)
-        if used and used + need > width:
+        if used and used + len(gap) + len(label) > width:
             text.append("\n")
             used = 0
         elif used:
-            text.append("  ")
+            text.append(gap)
+            used += len(gap)
         text.append(label, style)
-        used += len(label) + (2 if used else 0)
+        used += len(label)
     return text
 
 
@@ -190,7 +194,8 @@ class MapView(Static):
         self.battle, self.rules, self.reach = b, rs, reach
         text = render_map(b, rs, selected, targets, reach)
         width = max(map_width(b, rs), self.size.width)  # the legend fills the panel
-        text.append_text(legend(b, rs, width, bool(reach)))
+        short = self.app.size.height < SHORT_SCREEN
+        text.append_text(legend(b, rs, width, bool(reach), compact=short))
         self.update(text)
 
     def on_click(self, event: Click) -> None:
