@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import datetime
 import json
+import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -158,6 +159,9 @@ def rllib_train(cfg: TrainConfig, run: Path, address: str | None = None,
     say = show or (lambda s: None)
     t0 = time.time()
     connect(address)  # one line for an address nothing answers on
+    # RLlib's INFO and WARNING lines (the API stack it defaults to) would land between
+    # the iteration lines; its errors still show
+    logging.getLogger("ray.rllib").setLevel(logging.ERROR)
     algo = algo_config(cfg, env_runners).build_algo()
     ckpt = (run / "checkpoint").resolve()
     if resume and ckpt.is_dir():
