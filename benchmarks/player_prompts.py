@@ -5,11 +5,11 @@ The player's side is played by the packet agent (what the `d` key takes in the f
 game), every other side by the packet too, for fights with seeds 0 .. N-1. For each fight
 it counts the player's decisions three ways:
 
-- asked, every decision: what the line game asks (it shows every decision, the ones with
-  a single legal action included, so piped scripts keep their order);
-- asked, a real choice: what the full-screen game asks (a decision with one legal action,
-  a `buy 0` with no AP, a `boost 0` with nothing to boost, an `end` after the last action,
-  is taken for the player and logged as "the only choice");
+- every decision: what both games asked before decisions with one legal action were
+  taken for the player (the line game until this benchmark was written);
+- a real choice: what both games ask now (a decision with one legal action, a `buy 0`
+  with no AP, a `boost 0` with nothing to boost, an `end` after the last action, is taken
+  for the player and logged as "the only choice");
 - by kind of decision (slot), to see where the questions come from.
 
     .venv/bin/python benchmarks/player_prompts.py [--ruleset f2d20] [--fights 20] [--json]
@@ -84,10 +84,10 @@ def main(argv: list[str] | None = None) -> None:
         return
     print(f"{args.scenario} under {args.ruleset}, {args.fights} fights, the packet in the "
           f"player's seat:")
-    print(f"  decisions of the player's side (the line game asks each): "
-          f"{out['every_mean']:.1f} a fight")
-    print(f"  real choices (the full-screen game asks only these):       "
-          f"{out['real_mean']:.1f} a fight ({out['drop']:.0%} fewer)")
+    print(f"  decisions of the player's side (all asked, before): {out['every_mean']:.1f} "
+          f"a fight")
+    print(f"  real choices (all that is asked now):               {out['real_mean']:.1f} "
+          f"a fight ({out['drop']:.0%} fewer)")
     print(f"  rounds: {out['rounds_mean']:.1f}; by kind: {out['by_kind_mean']}")
     print(f"  taken for the player: {out['forced_mean']}")
 

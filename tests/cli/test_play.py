@@ -89,3 +89,26 @@ def test_unknown_creature_for_the_encounter_is_one_line():
 
     with pytest.raises(BestiaryError, match="unknown creature 'deathclaw'; known: brawler"):
         encounter("duel", "0", "deathclaw", None)
+
+
+def test_the_line_game_takes_a_decision_with_one_legal_action_without_asking(tmp_path):
+    """Issue 13: the player is never asked a question whose only answer is forced (an
+    `end` after the last action); the log says it was taken, and every prompt shown
+    offers at least two actions."""
+    con = Console(file=io.StringIO(), width=120)
+    asked = []
+
+    def answers():  # the second option every time: an attack or a move, then its end
+        for _ in range(2000):  # bounded: a refused answer must end the game, not loop
+            asked.append(1)
+            yield "2"
+
+    start("f2d20", "ruined_street", "0", 1, None, tmp_path / "a.json", con, answers())
+    out = con.file.getvalue()
+    forced = [line for line in out.splitlines() if line.endswith("(the only choice)")]
+    assert forced and out.rstrip().endswith(("win.", "Draw."))
+    blocks = out.split(" decides (")[1:]
+    assert len(blocks) == len(asked) - 1 or len(blocks) == len(asked)
+    for block in blocks:  # each prompt lists its options 1) and 2) at least
+        menu = block.split("> ")[0]
+        assert "1) " in menu and "2) " in menu, menu[:200]

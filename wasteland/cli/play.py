@@ -256,6 +256,10 @@ class Game:
         b = self.b
         legal = self.rs.legal_actions(b)
         labels = [a.text(b.ids, slot) for a in legal]
+        if len(legal) == 1:  # nothing to choose (an `end` after the last action): not asked
+            self.say(f"  {b.ids[slot]}: {labels[0]} (the only choice)", "dim")
+            self.apply(legal[0])
+            return None
         self.show_choices(slot, phase, reaction, legal, labels)
         while True:
             try:
