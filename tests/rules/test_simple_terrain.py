@@ -109,7 +109,7 @@ def test_the_other_rulesets_walk_water_and_climb_as_floor(ruleset):
     """Reading: seeds 000, 002 and 003 have no climbing or swimming, so those squares are
     walked like floor there."""
     from wasteland.bestiary.loader import load_scenario
-    from wasteland.rules.grid import grid_for
+    from wasteland.rules.grid import SWIM_CAP, grid_for
     from wasteland.rules.protocol import get_ruleset
 
     sc = load_scenario("duel")
@@ -118,8 +118,8 @@ def test_the_other_rulesets_walk_water_and_climb_as_floor(ruleset):
     wet = sc.model_copy(update={"map": "\n".join(rows), "legend": legend})
     rs = get_ruleset(ruleset)
     b, d = rs.new_battle(wet, 5), rs.new_battle(sc, 5)
-    assert grid_for(rows, {k: v if isinstance(v, list) else [v] for k, v in legend.items()}
-                    ).water.count(True) > 0
+    wet_grid = grid_for(rows, {k: v if isinstance(v, list) else [v] for k, v in legend.items()})
+    assert wet_grid.move_cap.count(SWIM_CAP) > 0
     for _ in range(40):
         if b.over:
             break

@@ -199,6 +199,12 @@ class Game:
             self.autosave()
         return self.finish()
 
+    def only_choice(self, slot: int, action: Action) -> None:
+        """A decision of the player's with one legal action: taken, and logged as such."""
+        self.say(f"  {self.b.ids[slot]}: {action.text(self.b.ids, slot)} (the only choice)",
+                 "dim")
+        self.apply(action)
+
     def npc_turn(self, side: int, slot: int) -> None:
         """One decision of an NPC: its agent chooses, the choice is shown and applied (the
         full-screen game, wasteland.tui, drives NPCs through this too)."""
@@ -257,8 +263,7 @@ class Game:
         legal = self.rs.legal_actions(b)
         labels = [a.text(b.ids, slot) for a in legal]
         if len(legal) == 1:  # nothing to choose (an `end` after the last action): not asked
-            self.say(f"  {b.ids[slot]}: {labels[0]} (the only choice)", "dim")
-            self.apply(legal[0])
+            self.only_choice(slot, legal[0])
             return None
         self.show_choices(slot, phase, reaction, legal, labels)
         while True:

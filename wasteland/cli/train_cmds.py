@@ -48,11 +48,7 @@ def train(
     if backend == "sb3" and (address or env_runners):
         raise WastelandError("--address and --env-runners belong to --backend rllib")
     if backend == "rllib":  # refused before a run folder is made
-        try:
-            import ray.rllib  # noqa: F401
-        except ImportError as e:
-            raise WastelandError(f"--backend rllib needs the 'ray' and 'train' extras: "
-                                 f"pip install -e '.[train,ray]' ({e})") from None
+        _rllib("--backend rllib needs")
         if address not in (None, "auto"):
             from wasteland.sim.ray_backend import reachable
 
@@ -80,13 +76,21 @@ def train(
     typer.echo(f"export it with: wasteland export {run} --name {cfg.id}")
 
 
+def _rllib(why: str) -> Any:
+    """wasteland.training.rllib_run, its env and RLlib importable, or one line saying which
+    extras to install (``why`` begins it)."""
+    try:
+        import wasteland.training.rllib_env  # noqa: F401 - RLlib itself, imported at the top
+        from wasteland.training import rllib_run
+    except ImportError as e:
+        raise WastelandError(f"{why} the 'ray' and 'train' extras: "
+                             f"pip install -e '.[train,ray]' ({e})") from None
+    return rllib_run
+
+
 def _train_rllib(config: str, cfg: Any, run: Path, address: str | None, env_runners: int,
                  resume: bool) -> None:
-    try:
-        from wasteland.training.rllib_run import rllib_train
-    except ImportError as e:
-        raise WastelandError(f"--backend rllib needs the 'ray' and 'train' extras: "
-                             f"pip install -e '.[train,ray]' ({e})") from None
+    rllib_train = _rllib("--backend rllib needs").rllib_train
     typer.echo(f"training {cfg.id} ({cfg.ruleset}, {', '.join(cfg.creatures)}) with RLlib for "
                f"{cfg.steps:,} steps in {run}")
     try:
@@ -114,12 +118,8 @@ def export(
     if not re.fullmatch(r"[a-z0-9_]+", name):
         raise WastelandError(f"--name {name!r}: use lower-case letters, digits and _")
     if (run / "checkpoint" / "learner_group").is_dir():  # a `train --backend rllib` run
-        try:
-            from wasteland.training.rllib_run import export_rllib_run
-        except ImportError as e:
-            raise WastelandError(f"{run} is an RLlib run; exporting it needs the 'ray' and "
-                                 f"'train' extras: pip install -e '.[train,ray]' ({e})") from None
-        for npz in export_rllib_run(run, name, out):
+        for npz in _rllib(f"{run} is an RLlib run; exporting it needs").export_rllib_run(
+                run, name, out):
             typer.echo(f"wrote {npz} and {npz.with_suffix('.json')}; play it with "
                        f"--agents policy:{npz}")
         return

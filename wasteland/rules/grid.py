@@ -34,6 +34,23 @@ FEATURES: dict[str, dict[str, object]] = {
 # the most squares a move that starts on or enters such a square covers (Simple: climb 1,
 # swim 2); NO_CAP elsewhere
 CLIMB_CAP, SWIM_CAP, NO_CAP = 1, 2, 99
+COVER_GLYPH = {COVER_LIGHT: ",", COVER_HEAVY: "=", COVER_FULL: "%"}
+
+
+def terrain_glyph(passable: bool, move_cap: int, cover: int, height: int, vis: int) -> str:
+    """A square's (or hex's) terrain character on the text maps: ``#`` wall, ``H`` climb,
+    ``w`` water, cover ``,`` ``=`` ``%``, high ground ``^``, obscured ``~``, else ``.``."""
+    if not passable:
+        return "#"
+    if move_cap < NO_CAP:
+        return "H" if move_cap == CLIMB_CAP else "w"
+    if cover:
+        return COVER_GLYPH.get(cover, ",")
+    if height > 0:
+        return "^"
+    if vis < 0:
+        return "~"
+    return "."
 
 
 @mypyc_attr(serializable=True)
@@ -68,7 +85,6 @@ class Grid:
         self.cover = [c.cover for c in self.cells]
         self.heights = [c.height for c in self.cells]
         self.vis = [VISIBILITY[c.visibility] for c in self.cells]
-        self.water = [c.water for c in self.cells]
         self.move_cap = [CLIMB_CAP if c.climb else SWIM_CAP if c.water else NO_CAP
                          for c in self.cells]
         self.rough = any(m < NO_CAP for m in self.move_cap)

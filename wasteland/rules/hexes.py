@@ -40,7 +40,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from wasteland.rules.grid import CLIMB_CAP, COVER_FULL, COVER_HEAVY, COVER_LIGHT, NO_CAP, Grid
+from wasteland.rules.grid import Grid, terrain_glyph
 
 CACHE_KEY = "hexes"  # the Hexes' key in ``Grid.caches``
 UNREACHABLE = 1 << 20  # walking distance with no route (the square grid's sentinel)
@@ -54,9 +54,6 @@ CONE_HALF_ANGLE = math.radians(30.0)
 # a cone's edge is inclusive: hex centres exactly 30 degrees off the aim (the diagonals
 # between two hex directions) lie on it, and float error must not drop them
 _CONE_SLACK = 1e-9
-# the square map's glyphs (rules/textmap.py), not imported from there because textmap
-# pulls in the battle and may come to draw hexes itself
-COVER_GLYPH = {COVER_LIGHT: ",", COVER_HEAVY: "=", COVER_FULL: "%"}
 
 
 def hexes_for(grid: Grid) -> Hexes:
@@ -352,20 +349,9 @@ class Hexes:
     # -- drawing -----------------------------------------------------------------------
 
     def glyph(self, i: int) -> str:
-        """The cell's terrain character, as the square map draws it (rules/textmap.py):
-        ``#`` wall, ``H`` climb, ``w`` water, cover ``,`` ``=`` ``%``, high ground ``^``,
-        obscured ``~``, else ``.``."""
-        if not self.passable[i]:
-            return "#"
-        if self.move_cap[i] < NO_CAP:
-            return "H" if self.move_cap[i] == CLIMB_CAP else "w"
-        if self.cover[i]:
-            return COVER_GLYPH.get(self.cover[i], ",")
-        if self.heights[i] > 0:
-            return "^"
-        if self.vis[i] < 0:
-            return "~"
-        return "."
+        """The cell's terrain character, as the square map draws it (grid.terrain_glyph)."""
+        return terrain_glyph(self.passable[i], self.move_cap[i], self.cover[i],
+                             self.heights[i], self.vis[i])
 
     def text(self, marks: dict[int, str] | None = None) -> list[str]:
         """The map as hex rows for a terminal: a character and a space per cell, odd rows

@@ -20,19 +20,10 @@ letter, walls ``#``, then one legend line per zone.
 from __future__ import annotations
 
 from wasteland.rules.battle import ACTIVE, Battle
-from wasteland.rules.grid import (
-    CLIMB_CAP,
-    COVER_FULL,
-    COVER_HEAVY,
-    COVER_LIGHT,
-    COVER_NAMES,
-    NO_CAP,
-    Grid,
-)
+from wasteland.rules.grid import COVER_NAMES, Grid, terrain_glyph
 from wasteland.rules.protocol import Ruleset
 from wasteland.rules.zones import zone_glyph, zones_for
 
-COVER_GLYPH = {COVER_LIGHT: ",", COVER_HEAVY: "=", COVER_FULL: "%"}
 LAST_EVENTS = 6
 
 
@@ -48,19 +39,8 @@ def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS
         row = []
         for x in range(g.width):
             i = y * g.width + x
-            if not g.passable[i]:
-                ch = "#"
-            elif g.move_cap[i] < NO_CAP:
-                ch = "H" if g.move_cap[i] == CLIMB_CAP else "w"
-            elif g.cover[i]:
-                ch = COVER_GLYPH.get(g.cover[i], ",")
-            elif g.heights[i] > 0:
-                ch = "^"
-            elif g.vis[i] < 0:
-                ch = "~"
-            else:
-                ch = "."
-            row.append(ch)
+            row.append(terrain_glyph(g.passable[i], g.move_cap[i], g.cover[i],
+                                     g.heights[i], g.vis[i]))
         rows.append(row)
     for c in b.combatants:  # downed first, so a standing combatant on the square shows
         if c.status != ACTIVE:

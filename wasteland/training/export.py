@@ -26,19 +26,25 @@ def policy_of(model: Any, name: str, cfg: TrainConfig, extra: dict[str, Any] | N
     pol = model.policy
     linears = [m for m in pol.mlp_extractor.policy_net if isinstance(m, nn.Linear)]
     linears.append(pol.action_net)
+    return policy_from_linears(linears, name, cfg, cfg.creatures,
+                               {"steps": int(model.num_timesteps), **(extra or {})})
+
+
+def policy_from_linears(linears: list[Any], name: str, cfg: TrainConfig,
+                        creatures: list[str], extra: dict[str, Any] | None = None) -> Policy:
+    """A policy from an actor's torch Linear layers in order (hidden layers, then the
+    logits), trained by ``cfg``, for ``creatures``; its manifest with ``extra`` added."""
     weights = [m.weight.detach().cpu().numpy().astype(np.float32).T.copy() for m in linears]
     biases = [m.bias.detach().cpu().numpy().astype(np.float32).copy() for m in linears]
     manifest: dict[str, Any] = {
-        "format": FORMAT, "name": name, "ruleset": cfg.ruleset, "creatures": list(cfg.creatures),
+        "format": FORMAT, "name": name, "ruleset": cfg.ruleset, "creatures": list(creatures),
         "observation_hash": observation_hash(), "action_hash": action_hash(),
         "layers": len(linears), "activation": cfg.activation, "network": list(cfg.network),
         "config": cfg.model_dump(mode="json"), "config_hash": cfg.hash(),
-        "steps": int(model.num_timesteps),
     }
     manifest.update(extra or {})
     return Policy(name, manifest, [w.astype(np.float64) for w in weights],
-                  [b.astype(np.float64) for b in biases], cfg.activation,
-                  frozenset(cfg.creatures))
+                  [b.astype(np.float64) for b in biases], cfg.activation, frozenset(creatures))
 
 
 def write_policy(policy: Policy, out_dir: Path) -> tuple[Path, Path]:

@@ -98,6 +98,7 @@ class RLlibCombat(MultiAgentEnv):
         self._arenas: list[Scenario] = []
         self.env: combat_v0.raw_env | None = None
         self._seat: dict[int, str] = {}  # combatant slot -> seat id
+        self._name: dict[str, str] = {}  # seat id -> the combatant's agent name in combat_v0
         self._others: dict[int, Agent] = {}  # combatant slot -> the agent playing it
         self._pending: dict[str, float] = {}
         self.seats: list[str] = []  # this episode's learning seats
@@ -162,6 +163,7 @@ class RLlibCombat(MultiAgentEnv):
                 c.slot: make_agent(self.cfg.allies if c.side in learner_sides else opp,
                                    s + c.slot)
                 for c in env.battle.combatants if c.slot not in self._seat}
+            self._name = {a: env.possible_agents[s] for s, a in self._seat.items()}
             self.seats = sorted(self._seat.values())
             self.agents = list(self.seats)
             self._pending = dict.fromkeys(self.seats, 0.0)
@@ -180,7 +182,7 @@ class RLlibCombat(MultiAgentEnv):
             raise ValueError(f"the seat deciding is {aid}; got actions for "
                              f"{', '.join(map(str, action_dict)) or 'nobody'}")
         env.step(int(action_dict[aid]))
-        illegal = bool(env.infos[env.possible_agents[self._slot(aid)]].get("illegal_action"))
+        illegal = bool(env.infos[self._name[aid]].get("illegal_action"))
         self.illegal += illegal
         self._collect()
         self._play_others()
@@ -211,9 +213,6 @@ class RLlibCombat(MultiAgentEnv):
         return {nxt: self._obs(nxt)}, rew, done, dict(done), {nxt: info}
 
     # --- inside the env ------------------------------------------------------------------
-    def _slot(self, aid: str) -> int:
-        return next(s for s, a in self._seat.items() if a == aid)
-
     def _over(self) -> bool:
         env = self.env
         assert env is not None and env.battle is not None
@@ -227,7 +226,7 @@ class RLlibCombat(MultiAgentEnv):
     def _obs(self, aid: str) -> dict[str, np.ndarray]:
         env = self.env
         assert env is not None
-        o = env.observe(env.possible_agents[self._slot(aid)])
+        o = env.observe(self._name[aid])
         return {"observations": o["observation"],
                 "action_mask": o["action_mask"].astype(np.float32)}
 

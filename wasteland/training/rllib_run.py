@@ -22,11 +22,11 @@ from typing import Any
 
 import numpy as np
 
-from wasteland.agents.policy import FORMAT, Policy, action_hash, load_policy, observation_hash
+from wasteland.agents.policy import Policy, load_policy
 from wasteland.rules.errors import WastelandError
 
 from .config import TrainConfig
-from .export import write_policy
+from .export import policy_from_linears, write_policy
 
 PROGRESS_FIELDS = ["iteration", "steps", "episodes", "wall_s", "return_side_0", "return_side_1",
                    "win", "draw", "self_play", "illegal"]
@@ -108,16 +108,7 @@ def module_policy(module: Any, name: str, kind: str, cfg: TrainConfig,
     if len(linears) != len(cfg.network) + 1:
         raise WastelandError(f"module {kind!r}: expected {len(cfg.network)} hidden layers and "
                              f"a head, found {len(linears)} linear layers")
-    weights = [m.weight.detach().cpu().numpy().astype(np.float64).T.copy() for m in linears]
-    biases = [m.bias.detach().cpu().numpy().astype(np.float64).copy() for m in linears]
-    manifest: dict[str, Any] = {
-        "format": FORMAT, "name": name, "ruleset": cfg.ruleset, "creatures": [kind],
-        "observation_hash": observation_hash(), "action_hash": action_hash(),
-        "layers": len(linears), "activation": cfg.activation, "network": list(cfg.network),
-        "config": cfg.model_dump(mode="json"), "config_hash": cfg.hash(), "trainer": "rllib",
-    }
-    manifest.update(extra or {})
-    return Policy(name, manifest, weights, biases, cfg.activation, frozenset([kind]))
+    return policy_from_linears(linears, name, cfg, [kind], {"trainer": "rllib", **(extra or {})})
 
 
 def policy_name(cfg: TrainConfig, kind: str) -> str:

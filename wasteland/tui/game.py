@@ -78,9 +78,7 @@ class ScreenGame(Game):
             legal = self.rs.legal_actions(b)
             if len(legal) != 1:
                 return False
-            self.say(f"  {b.ids[dec.combatant]}: {legal[0].text(b.ids, dec.combatant)} "
-                     f"(the only choice)", "dim")
-            self.apply(legal[0])
+            self.only_choice(dec.combatant, legal[0])
         self.events()
         self.autosave()
         return True
