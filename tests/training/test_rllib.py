@@ -252,3 +252,16 @@ def test_backend_options_are_checked_in_one_line(capsys, monkeypatch, tmp_path):
                        "--address", "127.0.0.1:9", "--out", str(tmp_path / "c")),
                    "--address 127.0.0.1:9")
     assert not (tmp_path / "c").exists()
+
+
+def test_a_damaged_rllib_checkpoint_is_one_line(rllib_run, capsys, monkeypatch, tmp_path):
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(rllib_run[0], run)
+    state = run / "checkpoint" / "learner_group" / "learner" / "rl_module" / "radscorpion"
+    for f in state.iterdir():
+        if f.is_file():
+            f.write_bytes(b"not a checkpoint")
+    one_line_error(cli(capsys, monkeypatch, "export", str(run), "--name", "x", "--out",
+                       str(tmp_path / "out")), "not a readable RLlib checkpoint")

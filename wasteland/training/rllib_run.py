@@ -156,7 +156,7 @@ def rllib_train(cfg: TrainConfig, run: Path, address: str | None = None,
     algo = algo_config(cfg, env_runners).build_algo()
     ckpt = (run / "checkpoint").resolve()
     if resume and ckpt.is_dir():
-        algo.restore_from_path(str(ckpt))
+        _read_checkpoint(lambda p: algo.restore_from_path(str(p)), ckpt)
         say(f"resuming {run} from its checkpoint")
     csv_path = run / "progress.csv"
     if not csv_path.exists():
@@ -196,6 +196,15 @@ def rllib_train(cfg: TrainConfig, run: Path, address: str | None = None,
     return summary
 
 
+def _read_checkpoint(read: Callable[[Path], Any], path: Path) -> Any:
+    """``read(path)``; a truncated or foreign checkpoint is one line, not RLlib's traceback."""
+    try:
+        return read(path)
+    except Exception as e:  # noqa: BLE001 - pickle, pyarrow and RLlib errors alike
+        why = " ".join(str(e).split()) or type(e).__name__
+        raise WastelandError(f"{path}: not a readable RLlib checkpoint ({why[:200]})") from None
+
+
 def export_rllib_run(run: Path, name: str, out_dir: Path) -> list[Path]:
     """`wasteland export` of an RLlib run folder: a policy per creature kind from its
     checkpoint (``name`` for a one-kind config, else ``name_KIND``)."""
@@ -210,7 +219,7 @@ def export_rllib_run(run: Path, name: str, out_dir: Path) -> list[Path]:
     for kind in cfg.creatures:
         if not (modules / kind).is_dir():
             raise WastelandError(f"{run}: its RLlib checkpoint has no module {kind!r}")
-        module = RLModule.from_checkpoint(modules / kind)
+        module = _read_checkpoint(RLModule.from_checkpoint, modules / kind)
         each = name if len(cfg.creatures) == 1 else f"{name}_{kind}"
         npz, _ = write_policy(module_policy(module, each, kind, cfg, {
             "exported": stamp, "source": "checkpoint"}), out_dir)
