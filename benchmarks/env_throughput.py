@@ -35,9 +35,13 @@ import types
 from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+# wasteland before numpy, as in the CLI: it sets numpy's threads
+import wasteland  # noqa: E402, F401
+
+# isort: split
+import numpy as np  # noqa: E402
 
 from wasteland.bestiary.loader import load_scenario, scenario_names  # noqa: E402
 from wasteland.envs import combat_v0  # noqa: E402
