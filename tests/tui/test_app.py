@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from wasteland.agents.packets.odds import damage_per_hit
+from wasteland.cli.orders import set_rule
 from wasteland.cli.play import begin
 from wasteland.rules.f2d20.dice import EXTRA_DICE_COST
 from wasteland.rules.pnp.odds import hit_chance as pnp_hit
@@ -228,7 +229,10 @@ def _cd_mean(n: int, dr: int, vicious: bool, piercing: int) -> float:
 
 
 def test_f2d20_buy_and_boost_windows_show_the_odds_of_each_choice(tmp_path):
+    """Under `set ask`: the default table rules answer these windows (see
+    test_the_default_rules_answer_the_windows_and_say_why)."""
     app = _app(tmp_path, "f2d20", seed=6)
+    set_rule(app.battle, ["ask"])
     seen = set()
 
     async def body(app, pilot):
