@@ -216,13 +216,13 @@ class PlayApp(App[int]):
             me = self.game.decision().combatant
             if c is not None and c.action.kind in ATTACKS and self.battle.ruleset == "f2d20":
                 text = self.attack_line(c)
+            if self.battle.ruleset == "f2d20":
+                text += (f"\nrules (t): {rules_changed(self.battle)}"
+                         + ("; k: the turn goes on after this" if self.keep else ""))
             reach = self.reach()
             if reach and (c is None or c.group != "attack"):
                 text += (f"\nclick a shaded square to go there ({len(reach)} in reach, "
                          f"{max(reach.values())} at most){self.provokes(me)}")
-            if self.battle.ruleset == "f2d20":
-                text += (f"\nrules (t): {rules_changed(self.battle)}"
-                         + ("; k: the turn goes on after this" if self.keep else ""))
             answer, why = self.game.default_answer()
             aim = "aim+" if self.game.aims(answer) else ""
             text += f"\nd: {aim}{answer.text(self.battle.ids, me)} ({why})"

@@ -30,7 +30,7 @@ def rule_option(b: Battle, name: str) -> Text:
 
 
 class RulesScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,t", "app.pop_screen", "Close")]
+    BINDINGS = [Binding("escape,q,t", "dismiss", "Close")]
     DEFAULT_CSS = """
     RulesScreen { align: center middle; }
     RulesScreen > Vertical { width: 90%; max-width: 92; height: auto; max-height: 90%;
@@ -47,6 +47,11 @@ class RulesScreen(ModalScreen[None]):
             yield Static(INTRO, id="rules-intro")
             yield OptionList(*(Option(rule_option(self.battle, n), id=n) for n in RULES),
                              id="rules-list")
+
+    def on_mount(self) -> None:
+        rules = self.query_one("#rules-list", OptionList)
+        rules.highlighted = 0
+        rules.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         name = event.option.id or ""
