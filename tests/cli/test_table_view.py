@@ -13,6 +13,7 @@ from rich.console import Console
 from wasteland.bestiary.loader import load_scenario
 from wasteland.cli.gm import start_gm
 from wasteland.cli.menu import labelled, layout, notes
+from wasteland.cli.orders import aims_first
 from wasteland.rules import saves
 from wasteland.rules.actions import Action
 from wasteland.rules.events import AttackRolled, DamageDealt, article
@@ -38,8 +39,12 @@ def test_every_attack_on_the_menu_states_the_rulesets_own_hit_chance(ruleset):
     shown = dict(zip(legal, labelled(b, rs, dec.slot, legal, labels)))
     attacks = [a for a in legal if a.kind == "attack"]
     assert attacks
+    # 2d20: an attack aims first while the minor action is free (the aim rule's default,
+    # wasteland/cli/orders.py), and its chance counts Aim's reroll
+    aim = {"aim": True} if aims_first(b, rs, c.slot, attacks[0]) else {}
+    assert bool(aim) is (ruleset == "f2d20")
     for a in attacks:
-        want = round(100 * rs.hit_chance(b, c, b.combatants[a.target], a.option))
+        want = round(100 * rs.hit_chance(b, c, b.combatants[a.target], a.option, **aim))
         assert f"({want}% to hit" in shown[a], shown[a]
     assert shown[legal[0]] == "end"  # nothing to add to an action that costs nothing more
 

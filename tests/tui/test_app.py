@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from wasteland.agents.packets.odds import damage_per_hit
+from wasteland.cli.orders import set_rule
 from wasteland.cli.play import begin
 from wasteland.rules.f2d20.dice import EXTRA_DICE_COST
 from wasteland.rules.pnp.odds import hit_chance as pnp_hit
@@ -228,7 +229,10 @@ def _cd_mean(n: int, dr: int, vicious: bool, piercing: int) -> float:
 
 
 def test_f2d20_buy_and_boost_windows_show_the_odds_of_each_choice(tmp_path):
+    """Under `set ask`: the default table rules answer these windows (see
+    test_the_default_rules_answer_the_windows_and_say_why)."""
     app = _app(tmp_path, "f2d20", seed=6)
+    set_rule(app.battle, ["ask"])
     seen = set()
 
     async def body(app, pilot):
@@ -467,3 +471,144 @@ def test_the_move_line_names_who_an_attack_of_opportunity_would_come_from(tmp_pa
         await pilot.pause()
         assert "leaving provokes" not in str(app.query_one("#explain").render())
     _run(app, body, size=(160, 48))
+
+
+# --- issue 13, fewer questions (wasteland/cli/orders.py) on the full screen -------------
+
+def _duel_with_ap(tmp_path: Path) -> PlayApp:
+    """f2d20 duel, ted's first decision, the party's pool at 6 AP (d20s to buy)."""
+    app = _app(tmp_path, "f2d20")
+    app.battle.extra["pools"][0] = 6
+    return app
+
+
+async def _focus(app: PlayApp, pilot, kind: str, option: str | None = None) -> None:  # noqa: ANN001
+    panel = app.query_one("#actions")
+    panel.highlighted = next(i for i, o in enumerate(panel.options) if not o.disabled
+                             and panel.choice_of(o.id).action.kind == kind
+                             and panel.choice_of(o.id).action.option == option)
+    await pilot.pause()
+
+
+def _mine(app: PlayApp) -> list[str]:
+    return [h.split(": ", 1)[1] for h in app.battle.history if h.startswith("ted: ")]
+
+
+def test_the_default_rules_answer_the_windows_and_say_why(tmp_path):
+    """Under the default table rules the player is never shown a buy or boost window:
+    the AI's choice is taken, and the log says so."""
+    app = _app(tmp_path, "f2d20", "ruined_street", seed=1)
+
+    async def body(app, pilot):
+        g = app.game
+        for _ in range(400):  # bounded: a decision nobody takes must fail, not hang
+            if isinstance(app.screen, SummaryScreen):
+                break
+            assert g.decision().slot not in ("dice", "boost") or g.b.over
+            await pilot.press("d")
+            await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)
+        log = app.query_one("#log").lines_written
+        assert any("(buy auto: buys" in line for line in log)
+        assert any("(boost auto: adds" in line for line in log)
+        assert any("(end auto: the major action is spent" in line for line in log)
+    _run(app, body)
+
+
+def test_plus_and_minus_set_the_d20s_of_the_highlighted_attack(tmp_path):
+    app = _duel_with_ap(tmp_path)
+
+    async def body(app, pilot):
+        scorp = app.battle.ids[1]
+        await _focus(app, pilot, "attack")
+        explain = str(app.query_one("#explain").render())
+        ai = app.game.ai_buy(app.query_one("#actions").current.action, True)
+        assert ai is not None and f"+{ai[0]}* " in explain  # the AI's choice marked
+        for _ in range(4):  # at most +3
+            await pilot.press("plus")
+        await pilot.pause()
+        c = app.query_one("#actions").current
+        assert c.buy == 3 and "aim+attack +3" in c.shown
+        assert "[+3 " in str(app.query_one("#explain").render())
+        await pilot.press("minus")
+        await pilot.pause()
+        assert app.query_one("#actions").current.buy == 2
+        await pilot.press("enter")
+        await pilot.pause()
+        assert _mine(app)[:3] == ["aim", f"attack {scorp}", "buy 2"]
+    _run(app, body)
+
+
+def test_a_toggles_aiming_first_and_d_takes_aim_and_attack_as_one(tmp_path):
+    app = _duel_with_ap(tmp_path)
+
+    async def body(app, pilot):
+        scorp = app.battle.ids[1]
+        explain = str(app.query_one("#explain").render())
+        assert "d: aim+attack" in explain  # the AI aims, then attacks: one answer
+        await _focus(app, pilot, "attack")
+        await pilot.press("a")
+        await pilot.pause()
+        c = app.query_one("#actions").current
+        assert not c.aim and not c.shown.startswith("aim+")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert _mine(app)[0] == f"attack {scorp}"
+        await pilot.press("u")
+        await pilot.pause()
+        await pilot.press("d")
+        await pilot.pause()
+        assert _mine(app)[:2] == ["aim", f"attack {scorp}"]
+    _run(app, body)
+
+
+def test_k_keeps_the_turn_open_after_the_major_action(tmp_path):
+    app = _duel_with_ap(tmp_path)
+
+    async def body(app, pilot):
+        await _focus(app, pilot, "defend")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert _mine(app)[-1] == "end"  # the end rule
+        await pilot.press("u")
+        await pilot.pause()
+        await _focus(app, pilot, "defend")
+        await pilot.press("k")
+        await pilot.pause()
+        assert "k: the turn goes on after this" in str(app.query_one("#explain").render())
+        assert "; k: the turn" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert _mine(app) == ["defend"] and app.game.needs_player()
+        assert app.game.decision().combatant == 0
+    _run(app, body)
+
+
+def test_b_and_t_change_the_table_rules_shown_on_screen(tmp_path):
+    from wasteland.cli.orders import rules_of
+
+    app = _duel_with_ap(tmp_path)
+
+    async def body(app, pilot):
+        def rules() -> str:  # the explanation, and its rules line on screen
+            assert "rules (t): " in screen_text(app)
+            return str(app.query_one("#explain").render())
+        assert "rules (t): default (all auto)" in rules()
+        await pilot.press("b")
+        await pilot.pause()
+        assert rules_of(app.battle)["boost"] == "ask"
+        assert "rules (t): boost ask" in rules()
+        await pilot.press("t")
+        await pilot.pause()
+        await pilot.press("enter")  # the highlighted rule, buy, to its next value
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert rules_of(app.battle)["buy"] == "ask"
+        assert "rules (t): buy ask, boost ask" in rules()
+        scorp = app.battle.ids[1]
+        await _focus(app, pilot, "attack")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.game.decision().slot == "dice" and _mine(app) == ["aim", f"attack {scorp}"]
+    _run(app, body)

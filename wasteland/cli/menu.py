@@ -13,13 +13,18 @@ from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.pnp.ruleset import LARGE_ONLY
 from wasteland.rules.protocol import Ruleset
 
+from .orders import ATTACKS, aims_first, rules_line
+
 # the kinds whose hit chance the rulesets can state from where everyone stands now
 AIMED = ("attack", "vats", "called", "aimed", "charge")
 
 
-def chance(b: Battle, rs: Ruleset, c: Combatant, a: Action) -> float | None:
+def chance(b: Battle, rs: Ruleset, c: Combatant, a: Action, aim: bool | None = None,
+           extra_dice: int = 0) -> float | None:
     """The chance that ``a`` (an attack by ``c``, a Simple charge's blow included) hits,
-    or None when it is not one the ruleset can say."""
+    or None when it is not one the ruleset can say; 2d20: ``aim`` with Aim's reroll
+    (True) or without, whatever ``c`` has done (None: as it stands), and ``extra_dice``
+    d20s bought."""
     if a.kind not in AIMED or a.target is None:
         return None
     t = b.combatants[a.target]
@@ -33,16 +38,21 @@ def chance(b: Battle, rs: Ruleset, c: Combatant, a: Action) -> float | None:
 
             return simple_hit(b, c, t, c.active_weapon, None, charge=True)
         fn = getattr(rs, "hit_chance", None)
+        if fn is not None and (aim is not None or extra_dice):
+            return float(fn(b, c, t, a.option, extra_dice=extra_dice, aim=aim))
         return None if fn is None else float(fn(b, c, t, a.option))
     except (KeyError, IndexError, ValueError, ZeroDivisionError):
         return None  # an odds helper that cannot price this one: show the action bare
 
 
-def notes(b: Battle, rs: Ruleset, slot: str, a: Action) -> list[str]:
-    """What choosing ``a`` costs or gives that its notation does not say."""
+def notes(b: Battle, rs: Ruleset, slot: str, a: Action, aim_first: bool = False
+          ) -> list[str]:
+    """What choosing ``a`` costs or gives that its notation does not say; ``aim_first``
+    (2d20, orders.aims_first): an attack aims first, and its chance counts the reroll."""
     c = b.combatants[b.order[b.turn]] if not b.reactions else b.combatants[b.reactions[0].reactor]
     out: list[str] = []
-    p = chance(b, rs, c, a)
+    first = aim_first and a.kind in ATTACKS
+    p = chance(b, rs, c, a, aim=True if first else None)
     if p is not None:
         out.append(f"{round(100 * p)}% to hit")
     if rs.name == "pnp":
@@ -86,12 +96,42 @@ def reach_text(b: Battle, rs: Ruleset) -> str:
     return f"goto reaches ({unit}): " + ", ".join(f"({g.xs[i]}, {g.ys[i]}) {can[i]}" for i in cells)
 
 
+def orders_hint(b: Battle, rs: Ruleset, legal: list[Action], width: int) -> list[str]:
+    """2d20, the player's own turn: what an answer may add (orders.py) and the table
+    rules in force, wrapped at ``width`` columns between words."""
+    if b.ruleset != "f2d20" or b.extra.get("window") is not None or b.reactions:
+        return []
+    import textwrap
+
+    me = b.order[b.turn]
+    parts = []
+    if any(a.kind in ATTACKS for a in legal):
+        from wasteland.rules.f2d20.dice import EXTRA_DICE_COST
+
+        pool = int(b.extra["pools"][b.combatants[me].side])
+        n = max(k for k, cost in enumerate(EXTRA_DICE_COST) if cost <= pool)
+        if n:
+            parts.append(f"attack +N: N d20s ({'/'.join(map(str, EXTRA_DICE_COST[1:n + 1]))}"
+                         f" AP, pool {pool})")
+        if aims_first(b, rs, me, Action("attack", 0)):
+            parts.append("attacks aim first (free now; in the chances), noaim: not")
+        elif aims_first(b, rs, me, Action("attack", 0), True):
+            parts.append("aim attack ...: aim first")
+    parts.append("keep: the turn goes on after it")
+    parts.append(f"rules: {rules_line(b)} (set)")
+    return textwrap.wrap("; ".join(parts), width, initial_indent="  ",
+                         subsequent_indent="  ", break_on_hyphens=False)
+
+
 def labelled(b: Battle, rs: Ruleset, slot: str, legal: list[Action], labels: list[str]
              ) -> list[str]:
     """The menu's entries: each notation with its notes in brackets."""
     out = []
+    me = b.order[b.turn] if b.order else 0
+    first = any(a.kind in ATTACKS for a in legal) and aims_first(
+        b, rs, me, Action("attack", 0))
     for a, lab in zip(legal, labels):
-        extra = notes(b, rs, slot, a)
+        extra = notes(b, rs, slot, a, first)
         out.append(f"{lab} ({', '.join(extra)})" if extra else lab)
     return out
 

@@ -32,7 +32,9 @@ from wasteland.rules.errors import WastelandError
 from wasteland.rules.protocol import Ruleset, get_ruleset
 from wasteland.rules.textmap import render_text
 
-from .menu import goto_hint, labelled, layout, reach_text
+from .menu import goto_hint, labelled, layout, orders_hint, reach_text
+from .orders import Answer, OrderError, Orders, auto_answer, set_rule, split_extras
+from .orders import begin as begin_orders
 from .prompt import ChoiceError, choose
 from .session import (
     agent_record,
@@ -44,9 +46,13 @@ from .session import (
 )
 
 HELP = ("Type the number of an action, or the action itself (words may be shortened: "
-        "'att rad he'), or goto X Y to move to a square (the map's coordinates). Commands: "
-        "help, look (map and status), reach (the squares a goto reaches now), odds (your "
-        "side's chances from here, about a second), save [FILE], quit (saves).")
+        "'att rad he'), or goto X Y to move to a square (the map's coordinates).\n"
+        "2d20: an answer may add +N (d20s to buy for the attack: 1, 3, 6 AP), aim or noaim "
+        "(aim first, or not), keep (the turn goes on after it): 'att rad +1 keep', '18 +2'.\n"
+        "Commands: help, look (map and status), reach (the squares a goto reaches now), "
+        "odds (your side's chances from here, about a second), save [FILE], quit (saves).\n"
+        "set [NAME VALUE]: the table rules that answer for you (buy, boost, aim, end); "
+        "set ask: be asked every question, set auto: the defaults.")
 INTERRUPTED = 130  # the shell's code for Ctrl-C
 
 
@@ -68,6 +74,10 @@ class Game:
         # a save made while it waits (a GM's proposal) must let the resumed session propose
         # the same thing
         self.pending: tuple[int, dict[str, Any]] | None = None
+        # what the player's last answer asked of the decisions after it (orders.py)
+        self.orders: Orders | None = None
+        self._advisor: Any = None
+        self._advice: tuple[tuple[int, int], Action, str] | None = None
 
     def say(self, text: str, style: str | None = None) -> None:
         self.console.print(text, style=style, highlight=False, markup=False)
@@ -158,6 +168,11 @@ class Game:
             self.odds()
         elif word == "reach":
             self.say(reach_text(self.b, self.rs))
+        elif word == "set":
+            try:
+                self.say(set_rule(self.b, line.lower().split()[1:]), "bold")
+            except OrderError as e:
+                self.say(str(e), "red")
         elif word == "save":
             parts = line.split(maxsplit=1)
             self.save(Path(parts[1]) if len(parts) > 1 else None)
@@ -199,11 +214,51 @@ class Game:
             self.autosave()
         return self.finish()
 
-    def only_choice(self, slot: int, action: Action) -> None:
-        """A decision of the player's with one legal action: taken, and logged as such."""
-        self.say(f"  {self.b.ids[slot]}: {action.text(self.b.ids, slot)} (the only choice)",
-                 "dim")
+    def suggestion(self) -> tuple[Action, str]:
+        """What the packet agent would choose in the player's place, and why. Its own
+        agent, so the NPCs' random state is not touched; asked once per decision, so the
+        choice shown is the one taken."""
+        key = (id(self.b), len(self.b.moves))
+        if self._advice is not None and self._advice[0] == key:
+            return self._advice[1], self._advice[2]
+        if self._advisor is None:
+            from wasteland.agents.packets import PacketAgent
+
+            self._advisor = PacketAgent(self.b.seed)
+        a = self._advisor.act(self._view())
+        self._advice = (key, a, str(self._advisor.last_reason))
+        return a, self._advice[2]
+
+    def auto_answer(self) -> tuple[Action, str] | None:
+        """What is taken for the player now without asking (orders.auto_answer), or None."""
+        return auto_answer(self.b, self.rs, self.orders, self.suggestion)
+
+    def auto(self, slot: int) -> bool:
+        """A decision of the player's answered without asking (the only choice, the
+        orders of the last answer, a table rule): taken, logged with why. False when the
+        player is asked."""
+        got = self.auto_answer()
+        if got is None:
+            return False
+        action, why = got
+        self.say(f"  {self.b.ids[slot]}: {action.text(self.b.ids, slot)} ({why})", "dim")
         self.apply(action)
+        if self.orders is not None:
+            self.orders.taken(action)
+        return True
+
+    def answer(self, slot: int, answer: Answer, echo: str | None = None) -> None:
+        """The player's answer: ``echo`` said (once it is accepted), its first action
+        applied, its orders kept for the decisions after it. Raises OrderError when its
+        extras do not fit (nothing is said or taken)."""
+        first, orders = begin_orders(self.b, self.rs, slot, answer)
+        if echo:
+            self.say(echo, "bold")
+        if first != answer.action:
+            self.say(f"  {self.b.ids[slot]}: {first.text(self.b.ids, slot)} (first, with "
+                     f"the attack: the minor action is free; noaim does not)", "dim")
+        self.apply(first)
+        self.orders = orders
 
     def npc_turn(self, side: int, slot: int) -> None:
         """One decision of an NPC: its agent chooses, the choice is shown and applied (the
@@ -255,16 +310,17 @@ class Game:
         hint = goto_hint(self.b, self.rs)
         if hint:
             self.say(hint, "dim")
+        for line in orders_hint(self.b, self.rs, legal, max(40, self.console.width - 1)):
+            self.say(line, "dim")
 
     def human_turn(self, slot: int, phase: str, reaction: str | None) -> str | None:
         """One decision of a human combatant; the reason to stop when the player quits or
         the input ends."""
         b = self.b
+        if self.auto(slot):  # nothing to choose, or answered already: not asked
+            return None
         legal = self.rs.legal_actions(b)
         labels = [a.text(b.ids, slot) for a in legal]
-        if len(legal) == 1:  # nothing to choose (an `end` after the last action): not asked
-            self.only_choice(slot, legal[0])
-            return None
         self.show_choices(slot, phase, reaction, legal, labels)
         while True:
             try:
@@ -278,12 +334,13 @@ class Game:
                 return "quit."
             if done == "done":
                 continue
+            rest, buy, aim, keep = split_extras(cmd)
             try:
-                action = choose(cmd, legal, labels, b, self.rs)
-            except ChoiceError as e:
+                action = choose(rest or cmd, legal, labels, b, self.rs)
+                self.answer(slot, Answer(action, buy, aim, keep))
+            except (ChoiceError, OrderError) as e:
                 self.say(f"{e} (help for commands)", "red")
                 continue
-            self.apply(action)
             return None
 
 

@@ -8,6 +8,8 @@ from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from wasteland.rules.actions import Action
+
 from .choices import Choice, grouped
 
 
@@ -29,7 +31,11 @@ class ActionsPanel(OptionList):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.choices: list[Choice] = []
 
-    def show(self, choices: list[Choice], target: int | None = None) -> None:
+    def show(self, choices: list[Choice], target: int | None = None,
+             keep: Action | None = None) -> None:
+        """``keep``: the action to leave highlighted when it is still shown (a redraw of
+        the same decision) and on the picked target, else the first (on the picked
+        target)."""
         self.choices = choices
         shown = [c for c in choices if target is None or c.action.target in (None, target)]
         width = max((len(c.odds) for c in shown), default=0)
@@ -49,6 +55,10 @@ class ActionsPanel(OptionList):
             first = next((i for i, o in enumerate(opts) if not o.disabled
                           and self.choice_of(o.id) is not None
                           and self.choice_of(o.id).action.target == target), first)  # type: ignore[union-attr]
+        if keep is not None and (target is None or keep.target == target):
+            first = next((i for i, o in enumerate(opts) if not o.disabled
+                          and self.choice_of(o.id) is not None
+                          and self.choice_of(o.id).action == keep), first)  # type: ignore[union-attr]
         self.highlighted = first
 
     def choice_of(self, option_id: str | None) -> Choice | None:

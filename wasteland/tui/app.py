@@ -15,18 +15,29 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, OptionList, Static
 
-from wasteland.cli.menu import destinations
+from wasteland.cli.menu import chance, destinations
+from wasteland.cli.orders import (
+    ATTACKS,
+    Answer,
+    OrderError,
+    aims_first,
+    cycle_rule,
+    rules_changed,
+    rules_line,
+)
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import WastelandError
+from wasteland.rules.f2d20.dice import EXTRA_DICE_COST
 from wasteland.rules.goto import goto
 
 from .actions import ActionsPanel
-from .choices import choices
+from .choices import Choice, choices
 from .game import ScreenGame
 from .help import HelpScreen
 from .log import LogPanel
 from .mapview import MapView, map_width
+from .rules import RulesScreen
 from .status import StatusPanel
 from .summary import SummaryScreen
 
@@ -51,6 +62,12 @@ class PlayApp(App[int]):
         Binding("tab", "next_target", "Target", priority=True),
         Binding("shift+tab", "previous_target", "Prev", show=False, priority=True),
         Binding("escape", "clear_target", "All", show=False),
+        Binding("plus,equals_sign", "dice(1)", "+d20", show=False),
+        Binding("minus", "dice(-1)", "-d20", show=False),
+        Binding("a", "toggle_aim", "Aim", show=False),
+        Binding("k", "toggle_keep", "Keep", show=False),
+        Binding("b", "cycle_boost", "Boost", show=False),
+        Binding("t", "rules", "Rules", show=False),
         Binding("o", "odds", "Odds"),
         Binding("s", "save", "Save"),
         Binding("question_mark,f1", "help", "Help"),
@@ -65,6 +82,12 @@ class PlayApp(App[int]):
         self.npc_pause = npc_pause
         self.target: int | None = None
         self.summary_shown = False
+        # the player's changes to this decision's answer (orders.py), by action: aim
+        # first or not, d20s to buy; keep the turn open after it
+        self.row_aim: dict[Action, bool] = {}
+        self.row_buy: dict[Action, int] = {}
+        self.keep = False
+        self._rows_for: tuple[int, int] | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -172,22 +195,67 @@ class PlayApp(App[int]):
             panel.show([])
             self.query_one("#explain", Static).update("")
             return
-        panel.show(choices(b, g.rs, dec, g.rs.legal_actions(b)), self.target)
+        key = (id(b), len(b.moves))
+        keep = None
+        if self._rows_for != key:  # a new decision: the changes were for the last one
+            self._rows_for = key
+            self.row_aim, self.row_buy, self.keep = {}, {}, False
+        elif panel.current is not None:
+            keep = panel.current.action
+        panel.show(choices(b, g.rs, dec, g.rs.legal_actions(b), self.row_aim, self.row_buy),
+                   self.target, keep)
         self.explain()
 
     def explain(self) -> None:
-        """The highlighted action's explanation, and what the d key would take."""
+        """The highlighted action's explanation (2d20 attacks: aim first or not, the
+        d20s to buy with the chance each gives), what the d key would take, and the
+        table rules."""
         c = self.query_one(ActionsPanel).current
         text = c.explanation if c else ""
         if self.game.needs_player():
-            action, why = self.game.suggestion()
             me = self.game.decision().combatant
+            if c is not None and c.action.kind in ATTACKS and self.battle.ruleset == "f2d20":
+                text = self.attack_line(c)
+            if self.battle.ruleset == "f2d20":
+                text += (f"\nrules (t): {rules_changed(self.battle)}"
+                         + ("; k: the turn goes on after this" if self.keep else ""))
             reach = self.reach()
-            if reach:
+            if reach and (c is None or c.group != "attack"):
                 text += (f"\nclick a shaded square to go there ({len(reach)} in reach, "
                          f"{max(reach.values())} at most){self.provokes(me)}")
-            text += f"\nd: {action.text(self.battle.ids, me)} ({why})"
+            answer, why = self.game.default_answer()
+            aim = "aim+" if self.game.aims(answer) else ""
+            text += f"\nd: {aim}{answer.text(self.battle.ids, me)} ({why})"
         self.query_one("#explain", Static).update(text)
+
+    def attack_line(self, c: Choice) -> str:
+        """2d20, the highlighted attack: aim first or not (a), and the d20s to buy (+/-)
+        with the chance to hit each gives, the AI's choice marked."""
+        g, b = self.game, self.battle
+        me = b.combatants[g.decision().combatant]
+        can_aim = aims_first(b, g.rs, me.slot, c.action, True)
+        parts = []
+        if c.aim:
+            parts.append("aims first (a: not)")
+        elif can_aim:
+            parts.append("no aim first (a: aim)")
+        pool = int(b.extra["pools"][me.side])
+        top = max(k for k, cost in enumerate(EXTRA_DICE_COST) if cost <= pool)
+        if top and not b.reactions:
+            ai = g.ai_buy(c.action, c.aim)
+            n = c.buy if c.buy is not None else (ai[0] if ai else 0)
+            odds = []
+            for k in range(top + 1):
+                p = chance(b, g.rs, me, c.action, True if c.aim else None, k)
+                if p is None:
+                    break
+                mark = "*" if ai and ai[0] == k else ""
+                odds.append(f"[+{k}{mark} {p:.0%}]" if k == n else f"+{k}{mark} {p:.0%}")
+            if odds:
+                parts.append("d20s (+/-, *AI): " + " ".join(odds))
+        elif not b.reactions:
+            parts.append("no AP to buy d20s")
+        return "; ".join(parts) if parts else c.explanation
 
     # --- events --------------------------------------------------------------------------
     def on_option_list_option_highlighted(self, _: OptionList.OptionHighlighted) -> None:
@@ -196,13 +264,15 @@ class PlayApp(App[int]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         c = self.query_one(ActionsPanel).choice_of(event.option.id)
         if c is not None and self.game.needs_player():
-            self.take(c.action)
+            self.take(Answer(c.action, self.row_buy.get(c.action),
+                             self.row_aim.get(c.action), self.keep))
 
-    def take(self, action: Action) -> None:
-        """The player's decision; a refusal (a WastelandError) is one line on screen."""
+    def take(self, answer: Action | Answer) -> None:
+        """The player's decision; a refusal (a WastelandError, extras that do not fit)
+        is one line on screen."""
         try:
-            self.game.choose(action, advance=False)
-        except WastelandError as e:
+            self.game.choose(answer, advance=False)
+        except (WastelandError, OrderError) as e:
             self.notify(str(e), severity="error")
         self.redraw()
         self.npcs()
@@ -241,9 +311,63 @@ class PlayApp(App[int]):
         """Take what the packet agent would choose in the player's place."""
         if self.battle.over or not self.game.needs_player():
             return
-        action, why = self.game.suggestion()
+        answer, why = self.game.default_answer()
         self.game.say(f"default: {why}", "cyan")
-        self.take(action)
+        self.take(answer)
+
+    def _attack_row(self) -> Choice | None:
+        c = self.query_one(ActionsPanel).current
+        if (c is None or c.action.kind not in ATTACKS or self.battle.ruleset != "f2d20"
+                or not self.game.needs_player()):
+            return None
+        return c
+
+    def action_dice(self, step: int) -> None:
+        """The d20s to buy with the highlighted attack, one more or one fewer (from the
+        AI's choice), within what the pool pays for."""
+        c = self._attack_row()
+        if c is None:
+            return
+        b = self.battle
+        pool = int(b.extra["pools"][b.combatants[self.game.decision().combatant].side])
+        top = max(k for k, cost in enumerate(EXTRA_DICE_COST) if cost <= pool)
+        ai = self.game.ai_buy(c.action, c.aim)
+        now = c.buy if c.buy is not None else (ai[0] if ai else 0)
+        self.row_buy[c.action] = max(0, min(top, now + step))
+        self.redraw()
+
+    def action_toggle_aim(self) -> None:
+        """Aim first with the highlighted attack, or not."""
+        c = self._attack_row()
+        if c is None:
+            return
+        if not c.aim and not aims_first(self.battle, self.game.rs,
+                                        self.game.decision().combatant, c.action, True):
+            self.notify("no aim now: it needs the minor action, on your own turn")
+            return
+        self.row_aim[c.action] = not c.aim
+        self.redraw()
+
+    def action_toggle_keep(self) -> None:
+        """Keep the turn open after the next action (or not)."""
+        if self.game.needs_player() and self.battle.ruleset == "f2d20":
+            self.keep = not self.keep
+            self.redraw()
+
+    def action_cycle_boost(self) -> None:
+        """The boost rule to its next value (auto, ask, max, none)."""
+        self.game.say(cycle_rule(self.battle, "boost"), "bold")
+        self.game.save(quiet=True)
+        self.redraw()
+        self.npcs()
+
+    def action_rules(self) -> None:
+        def closed(_: None) -> None:
+            self.game.say(f"table rules: {rules_line(self.battle)}", "bold")
+            self.game.save(quiet=True)
+            self.redraw()
+            self.npcs()
+        self.push_screen(RulesScreen(self.battle), closed)
 
     def action_undo(self) -> None:
         said = self.game.undo()

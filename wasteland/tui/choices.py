@@ -96,13 +96,15 @@ class Odds:
         return f"{self.hit:.0%} ~{self.expected:.1f}"
 
 
-def attack_odds(b: Battle, rs: Ruleset, me: Combatant, a: Action) -> Odds | None:
+def attack_odds(b: Battle, rs: Ruleset, me: Combatant, a: Action, aim: bool | None = None,
+                extra_dice: int = 0) -> Odds | None:
     """The exact chance that attack ``a`` hits (the ruleset's helper, with the weapon in
-    hand) and the damage a hit is expected to do after armor (the packet agent's
-    estimate); None for an action that is not such an attack."""
+    hand; 2d20: aimed first or not, with ``extra_dice`` d20s bought) and the damage a hit
+    is expected to do after armor (the packet agent's estimate); None for an action that
+    is not such an attack."""
     from wasteland.cli.menu import chance
 
-    hit = chance(b, rs, me, a)
+    hit = chance(b, rs, me, a, aim, extra_dice)
     if hit is None:
         return None
     return Odds(hit, damage_per_hit(b, me, me.active_weapon, b.combatants[a.target or 0]))
@@ -147,6 +149,8 @@ class Choice:
     odds: str
     explanation: str
     shown: str = ""  # what the panel shows: the notation with the target named last
+    aim: bool = False  # 2d20: the answer aims first (orders.py)
+    buy: int | None = None  # 2d20: d20s the player set for this attack (None: the rule)
 
 
 def shown_text(a: Action, ids: list[str], actor: int) -> str:
@@ -158,17 +162,33 @@ def shown_text(a: Action, ids: list[str], actor: int) -> str:
     return " ".join(p for p in (a.kind, a.option or "") if p) + "  " + who
 
 
-def choices(b: Battle, rs: Ruleset, dec: Decision, legal: list[Action]) -> list[Choice]:
+def choices(b: Battle, rs: Ruleset, dec: Decision, legal: list[Action],
+            aim: dict[Action, bool] | None = None, buys: dict[Action, int] | None = None
+            ) -> list[Choice]:
     """The decision's legal actions in table order, each with its group, odds and
-    explanation; the number in each label is the one the plain game would take."""
+    explanation; the number in each label is the one the plain game would take. 2d20
+    attacks (orders.py): ``aim`` the player's aim first or not by action (else the aim
+    rule), ``buys`` the d20s set by action; the odds count both, and the row says
+    ``aim+`` and ``+N``."""
+    from wasteland.cli.orders import ATTACKS, aims_first
+
     me = b.combatants[dec.combatant]
+    aim, buys = aim or {}, buys or {}
+    helps = any(a.kind in ATTACKS for a in legal) and aims_first(
+        b, rs, me.slot, Action("attack", 0))
     out = []
     for a in legal:
-        o = attack_odds(b, rs, me, a)
+        first = a.kind in ATTACKS and aims_first(b, rs, me.slot, a, aim.get(a), helps)
+        n = buys.get(a) if a.kind in ATTACKS else None
+        o = attack_odds(b, rs, me, a, True if first else None, n or 0)
         odds = o.text() if o is not None else window_odds(b, rs, dec, a)
         text = a.text(b.ids, me.slot)
+        shown = shown_text(a, b.ids, me.slot)
+        if n is not None:
+            head, _, who = shown.partition("  ")
+            shown = f"{head} +{n}  {who}"
         out.append(Choice(a, group_of(a), text, odds, explain(a, dec),
-                          shown_text(a, b.ids, me.slot)))
+                          ("aim+" if first else "") + shown, first, n))
     return out
 
 

@@ -5,6 +5,7 @@ decision and the choice the packet agent would make in the player's place."""
 
 from __future__ import annotations
 
+import copy
 import io
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Any
 
 from rich.console import Console
 
-from wasteland.agents.base import view_of
+from wasteland.cli.orders import ATTACKS, Answer, Orders, ai_buy, aims_first
 from wasteland.cli.play import Game
 from wasteland.cli.session import restore_agent, rng_snapshot
 from wasteland.rules import saves
@@ -28,6 +29,7 @@ class Mark:
 
     moves: int
     agents: dict[int, dict[str, Any]]
+    orders: Orders | None = None  # the last answer's orders before this one
 
 
 class ScreenGame(Game):
@@ -37,9 +39,11 @@ class ScreenGame(Game):
     def __init__(self, battle: Battle, save_path: Path, resumed: Path | None = None) -> None:
         self.notes: list[tuple[str, str | None]] = []
         super().__init__(battle, Console(file=io.StringIO()), iter(()), save_path, resumed)
+        self._auto_key: tuple[object, ...] | None = None
+        self._auto: tuple[Action, str] | None = None
+        self._buys: dict[tuple[object, ...], tuple[int, str] | None] = {}
+        self._compound: tuple[tuple[int, int], Answer, str] | None = None
         self.marks: list[Mark] = []
-        self._advisor: Any = None
-        self._advice: tuple[tuple[int, int], Action, str] | None = None
 
     def say(self, text: str, style: str | None = None) -> None:
         self.notes.append((text, style))
@@ -65,40 +69,48 @@ class ScreenGame(Game):
 
     def step(self) -> bool:
         """One decision nobody needs to be asked for: an NPC's (as play's loop takes it),
-        or the player's when only one action is legal (a 'buy 0' with no AP, an 'end'
-        after the last action), taken and logged as such. False when the player has a
-        real choice, or the fight is over."""
+        or the player's when the game answers it (Game.auto: one legal action, the
+        orders of the last answer, a table rule), taken and logged as such. False when
+        the player has a real choice, or the fight is over."""
         b = self.b
         if b.over:
             return False
         dec = self.rs.decider(b)
         if not self.human_decides():
             self.npc_turn(b.combatants[dec.combatant].side, dec.combatant)
-        else:
-            legal = self.rs.legal_actions(b)
-            if len(legal) != 1:
-                return False
-            self.only_choice(dec.combatant, legal[0])
+        elif not self.auto(dec.combatant):
+            return False
         self.events()
         self.autosave()
         return True
 
     def needs_player(self) -> bool:
         """Whether the player has a choice to make now."""
-        return self.human_decides() and len(self.rs.legal_ids(self.b)) > 1
+        return self.human_decides() and self._auto_now() is None
+
+    def _auto_now(self) -> tuple[Action, str] | None:
+        """auto_answer, worked out once per decision (the screen asks often)."""
+        key = (id(self.b), len(self.b.moves), id(self.orders), str(self.b.session.get("options")))
+        if self._auto_key != key:
+            self._auto_key, self._auto = key, self.auto_answer()
+        return self._auto
 
     def advance(self) -> None:
         """The decisions up to the player's next real choice, or the end."""
         while self.step():
             pass
 
-    def choose(self, action: Action, advance: bool = True) -> None:
-        """The player's decision: applied, then (``advance``) the NPCs until the player's
-        next one."""
-        self.marks.append(Mark(len(self.b.moves),
-                               {side: rng_snapshot(a) for side, a in self.npcs.items()}))
-        self.say(f"> {action.text(self.b.ids, self.decision().combatant)}", "bold")
-        self.apply(action)
+    def choose(self, answer: Action | Answer, advance: bool = True) -> None:
+        """The player's decision (an action, or an answer with its extras, orders.py):
+        applied, then (``advance``) the NPCs until the player's next one. Raises
+        OrderError when the extras do not fit (nothing is taken)."""
+        if isinstance(answer, Action):
+            answer = Answer(answer)
+        slot = self.decision().combatant
+        mark = Mark(len(self.b.moves), {side: rng_snapshot(a) for side, a in self.npcs.items()},
+                    copy.deepcopy(self.orders))
+        self.answer(slot, answer, f"> {answer.text(self.b.ids, slot)}")
+        self.marks.append(mark)
         self.events()
         self.autosave()
         if advance:
@@ -115,22 +127,53 @@ class ScreenGame(Game):
         self.b = saves.rewind(self.b, history[:mark.moves])
         for side, snap in mark.agents.items():
             restore_agent(self.npcs[side], snap)
+        self.orders = mark.orders
         self.shown = len(self.b.log)
         self.saved_round = self.b.round
         self.save(quiet=True)
         return f"undone: {undone}"
 
-    def suggestion(self) -> tuple[Action, str]:
-        """What the packet agent would choose in the player's place, and why. Its own
-        agent, so the NPCs' random state is not touched; asked once per decision, so the
-        choice shown is the one the key takes."""
-        key = (id(self.b), len(self.b.moves))
-        if self._advice is not None and self._advice[0] == key:
-            return self._advice[1], self._advice[2]
-        if self._advisor is None:
-            from wasteland.agents.packets import PacketAgent
+    def ai_buy(self, action: Action, aim: bool) -> tuple[int, str] | None:
+        """What the AI would buy with attack ``action`` (orders.ai_buy), once per
+        decision and attack."""
+        key = (id(self.b), len(self.b.moves), action, aim)
+        if key not in self._buys:
+            if len(self._buys) > 64:
+                self._buys.clear()
+            self._buys[key] = ai_buy(self.b, self.rs, self.decision().combatant, action, aim)
+        return self._buys[key]
 
-            self._advisor = PacketAgent(self.b.seed)
-        a = self._advisor.act(view_of(self.rs, self.b))
-        self._advice = (key, a, str(self._advisor.last_reason))
-        return a, self._advice[2]
+    def default_answer(self) -> tuple[Answer, str]:
+        """What the d key takes: the AI's choice, as one answer (orders.py): when the AI
+        would aim and then attack, and the aim rule lets an attack aim first, the attack
+        that follows its Aim (worked out on the battle and put back, the advisor's random
+        state too, so the same attack is made)."""
+        action, why = self.suggestion()
+        b, rs = self.b, self.rs
+        slot = self.decision().combatant
+        if action.kind != "aim" or not aims_first(b, rs, slot, Action("attack", 0)):
+            return Answer(action), why
+        key = (id(b), len(b.moves))
+        if self._compound is not None and self._compound[0] == key:
+            return self._compound[1], self._compound[2]
+        snap = (b.state(), len(b.log), len(b.moves))
+        rng = rng_snapshot(self._advisor)
+        try:
+            rs.apply(b, action)
+            then = self._advisor.act(self._view()) if rs.decider(b).combatant == slot else None
+            then_why = str(self._advisor.last_reason)
+        finally:
+            b.restore(snap[0])
+            del b.log[snap[1]:]
+            del b.moves[snap[2]:]
+            restore_agent(self._advisor, rng)
+        out = (Answer(action), why)
+        if then is not None and then.kind in ATTACKS and aims_first(b, rs, slot, then):
+            out = (Answer(then), then_why)
+        self._compound = (key, *out)
+        return out
+
+    def aims(self, answer: Answer) -> bool:
+        """Whether ``answer`` aims first (orders.aims_first, at this decision)."""
+        return aims_first(self.b, self.rs, self.decision().combatant, answer.action,
+                          answer.aim)

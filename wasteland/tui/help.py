@@ -14,7 +14,9 @@ Keys: Up/Down choose an action, Enter takes it (or click it); Tab / Shift+Tab pi
 next / previous combatant as the target (or click it on the map), Esc shows every action
 again; d takes the choice the AI would make in your place; u undoes your last decision;
 o your side's chances from here (simulated, about a second); s saves; ? this help;
-q saves and quits.
+q saves and quits. 2d20: on an attack, + / - set the d20s to buy (the AI's choice
+first), a aims first or not; k keeps the turn open after the next action; t the table
+rules that answer for you (buy, boost, aim, end: kept in the save), b the boost rule.
 Map: digits are combatants in their side's colour, underlined when crippled; o down,
 + dying, x dead; # wall, , light cover, = heavy, % full, ^ high ground, ~ obscured;
 the combatants the highlighted action can target are in reverse video."""
