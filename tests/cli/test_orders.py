@@ -114,3 +114,25 @@ def test_the_rules_are_kept_in_the_save_and_set_ask_asks_everything(tmp_path):
     Game(begin("play", {}, g.save_path), con, iter(["defend", "end"]), g.save_path).run()
     out = con.file.getvalue()
     assert "end auto" not in out and out.count("ted decides (act)") >= 2
+
+
+def test_piped_input_is_asked_every_question_until_it_says_set_auto(tmp_path):
+    """A script answers the questions the line game asked before the table rules (issue
+    13: piped input behaves as before), so a new game from piped input starts under
+    `set ask`; a resumed one keeps its save's rules, and `set auto` is one line away."""
+    import subprocess
+    import sys
+
+    save = tmp_path / "piped.json"
+    script = "set\nquit\n"
+    args = [sys.executable, "-m", "wasteland.cli.main", "play", "--ruleset", "f2d20",
+            "--scenario", "ruined_street", "--seed", "3", "--save-to", str(save)]
+    out = subprocess.run(args, input=script, capture_output=True, text=True, timeout=120,
+                         cwd=tmp_path).stdout
+    assert "buy ask (an attack without +N asks" in " ".join(out.split())
+    assert rules_of(saves.load(save)) == {"buy": "ask", "boost": "ask", "aim": "no",
+                                          "end": "ask"}
+    resumed = subprocess.run([*args[:4], "--resume", str(save)], input="set auto\nquit\n",
+                             capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert "table rules: all auto" in resumed.stdout, resumed.stdout[-400:] + resumed.stderr
+    assert rules_of(saves.load(save))["buy"] == "auto"

@@ -140,7 +140,8 @@ def play(
     ai: Annotated[str | None, typer.Option("--ai", metavar="AGENT", help=AI_HELP)] = None,
     plain: Annotated[bool, typer.Option(
         "--plain", help="Numbered menus on plain lines, not the full-screen game (piped "
-                        "input always gets these).")] = False,
+                        "input always gets these, and is asked every question until it "
+                        "says `set auto`).")] = False,
 ) -> None:
     """Fight the AI alone: you play one side, the NPCs play by their AI packets (or --ai).
     At a terminal the game is full-screen (map, status, log, actions; keys and mouse)."""
@@ -149,7 +150,8 @@ def play(
     from wasteland.cli.play import start
 
     code = start(ruleset, scenario, side, seed, resume, save_to, Console(highlight=False),
-                 _lines(), character, enemies, ai, full_screen=_full_screen(plain))
+                 _lines(), character, enemies, ai, full_screen=_full_screen(plain),
+                 piped=not sys.stdin.isatty())
     sys.exit(code)
 
 

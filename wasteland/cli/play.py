@@ -411,10 +411,15 @@ def begin(command: str, options: dict[str, Any], resume: Path | None,
 def start(ruleset: str | None, scenario: str | None, side: str | None, seed: int | None,
           resume: Path | None, save_path: Path | None, console: Console, lines: Iterator[str],
           character: str | None = None, enemies: str | None = None, ai: str | None = None,
-          full_screen: bool = False) -> int:
+          full_screen: bool = False, piped: bool = False) -> int:
+    """``piped``: the answers come from a program, not a person; a new game then asks every
+    question, as the line game did before the table rules (a script's answers to the buy
+    and boost windows stay in step), until the script says `set auto`."""
     options = {"ruleset": ruleset, "scenario": scenario, "side": side, "seed": seed,
                "character": character, "enemies": enemies, "ai": ai}
     b = begin("play", options, resume)
+    if piped and resume is None:
+        set_rule(b, ["ask"])
     path = save_path or resume or Path("wasteland-save.json")
     if full_screen:  # a person at a terminal: the Textual game, on this same Game
         from wasteland.tui.app import run_full_screen
