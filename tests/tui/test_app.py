@@ -593,7 +593,9 @@ def test_b_and_t_change_the_table_rules_shown_on_screen(tmp_path):
         def rules() -> str:  # the explanation, and its rules line on screen
             assert "rules (t): " in screen_text(app)
             return str(app.query_one("#explain").render())
-        assert "rules (t): default (all auto)" in rules()
+        # 80x24: the default rules leave their line to the d line's reason
+        assert "rules (t)" not in screen_text(app)
+        assert "d: " in screen_text(app)
         await pilot.press("b")
         await pilot.pause()
         assert rules_of(app.battle)["boost"] == "ask"
@@ -612,3 +614,11 @@ def test_b_and_t_change_the_table_rules_shown_on_screen(tmp_path):
         await pilot.pause()
         assert app.game.decision().slot == "dice" and _mine(app) == ["aim", f"attack {scorp}"]
     _run(app, body)
+
+
+def test_a_tall_screen_names_the_default_table_rules(tmp_path):
+    app = _duel_with_ap(tmp_path)
+
+    async def body(app, pilot):
+        assert "rules (t): default (all auto)" in screen_text(app)
+    _run(app, body, size=(160, 48))

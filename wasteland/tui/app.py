@@ -18,12 +18,14 @@ from textual.widgets import Footer, OptionList, Static
 from wasteland.cli.menu import chance, destinations
 from wasteland.cli.orders import (
     ATTACKS,
+    DEFAULTS,
     Answer,
     OrderError,
     aims_first,
     cycle_rule,
     rules_changed,
     rules_line,
+    rules_of,
 )
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
@@ -36,7 +38,7 @@ from .choices import Choice, choices
 from .game import ScreenGame
 from .help import HelpScreen
 from .log import LogPanel
-from .mapview import MapView, map_width
+from .mapview import SHORT_SCREEN, MapView, map_width
 from .rules import RulesScreen
 from .status import StatusPanel
 from .summary import SummaryScreen
@@ -216,7 +218,11 @@ class PlayApp(App[int]):
             me = self.game.decision().combatant
             if c is not None and c.action.kind in ATTACKS and self.battle.ruleset == "f2d20":
                 text = self.attack_line(c)
-            if self.battle.ruleset == "f2d20":
+            # on a short screen the rules line is left out while it would only say
+            # "default", so the d line keeps its reason (? lists the t key)
+            if self.battle.ruleset == "f2d20" and (
+                    self.keep or self.size.height >= SHORT_SCREEN
+                    or rules_of(self.battle) != DEFAULTS):
                 text += (f"\nrules (t): {rules_changed(self.battle)}"
                          + ("; k: the turn goes on after this" if self.keep else ""))
             reach = self.reach()
