@@ -33,6 +33,10 @@ class PacketBase:
         self._packets: dict[tuple[int, str], AIPacket] = {}
         self._scenario: object = None
         self._note = ""  # appended to this decision's reason (why it is not running)
+        # the legal ids of the view last asked about, as a set: a decision asks _legal
+        # several times, and the ruleset's list is searched one by one
+        self._legal_view: object = None
+        self._legal_set: set[int] = set()
 
     def __reduce__(self) -> tuple[Any, ...]:
         # copy and pickle by hand: mypyc's own support for that skips the __init__ of a
@@ -64,7 +68,12 @@ class PacketBase:
     # --- helpers -------------------------------------------------------------------------
     def _legal(self, view: View, action: Action) -> bool:
         idx = ACTION_INDEX.get(action)
-        return idx is not None and idx in view.legal_ids
+        if idx is None:
+            return False
+        if view is not self._legal_view:
+            self._legal_view = view
+            self._legal_set = set(view.legal_ids)
+        return idx in self._legal_set
 
     def _say(self, action: Action, reason: str) -> Action:
         self.last_reason = " ".join((reason + self._note).split())
