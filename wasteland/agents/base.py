@@ -48,10 +48,10 @@ def rounds_ready(b: Battle, c: Combatant, i: int) -> int:
     that uses no ammunition). PnP fires from the magazine (none while a reload is under
     way); 2d20 has no magazines and fires from the ammunition carried, so its weapon
     states' ``loaded`` stays 0 and must not be read as empty."""
-    w = c.weapons[i]
+    a = c.arm(i)
     if b.ruleset == "f2d20":
-        return 99 if w.ammo is None else c.ammo.get(w.ammo, 0)
-    if w.magazine == "none":
+        return 99 if a.ammo is None else c.ammo.get(a.ammo, 0)
+    if a.magazine == "none":
         return 99
     st = c.weapon_states[i]
     return st.loaded if st.reload_step == 0 else 0

@@ -19,6 +19,7 @@ from wasteland.bestiary.models import Armor, Creature, Item, Scenario, Weapon
 
 from .actions import Action
 from .events import Event
+from .facts import Arm, Traits
 from .grid import Grid
 
 ACTIVE, UNCONSCIOUS, DEAD = "active", "unconscious", "dead"
@@ -94,6 +95,9 @@ class Combatant:
     # how many of ``weapons`` are its own; any after them were taken from others in the
     # fight (Simple's disarm), listed in cond["taken"] as [slot, weapon] of where from
     own_weapons: int = -1
+    # the native copy of each weapon's fields (facts.py), built by arm(i) on first use
+    arms: list[Arm | None] = field(default_factory=list, repr=False, compare=False)
+    traits_of: Traits | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.own_weapons < 0:
@@ -113,6 +117,27 @@ class Combatant:
     @property
     def weapon(self) -> Weapon:
         return self.weapons[self.active_weapon]
+
+    def arm(self, i: int) -> Arm:
+        """The native copy of weapon slot ``i`` (facts.py), made again when the weapon or
+        the creature is no longer the one it was made from."""
+        arms = self.arms
+        if i < len(arms):
+            a = arms[i]
+            if a is not None and a.weapon is self.weapons[i] and a.creature is self.creature:
+                return a
+        a = Arm(self.creature, self.weapons[i])
+        while len(arms) <= i:
+            arms.append(None)
+        arms[i] = a
+        return a
+
+    def traits(self) -> Traits:
+        """The native copy of the creature's numbers the odds read (facts.py)."""
+        t = self.traits_of
+        if t is None or t.creature is not self.creature:
+            t = self.traits_of = Traits(self.creature)
+        return t
 
     @property
     def wstate(self) -> WeaponState:

@@ -103,7 +103,8 @@ class Movement(Weapons):
             if v > best:
                 best, who = v, e
         if p.distance == "snipe" and any(
-                g.dist(me.pos, e.pos) <= 1 or (zones is not None and e.weapon.kind != "ranged"
+                g.dist(me.pos, e.pos) <= 1 or (zones is not None
+                                               and not e.arm(e.active_weapon).ranged
                                                and zones.band(me.pos, e.pos) == 0)
                 for e in enemies):
             best *= 0.5  # a sniper wants no one in reach of it, nor a brawler in its zone

@@ -105,14 +105,14 @@ def _f2d20_resist(t: Combatant, dtype: str) -> int:
 
 def damage_per_hit(b: Battle, me: Combatant, i: int, t: Combatant) -> float:
     """A rough expected damage of one hit with weapon slot ``i`` on ``t``, after armor."""
+    if b.ruleset == "f2d20":
+        a = me.arm(i)
+        if a.f2d20:
+            n = a.cd
+            if a.ranged and a.ammo is not None:  # combat dice bought with ammunition
+                n += max(0, min(a.fire_rate, me.ammo.get(a.ammo, 0) - 1))
+            return _cd_expected(min(n, 14), a.vicious, a.piercing, _f2d20_resist(t, a.dtype))
     w: Weapon = me.weapons[i]
-    if b.ruleset == "f2d20" and w.f2d20 is not None:
-        p = w.f2d20
-        n = p.cd
-        if w.kind == "ranged" and w.ammo is not None:  # combat dice bought with ammunition
-            n += max(0, min(p.fire_rate, me.ammo.get(w.ammo, 0) - 1))
-        return _cd_expected(min(n, 14), p.effects.vicious, p.effects.piercing,
-                            _f2d20_resist(t, p.damage_type))
     raw = _dice_mean(w.damage)
     if b.ruleset == "pnp":
 

@@ -3,7 +3,7 @@ hold and fire, what the packet forbids (area weapons), and when to draw another.
 
 from __future__ import annotations
 
-from wasteland.bestiary.models import AIPacket, Weapon
+from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import ACTIVE, Battle, Combatant
 
@@ -17,15 +17,15 @@ AREA_RADIUS = 2  # squares around the target an area weapon endangers
 def _area_weapon(c: Combatant, i: int, ruleset: str = "pnp") -> bool:
     """Whether weapon slot ``i`` hits around its target: splash or spread (PnP), burst
     (2d20; a 2d20 Spread lands its extra hits on the target itself)."""
-    w = c.weapons[i]
+    a = c.arm(i)
     if ruleset == "f2d20":
-        return bool(w.f2d20 and w.f2d20.effects.burst)
-    return bool(w.qualities.splash or w.qualities.spread)
+        return a.burst
+    return a.area_pnp
 
 
 def weapon_kind(c: Combatant, i: int) -> str:
-    w = c.weapons[i]
-    return "ranged" if w.kind == "ranged" else ("unarmed" if w.kind == "unarmed" else "melee")
+    kind = c.arm(i).kind
+    return "ranged" if kind == "ranged" else ("unarmed" if kind == "unarmed" else "melee")
 
 
 class Weapons(PacketBase):
@@ -53,36 +53,37 @@ class Weapons(PacketBase):
 
     # --- weapons -------------------------------------------------------------------------
     @staticmethod
-    def _can_hold(b: Battle, me: Combatant, w: Weapon) -> bool:
+    def _can_hold(b: Battle, me: Combatant, hands: int) -> bool:
         """Crippled (PnP) or injured (2d20) arms: a weapon needs hands it has left."""
-        if w.hands == 0:
+        if hands == 0:
             return True
         hurt = me.crippled.get("arm", 0)
         if b.ruleset == "f2d20":
-            return hurt == 0 or (hurt == 1 and w.hands == 1)
-        return me.loc_counts.get("arm", 0) - hurt >= w.hands
+            return hurt == 0 or (hurt == 1 and hands == 1)
+        return me.loc_counts.get("arm", 0) - hurt >= hands
 
     def _armed(self, b: Battle, me: Combatant) -> bool:
         """Whether it has a weapon it can hold and fire (or reload)."""
-        for i, w in enumerate(me.weapons):
-            if not self._can_hold(b, me, w):
+        for i in range(len(me.weapons)):
+            a = me.arm(i)
+            if not self._can_hold(b, me, a.hands):
                 continue
-            if (w.kind != "ranged" or self._rounds(b, me, i) > 0
-                    or (b.ruleset == "pnp" and me.ammo.get(w.ammo or "", 0) > 0)):
+            if (not a.ranged or self._rounds(b, me, i) > 0
+                    or (b.ruleset == "pnp" and me.ammo.get(a.ammo or "", 0) > 0)):
                 return True
         return False
 
     def _can_reach(self, b: Battle, me: Combatant, i: int, t: Combatant) -> bool:
         """Whether weapon slot ``i`` could attack ``t`` from here (for the weapon in hand
         the legal actions say so exactly; for the others this is an estimate)."""
-        w = me.weapons[i]
+        a = me.arm(i)
         g = b.grid
         if not g.sight[me.pos][t.pos]:
             return False
         d = g.dist(me.pos, t.pos)
-        if w.kind != "ranged":
-            return d <= w.reach
-        if w.qualities.stunted_range and d * 5 > w.range_ft:
+        if not a.ranged:
+            return d <= a.reach
+        if a.stunted and d * 5 > a.range_ft:
             return False
         return self._rounds(b, me, i) > 0
 
@@ -100,7 +101,7 @@ class Weapons(PacketBase):
         g = b.grid
         if p.area_attack_mode == "never":
             return "area_attack_mode never"
-        if me.weapons[i].qualities.splash and g.dist(me.pos, t.pos) <= AREA_RADIUS:
+        if me.arm(i).splash and g.dist(me.pos, t.pos) <= AREA_RADIUS:
             return f"{t.id} too close to its own blast"
         # a 2d20 burst only carries on into enemies (docs/rules/f2d20.md), so there is no
         # ally to be careful of
@@ -113,11 +114,11 @@ class Weapons(PacketBase):
     def _usable(self, b: Battle, me: Combatant, i: int, t: Combatant, p: AIPacket) -> bool:
         """Whether weapon slot ``i`` could be used on ``t`` at all, wherever it stands: a
         hand to hold it, rounds to fire (PnP: or to load), and the packet allows it."""
-        w = me.weapons[i]
-        if self._area_blocked(b, me, i, t, p) or not self._can_hold(b, me, w):
+        a = me.arm(i)
+        if self._area_blocked(b, me, i, t, p) or not self._can_hold(b, me, a.hands):
             return False
-        return (w.kind != "ranged" or self._rounds(b, me, i) > 0
-                or (b.ruleset == "pnp" and me.ammo.get(w.ammo or "", 0) > 0))
+        return (not a.ranged or self._rounds(b, me, i) > 0
+                or (b.ruleset == "pnp" and me.ammo.get(a.ammo or "", 0) > 0))
 
     def _score(self, view: View, me: Combatant, i: int, t: Combatant,
                p: AIPacket) -> tuple[float, bool]:
@@ -125,23 +126,23 @@ class Weapons(PacketBase):
         cannot strike from here; whether it can strike from here at 5% or better). 0 when
         it cannot fire at all or the packet forbids it."""
         b = view.battle
-        w = me.weapons[i]
+        a = me.arm(i)
         if not self._usable(b, me, i, t, p):
             return 0.0, False
         rounds = self._rounds(b, me, i)
         chance = hit_chance(view, me, t, None, i)
         shots = 1.0
-        if b.ruleset == "pnp" and w.rof > 1:
-            shots += max(0.0, min(w.rof, rounds) - 1) * 0.35
+        if b.ruleset == "pnp" and a.rof > 1:
+            shots += max(0.0, min(a.rof, rounds) - 1) * 0.35
         score = chance * shot_damage(view, me, i, t) * shots
         now = self._can_reach(b, me, i, t) and chance >= 0.05
         if not now:
             score *= 0.5
-        if w.kind == "ranged" and b.ruleset == "f2d20" and p.distance != "stay":
+        if a.ranged and b.ruleset == "f2d20" and p.distance != "stay":
             step = self._step_back_value(view, me, i, t)
             if step > score:  # a step out of reach first, and the shot this turn
                 score, now = step, step > 0.0
-        if w.kind == "ranged" and rounds <= 0:
+        if a.ranged and rounds <= 0:
             score *= 0.5  # needs a reload first
         return score, now
 

@@ -84,13 +84,12 @@ class Attacks(Damage):
 
     def _difficulty(self, b: Battle, c: Combatant, t: Combatant, ws: int,
                     location: str | None, parts: list[tuple[str, int]] | None) -> int:
-        wpn = c.weapons[ws]
-        p = wpn.f2d20
-        assert p is not None
+        a = c.arm(ws)  # the weapon's and the target's fields, as native copies
+        assert a.f2d20
         z = zones_for(b.grid)
         g = b.grid
-        tstats = S.stats(t)
-        total = tstats.defense
+        traits = t.traits()
+        total = traits.defense2d20
         if parts is not None:
             parts.append(("Defense", total))
         if t.cond.get("defend"):
@@ -98,14 +97,14 @@ class Attacks(Damage):
             total += v
             if parts is not None:
                 parts.append(("defending", v))
-        melee = p.skill in S.MELEE_SKILLS
+        melee = a.melee2d20
         if not melee:
             band = z.band(c.pos, t.pos)
-            off = abs(band - RANGES_2D20.index(p.range))
+            off = abs(band - RANGES_2D20.index(a.band))
             if off:
                 total += off
                 if parts is not None:
-                    parts.append((f"range {RANGES_2D20[band]} vs {p.range}", off))
+                    parts.append((f"range {RANGES_2D20[band]} vs {a.band}", off))
             there = z.zone_of[t.pos]
             # reading: the zone's cover shields it from shots from other zones; inside one
             # zone, the target's own square decides
@@ -133,7 +132,7 @@ class Attacks(Damage):
             total += head
             if parts is not None:
                 parts.append(("head injury", head))
-        if S.injuries(c, "arm") and wpn.hands:
+        if S.injuries(c, "arm") and a.hands:
             total += 1
             if parts is not None:
                 parts.append(("arm injury", 1))
@@ -146,12 +145,11 @@ class Attacks(Damage):
                 total += 1
                 if parts is not None:
                     parts.append(("prone target, medium or farther", 1))
-        abilities = tstats.abilities
-        if "big" in abilities:
+        if traits.big:
             total -= 1
             if parts is not None:
                 parts.append(("big target", -1))
-        if "little" in abilities:
+        if traits.little:
             total += 1
             if parts is not None:
                 parts.append(("little target", 1))

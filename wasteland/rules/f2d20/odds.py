@@ -103,10 +103,12 @@ def hit_chance(rules: Any, b: Battle, c: Combatant, t: Combatant, location: str 
     reroll when ``c`` has aimed this round and not yet attacked (``aim`` overrides), and an
     ally's assistance. ``rules``: the F2d20 ruleset asking (``Attacks.hit_chance``), whose
     ``difficulty`` it reads; its module imports this one."""
-    diff = rules.difficulty(b, c, t, c.active_weapon, location)
-    tn, tag = S.attack_test(c, c.active_weapon)
+    ws = c.active_weapon
+    diff = rules.difficulty(b, c, t, ws, location)
+    tn, tag = S.attack_test(c, ws)
+    arm = c.arm(ws)
     return p_pass(tn, tag, diff, 2 + extra_dice, aims(b, c) if aim is None else aim,
-                  helper_of(b, c, c.weapon.f2d20.skill if c.weapon.f2d20 else "unarmed"))
+                  helper_of(b, c, arm.skill if arm.f2d20 else "unarmed"))
 
 
 def helper_of(b: Battle, c: Combatant, skill: str) -> tuple[int, int] | None:

@@ -12,8 +12,8 @@ from . import stats as S
 
 
 def _holds_gun(c: Combatant) -> bool:
-    p = c.weapon.f2d20
-    return p is not None and p.skill not in S.MELEE_SKILLS
+    a = c.arm(c.active_weapon)
+    return a.f2d20 and not a.melee2d20
 
 
 def reach_of(c: Combatant) -> int:
@@ -27,10 +27,10 @@ def reach_of(c: Combatant) -> int:
     got: int | None = c.memo.get(key)
     if got is None:
         r = 1
-        for w in c.weapons:
-            p = w.f2d20
-            if p is not None and w.reach > r and p.skill in S.MELEE_SKILLS and S.usable(c, w):
-                r = w.reach
+        for i, w in enumerate(c.weapons):
+            a = c.arm(i)
+            if a.f2d20 and a.reach > r and a.melee2d20 and S.usable(c, w):
+                r = a.reach
         got = c.memo[key] = r
     return got
 

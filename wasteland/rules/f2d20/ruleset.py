@@ -243,13 +243,13 @@ class F2d20(Aid):
             heals, derads = chem.f2d20_heal > 0, chem.f2d20_rads > 0
         attack_ok = major_ok and S.usable(c, c.weapon)
         # can_attack's checks on the weapon in hand, made once for every enemy below
-        wpn = c.weapon
-        prof = wpn.f2d20
-        melee = prof is not None and prof.skill in S.MELEE_SKILLS
-        armed = attack_ok and prof is not None and (
-            melee or wpn.ammo is None or c.ammo.get(wpn.ammo, 0) > 0)
+        arm = c.arm(c.active_weapon)
+        prof = arm.f2d20
+        melee = prof and arm.melee2d20
+        armed = attack_ok and prof and (
+            melee or arm.ammo is None or c.ammo.get(arm.ammo, 0) > 0)
         sees = g.sight[c.pos]
-        gun = prof is not None and not melee  # _holds_gun
+        gun = prof and not melee  # _holds_gun
         reach: set[int] | None = None
         mine = c.pos
         moves = z.moves
@@ -299,7 +299,7 @@ class F2d20(Aid):
                             ids.append(SPRINT_AWAY[ts])
             if enemy:  # as can_attack(b, c, t, c.active_weapon)
                 if (armed and sees[tp] and not t.cond.get("burrowed")
-                        and (not melee or g.dist(mine, tp) <= wpn.reach)):
+                        and (not melee or g.dist(mine, tp) <= arm.reach)):
                     ids.extend(self._attack_ids(t))
                 continue
             if not (take or major_ok):

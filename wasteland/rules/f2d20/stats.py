@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from wasteland.bestiary.models import DR2d20, Stats2d20, Weapon
 from wasteland.rules.battle import Combatant
+from wasteland.rules.facts import MELEE_SKILLS
 
 # Which SPECIAL attribute a player character's skill is tested with (seed 002, Making an
 # Attack; the non-weapon skills follow the published game: Athletics AGI, Medicine INT,
@@ -18,7 +19,6 @@ SKILL_ATTRIBUTE = {
 # the standard hit-location table, by location kind (seed 003, Hit Locations: arms and
 # legs are left 9-11 / 15-17 and right 12-14 / 18-20)
 DEFAULT_TABLE = ((2, "head"), (8, "torso"), (14, "arm"), (20, "leg"))
-MELEE_SKILLS = ("melee_weapons", "unarmed")
 
 
 def stats(c: Combatant) -> Stats2d20:
@@ -51,12 +51,15 @@ def target_number(c: Combatant, skill: str, attack: tuple[str, str | None] | Non
 
 
 def attack_test(c: Combatant, ws: int) -> tuple[int, int]:
-    """Target number and tag rank of an attack with weapon slot ``ws``."""
-    w = c.weapons[ws]
-    assert w.f2d20 is not None
-    s = stats(c)
-    ref = s.attacks[ws] if ws < len(s.attacks) else None
-    return target_number(c, w.f2d20.skill, (ref.attribute, ref.skill) if ref else None)
+    """Target number and tag rank of an attack with weapon slot ``ws``: fixed by the stat
+    block and the weapon, so worked out once and kept with the weapon's native copy."""
+    a = c.arm(ws)
+    if a.tn < 0:
+        assert a.f2d20
+        s = stats(c)
+        ref = s.attacks[ws] if ws < len(s.attacks) else None
+        a.tn, a.tag = target_number(c, a.skill, (ref.attribute, ref.skill) if ref else None)
+    return a.tn, a.tag
 
 
 def medicine_rank(c: Combatant) -> int:
