@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
@@ -41,8 +41,12 @@ def extensions() -> list[Any]:
 
         # a fixed group name: the editable install maps the shared library by its name,
         # which otherwise is a hash of the module list
-        return list(mypycify([f"wasteland/{p}" for p in compiled["MODULES"]], opt_level="3",
-                             group_name="wasteland_engine"))
+        engine = list(mypycify([f"wasteland/{p}" for p in compiled["MODULES"]],
+                               opt_level="3", group_name="wasteland_engine"))
+        # hand-written C beside it (envs/_buffers.c: the env's float32 and mask buffers)
+        return engine + [Extension(compiled["module_name"](p[:-2] + ".py"),
+                                   [f"wasteland/{p}"], extra_compile_args=["-O2"])
+                         for p in compiled["C_SOURCES"]]
     except BaseException as e:  # noqa: BLE001 - mypyc exits on a type error; plain Python then
         _say(f"not compiling the engine ({type(e).__name__}: {e}); it runs as plain Python")
         return []

@@ -58,10 +58,11 @@ def test_a_build_that_matches_its_sources_is_what_runs() -> None:
 
 
 def test_a_changed_source_makes_the_build_stale(tmp_path: Path) -> None:
-    for p in _compiled.MODULES:
+    every = [*_compiled.MODULES, *_compiled.C_SOURCES]
+    for p in every:
         (tmp_path / p).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / p).write_text(f"# {p}\n")
-    assert _compiled.stale(tmp_path) == list(_compiled.MODULES)  # no record of a build
+    assert _compiled.stale(tmp_path) == every  # no record of a build
     record = {"sources": _compiled.source_hashes(tmp_path)}
     (tmp_path / "_compiled.json").write_text(json.dumps(record))
     assert _compiled.stale(tmp_path) == []
@@ -73,10 +74,14 @@ def test_a_changed_source_makes_the_build_stale(tmp_path: Path) -> None:
     record["sources"]["rules/gone.py"] = "0" * 64
     (tmp_path / "_compiled.json").write_text(json.dumps(record))
     assert _compiled.stale(tmp_path) == [changed, "rules/gone.py"]
+    # the hand-written C is hashed too: a changed one is stale like a changed module
+    c_source = _compiled.C_SOURCES[0]
+    (tmp_path / c_source).write_text("/* edited */\n")
+    assert _compiled.stale(tmp_path) == [changed, c_source, "rules/gone.py"]
 
 
 def test_every_compiled_module_exists_and_is_named_for_its_path() -> None:
     pkg = ROOT / "wasteland"
-    for p in _compiled.MODULES:
+    for p in (*_compiled.MODULES, *_compiled.C_SOURCES):
         assert (pkg / p).is_file(), p
     assert _compiled.module_name("rules/pnp/ruleset.py") == "wasteland.rules.pnp.ruleset"

@@ -52,12 +52,18 @@ MODULES = (
 )
 
 
+# C sources built beside them (setup.py), hashed with them: a changed one makes the build
+# stale, and the Python code that would call it keeps to its plain-Python twin
+C_SOURCES = ("envs/_buffers.c",)
+
+
 def module_name(path: str) -> str:
     return "wasteland." + path[: -len(".py")].replace("/", ".")
 
 
 def source_hashes(root: Path = ROOT) -> dict[str, str]:
-    return {p: hashlib.sha256((root / p).read_bytes()).hexdigest() for p in MODULES}
+    return {p: hashlib.sha256((root / p).read_bytes()).hexdigest()
+            for p in (*MODULES, *C_SOURCES)}
 
 
 def _built(root: Path = ROOT) -> bool:
@@ -95,10 +101,10 @@ def stale(root: Path = ROOT) -> list[str]:
     the build left no record), and those it compiled that are no longer to be."""
     built = _recorded(root)
     if built is None:
-        return list(MODULES)
+        return [*MODULES, *C_SOURCES]
     now = source_hashes(root)
-    return ([p for p in MODULES if built.get(p) != now[p]]
-            + [p for p in built if p not in MODULES])
+    return ([p for p in now if built.get(p) != now[p]]
+            + [p for p in built if p not in now])
 
 
 def guard() -> str:
@@ -107,12 +113,13 @@ def guard() -> str:
     if not _built():
         return "pure"
     if os.environ.get("WASTELAND_PURE"):
-        dropped = [p for p in (_recorded() or {}) if p not in MODULES]
+        dropped = [p for p in (_recorded() or {}) if p not in MODULES and p.endswith(".py")]
         sys.meta_path.insert(0, _SourceFinder(dropped))
         return "pure"
     old = stale()
     if old:
-        sys.meta_path.insert(0, _SourceFinder([p for p in old if p not in MODULES]))
+        sys.meta_path.insert(0, _SourceFinder([p for p in old if p not in MODULES
+                                               and p.endswith(".py")]))
         sys.stderr.write(f"wasteland: the compiled engine is older than {len(old)} of its "
                          f"sources (wasteland/{old[0]}...); running them as plain Python, "
                          f"slower, until `make compile`\n")

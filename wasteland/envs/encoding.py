@@ -39,8 +39,7 @@ combatant and the zone's cover instead of the square's.
 from __future__ import annotations
 
 import operator
-import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, SupportsIndex
 
 import numpy as np
@@ -58,6 +57,8 @@ from wasteland.rules.actions import (
 from wasteland.rules.battle import ACTIVE, Battle
 from wasteland.rules.protocol import Decision, Ruleset, get_ruleset
 from wasteland.rules.zones import Zones
+
+from .buffers import flags8, floats32
 
 END_ID = ACTION_INDEX[Action("end")]
 
@@ -168,16 +169,12 @@ def mask_box() -> spaces.Box:
     return spaces.Box(low=0, high=1, shape=(N_ACTIONS,), dtype=np.int8)
 
 
-_NO_ACTIONS = bytes(N_ACTIONS)
-_OBS_BYTES = bytes(4 * OBS_SIZE)
 
 
 def mask_of(legal: Sequence[int], dtype: type = np.int8) -> np.ndarray:
     """A fresh 0/1 vector over the action table with ``legal`` set (int8, or bool)."""
-    m = bytearray(_NO_ACTIONS)
-    for i in legal:
-        m[i] = 1
-    return np.frombuffer(m, dtype=dtype)
+    return np.frombuffer(flags8(legal if type(legal) is list else list(legal), N_ACTIONS),
+                         dtype=dtype)
 
 
 def fallback_id(legal: Sequence[int]) -> int:
@@ -243,11 +240,6 @@ def weapon_features(w: Weapon, ruleset: str, size: int) -> WeaponFeatures:
 _EMPTY_HANDS: WeaponFeatures = (0.0, 0.0, 0.0, 0.0, 0.0, SUPPLY, 1.0, "")
 
 
-def _packer(n: int) -> Callable[..., None]:
-    """Writes the floats of an observation of ``n`` combatants into a buffer."""
-    return struct.Struct(f"={G + n * B}f").pack_into
-
-
 class Encoder:
     """Encodes one battle; the parts that never change during a fight are computed once
     (a combatant's weapon features again when a disarm changes what it carries).
@@ -304,7 +296,6 @@ class Encoder:
         self._cells = g.n_cells
         # per observer square, the geometry to every square (filled as squares are seen)
         self._geo: dict[int, list[tuple[float, ...] | None]] = g.caches.setdefault(geo_key, {})
-        self._pack = _packer(self.n)
         # the AP economy (2d20): each side's enemy sides
         self.economy = "pools" in battle.extra
         n_sides = len(battle.side_names)
@@ -331,9 +322,9 @@ class Encoder:
             self._wglobal.append([wf[:5] + (spare if spare > 0.0 else 0.0,) for wf in ws])
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # copied and pickled (vector envs, Ray) by building it again from its battle: a
-        # Struct's pack_into cannot be pickled, and compiled it has no __dict__ to copy;
-        # what it keeps is worked out from the battle, the rest lives with the map
+        # copied and pickled (vector envs, Ray) by building it again from its battle:
+        # compiled it has no __dict__ to copy; what it keeps is worked out from the
+        # battle, the rest lives with the map
         return (Encoder, (self.battle,))
 
     def _geometry(self, a: int, b: int) -> tuple[float, ...]:
@@ -493,6 +484,5 @@ class Encoder:
             out.append(ohp / omhp if omhp > 0 else 0.0)
             out += row[p] or self._geometry(pos, p)
             out += (ch, ca, cl, o.readied, o is subj, ow[1], o.free_used, o.unguarded, empty)
-        buf = bytearray(_OBS_BYTES)  # zeros: the slots past the last combatant stay empty
-        self._pack(buf, 0, *out)
-        return np.frombuffer(buf, dtype=np.float32)
+        # zeros after the last combatant's block: empty blocks
+        return np.frombuffer(floats32(out, OBS_SIZE), dtype=np.float32)

@@ -1,0 +1,80 @@
+"""The env's float32 and mask buffers: the C module (envs/_buffers.c) and its Python twin
+give the same bytes, and both refuse what does not fit."""
+
+from __future__ import annotations
+
+import importlib
+import random
+import struct
+
+import numpy as np
+import pytest
+
+import wasteland
+from wasteland.envs import buffers
+from wasteland.envs.encoding import mask_of
+
+
+def _c():
+    if wasteland.ENGINE != "compiled":
+        pytest.skip("the engine runs as plain Python here: no C buffers to compare")
+    return importlib.import_module("wasteland.envs._buffers")
+
+
+def _values(rng: random.Random, n: int) -> list:
+    out: list = []
+    for _ in range(n):
+        k = rng.random()
+        out.append(rng.uniform(-1, 1) if k < 0.6 else
+                   (rng.random() < 0.5) if k < 0.8 else rng.randint(-3, 3))
+    return out
+
+
+def test_the_compiled_engine_fills_buffers_in_c() -> None:
+    _c()
+    assert buffers.NATIVE and buffers.floats32 is not buffers.floats32_py
+
+
+@pytest.mark.parametrize("fn", ["c", "py"])
+def test_floats32_packs_like_struct_and_pads_with_zeros(fn: str) -> None:
+    floats32 = _c().floats32 if fn == "c" else buffers.floats32_py
+    rng = random.Random(4)
+    for n in (0, 1, 39, 215, 259):
+        values = _values(rng, n)
+        want = struct.pack(f"={n}f", *values) + bytes(4 * (259 - n))
+        got = floats32(values, 259)
+        assert isinstance(got, bytearray) and bytes(got) == want
+    # float32 rounding: a value between two float32s lands where struct puts it
+    third = [1 / 3, -2 / 3, 0.1]
+    assert bytes(floats32(third, 3)) == struct.pack("=3f", *third)
+
+
+@pytest.mark.parametrize("fn", ["c", "py"])
+def test_floats32_refuses_what_does_not_fit(fn: str) -> None:
+    floats32 = _c().floats32 if fn == "c" else buffers.floats32_py
+    with pytest.raises(ValueError, match="3 values do not fit in 2 floats"):
+        floats32([0.0, 1.0, 2.0], 2)
+    with pytest.raises(TypeError):
+        floats32([0.0, "x"], 4)
+
+
+@pytest.mark.parametrize("fn", ["c", "py"])
+def test_flags8_sets_each_id(fn: str) -> None:
+    flags8 = _c().flags8 if fn == "c" else buffers.flags8_py
+    ids = [0, 5, 17, 318]
+    got = flags8(ids, 319)
+    assert isinstance(got, bytearray) and len(got) == 319
+    assert [i for i, v in enumerate(got) if v] == ids and set(got) == {0, 1}
+    with pytest.raises(IndexError, match="id 319 is outside 0..318"):
+        flags8([319], 319)
+    with pytest.raises(IndexError):
+        flags8([-1], 319)
+
+
+def test_a_mask_is_fresh_and_writable() -> None:
+    a = mask_of([1, 2])
+    b = mask_of((1, 2))  # any sequence of ids
+    assert a.dtype == np.int8 and a.flags.writeable
+    a[0] = 1
+    assert b[0] == 0 and list(np.flatnonzero(b)) == [1, 2]
+    assert mask_of([3], dtype=bool).dtype == bool

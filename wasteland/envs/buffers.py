@@ -1,0 +1,51 @@
+"""The observation and mask buffers: float32 and 0/1 bytes from Python lists, filled by
+the C module ``_buffers`` (``_buffers.c``) when the engine is compiled, else by the same
+functions in Python below. Both give the same bytes (tests/envs/test_buffers.py)."""
+
+from __future__ import annotations
+
+import importlib
+import struct
+from collections.abc import Callable
+from typing import Any
+
+import wasteland
+
+
+def floats32_py(values: list[Any], n: int) -> bytearray:
+    """``n`` float32 in native order, ``values`` first and zeros after them."""
+    if len(values) > n:
+        raise ValueError(f"floats32: {len(values)} values do not fit in {n} floats")
+    buf = bytearray(4 * n)
+    try:
+        struct.pack_into(f"={len(values)}f", buf, 0, *values)
+    except struct.error as e:  # as the C module: a value that is not a number
+        raise TypeError(f"floats32: {e}") from None
+    return buf
+
+
+def flags8_py(ids: list[int], n: int) -> bytearray:
+    """``n`` bytes, 1 at each of ``ids``."""
+    m = bytearray(n)
+    for i in ids:
+        if not 0 <= i < n:
+            raise IndexError(f"flags8: id {i} is outside 0..{n - 1}")
+        m[i] = 1
+    return m
+
+
+def _native() -> Any:
+    """The C module when the engine runs compiled and it was built with it: a plain or
+    stale engine (the sources changed since the build) keeps to the Python functions."""
+    if wasteland.ENGINE != "compiled":
+        return None
+    try:
+        return importlib.import_module("wasteland.envs._buffers")
+    except ImportError:
+        return None
+
+
+_C = _native()
+NATIVE = _C is not None
+floats32: Callable[[list[Any], int], bytearray] = _C.floats32 if NATIVE else floats32_py
+flags8: Callable[[list[int], int], bytearray] = _C.flags8 if NATIVE else flags8_py
