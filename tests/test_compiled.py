@@ -44,6 +44,47 @@ def test_the_plain_python_path_plays_the_recorded_fights(tmp_path: Path) -> None
     assert json.loads(out.stdout.strip().splitlines()[-1]) == []
 
 
+OBSERVATIONS = """
+import hashlib, random, sys
+import numpy as np
+import wasteland
+from wasteland.bestiary.loader import scenario_names
+from wasteland.envs import buffers, combat_v0
+h = hashlib.sha256()
+for rs in ("pnp", "f2d20", "simple"):
+    for s in scenario_names():
+        env = combat_v0.raw_env(ruleset=rs, scenario=s)
+        env.reset(seed=3)
+        rng = random.Random(5)
+        for agent in env.agent_iter(150):
+            obs, r, term, trunc, info = env.last()
+            h.update(obs["action_mask"].tobytes())
+            for a in env.agents:  # every agent's view, the deciding one's and the others'
+                h.update(env.observe(a)["observation"].tobytes())
+            mask = obs["action_mask"]
+            env.step(None if term or trunc else rng.choice(np.flatnonzero(mask).tolist()))
+print(wasteland.ENGINE, buffers.NATIVE, h.hexdigest())
+"""
+
+
+def test_the_compiled_encoder_and_buffers_give_the_plain_observations(tmp_path: Path) -> None:
+    """The observation encoder is compiled and its buffers filled in C; the same random
+    play gives the same observation and mask bytes, for every agent, on both paths."""
+    if wasteland.ENGINE != "compiled":
+        pytest.skip("the engine runs as plain Python here: nothing to compare")
+    runs = {}
+    for pure in (False, True):
+        env = {k: v for k, v in os.environ.items() if k != "WASTELAND_PURE"}
+        if pure:
+            env["WASTELAND_PURE"] = "1"
+        out = subprocess.run([sys.executable, "-c", OBSERVATIONS], capture_output=True,
+                             text=True, env=env, cwd=tmp_path, timeout=600)
+        assert out.returncode == 0, out.stderr[-2000:]
+        runs[pure] = out.stdout.split()
+    assert runs[False][:2] == ["compiled", "True"] and runs[True][:2] == ["pure", "False"]
+    assert runs[False][2] == runs[True][2]
+
+
 def test_a_build_that_matches_its_sources_is_what_runs() -> None:
     if wasteland.ENGINE == "pure" and not os.environ.get("WASTELAND_PURE"):
         pytest.skip("no compiled build here (no C compiler at install, or WASTELAND_PURE)")

@@ -4,7 +4,7 @@
    pack_into took about 9 ns a number (an argument tuple, a format code per item) and was
    a third of the encoder's time. The action mask is a 0/1 byte per action id.
 
-   floats32(values, n) -> bytearray of n float32: values (a list of floats, ints or bools,
+   floats32(values, n) -> bytearray of n float32: values (a list of floats, bools or ints,
        at most n of them) in native byte order, zeros after them; the same bytes as
        struct.pack_into("=<len>f", ...) on a zeroed buffer (a C cast rounds to nearest, as
        PyFloat_Pack4 does, and none of the values are out of float range).
@@ -43,6 +43,9 @@ floats32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         double d;
         if (PyFloat_CheckExact(v)) {
             d = PyFloat_AS_DOUBLE(v);
+        }
+        else if (v == Py_True || v == Py_False) {  /* the encoder's 0/1 features */
+            d = v == Py_True ? 1.0 : 0.0;
         }
         else {
             d = PyFloat_AsDouble(v);

@@ -187,14 +187,18 @@ def fallback_id(legal: Sequence[int]) -> int:
 # melee, ranged, range, RoF, reach (normalized), feed (NO_FEED / MAGAZINE / SUPPLY),
 # magazine capacity (at least 1), ammunition id
 WeaponFeatures = tuple[float, float, float, float, float, int, float, str]
-_NO_CHOICE = (0.0,) * (len(SLOTS) + 1 + len(REACTIONS) + 1)
+# the cached pieces are typed as tuples of any length: mypyc keeps those as the Python
+# tuples they are, where a fixed-length tuple type would unpack each into C doubles and
+# box every float again when it joins the observation
+Floats = tuple[float, ...]
+_NO_CHOICE: Floats = (0.0,) * (len(SLOTS) + 1 + len(REACTIONS) + 1)
 _SLOT_ONEHOT = {s: tuple(1.0 if s == t else 0.0 for t in SLOTS) + (0.0,) for s in SLOTS}
 _OTHER_SLOT = (0.0,) * len(SLOTS) + (1.0,)
 _REACTION_ONEHOT = {r: tuple(1.0 if r == t else 0.0 for t in REACTIONS) + (0.0,)
                     for r in REACTIONS}
 _OTHER_REACTION = (0.0,) * len(REACTIONS) + (1.0,)
 _NO_REACTION = (0.0,) * (len(REACTIONS) + 1)
-_NO_ECONOMY = (0.0, 0.0, 0.0, 0.0, 0.0)
+_NO_ECONOMY: Floats = (0.0,) * 5
 _CHOICE: dict[tuple[str, str | None], tuple[float, ...]] = {}
 
 
@@ -206,7 +210,8 @@ def _choice(key: tuple[str, str | None]) -> tuple[float, ...]:
     return got
 
 
-_DOWN = (0.0,) * (len(SLOT_FEATURES) - 4)
+_DOWN: Floats = (0.0,) * (len(SLOT_FEATURES) - 4)
+_WHOLE: Floats = (0.0, 0.0, 0.0)  # no crippled head, arms or legs
 
 
 def _clip(x: float) -> float:
@@ -281,18 +286,19 @@ class Encoder:
             geo_key = "_obs_geometry"
         # per square: cover, height, visibility (the square or the light, the worse)
         cells_key = f"{geo_key}_cells_{self.ambient}"
-        self._cell: list[tuple[float, float, float]] = g.caches.get(cells_key) or []
+        self._cell: list[Floats] = g.caches.get(cells_key) or []
         if not self._cell:
             self._cell = [(self.cover[i] / 3.0, _clip(g.heights[i] / HEIGHT_SCALE),
                            _clip(min(g.vis[i], self.ambient) / -10.0)) for i in range(g.n_cells)]
             g.caches[cells_key] = self._cell
         # per observer, per combatant: present, is_me, ally, enemy
         sides = [c.side for c in battle.combatants]
-        self._prefix = [[(1.0, 1.0 if i == j else 0.0,
-                          1.0 if (sides[i] == sides[j] and i != j) else 0.0,
-                          0.0 if sides[i] == sides[j] else 1.0) for j in range(self.n)]
-                        for i in range(self.n)]
-        self._prefix_alive = [[p + (1.0,) for p in row] for row in self._prefix]
+        self._prefix: list[list[Floats]] = [
+            [(1.0, 1.0 if i == j else 0.0, 1.0 if (sides[i] == sides[j] and i != j) else 0.0,
+              0.0 if sides[i] == sides[j] else 1.0) for j in range(self.n)]
+            for i in range(self.n)]
+        self._prefix_alive: list[list[Floats]] = [[p + (1.0,) for p in row]
+                                                  for row in self._prefix]
         self._cells = g.n_cells
         # per observer square, the geometry to every square (filled as squares are seen)
         self._geo: dict[int, list[tuple[float, ...] | None]] = g.caches.setdefault(geo_key, {})
@@ -461,28 +467,26 @@ class Encoder:
             ohp, omhp = o.hp, o.max_hp
             aw = o.active_weapon
             ow = ows[aw]
-            cr = o.crippled
-            if cr:
-                ch = 1.0 if cr.get("head", 0) else 0.0
-                ca = cr.get("arm", 0) * 0.5
-                cl = cr.get("leg", 0) * 0.5
-                if ca > 1.0:
-                    ca = 1.0
-                if cl > 1.0:
-                    cl = 1.0
-            else:
-                ch = ca = cl = 0.0
             ofeed = ow[5]
             if not ofeed:
-                empty = 0.0
+                empty = False
             elif ofeed == MAGAZINE:
                 ost = o.weapon_states[aw]
-                empty = 1.0 if (ost.loaded == 0 or ost.reload_step) else 0.0
+                empty = ost.loaded == 0 or ost.reload_step != 0
             else:  # SUPPLY
-                empty = 0.0 if o.ammo.get(ow[7], 0) > 0 else 1.0
+                empty = o.ammo.get(ow[7], 0) <= 0
             out += al
             out.append(ohp / omhp if omhp > 0 else 0.0)
             out += row[p] or self._geometry(pos, p)
-            out += (ch, ca, cl, o.readied, o is subj, ow[1], o.free_used, o.unguarded, empty)
+            cr = o.crippled
+            if cr:
+                ca = cr.get("arm", 0) * 0.5
+                cl = cr.get("leg", 0) * 0.5
+                out += (cr.get("head", 0) != 0, ca if ca < 1.0 else 1.0, cl if cl < 1.0 else 1.0)
+            else:
+                out += _WHOLE
+            # bools where a feature is 0 or 1: the buffer reads them as 0.0 and 1.0, and
+            # they cost no float object
+            out += (o.readied, o is subj, ow[1] > 0.0, o.free_used, o.unguarded, empty)
         # zeros after the last combatant's block: empty blocks
         return np.frombuffer(floats32(out, OBS_SIZE), dtype=np.float32)
