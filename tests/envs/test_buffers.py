@@ -78,3 +78,23 @@ def test_a_mask_is_fresh_and_writable() -> None:
     a[0] = 1
     assert b[0] == 0 and list(np.flatnonzero(b)) == [1, 2]
     assert mask_of([3], dtype=bool).dtype == bool
+
+
+@pytest.mark.parametrize("fn", ["c", "py"])
+def test_ego_flags_is_the_mask_of_the_egocentric_ids(fn: str) -> None:
+    from wasteland.envs import encoding as E
+
+    ego_flags = _c().ego_flags if fn == "c" else buffers.ego_flags_py
+    rng = random.Random(9)
+    for _ in range(300):
+        n = rng.randint(2, E.MAX_COMBATANTS)
+        order = list(range(n))
+        rng.shuffle(order)
+        legal = sorted({i for i in rng.sample(range(E.N_ACTIONS), 30)
+                        if E.TARGET_OF[i] < n})
+        want = E.mask_of(E.ego_ids(legal, order))
+        got = ego_flags(legal, order, E._TARGET_BYTES, E._RETARGET_BYTES, E.N_ACTIONS)
+        assert bytes(got) == want.tobytes()
+        assert (E.ego_mask(legal, order) == want).all()
+    with pytest.raises(IndexError):
+        ego_flags([E.N_ACTIONS], [0, 1], E._TARGET_BYTES, E._RETARGET_BYTES, E.N_ACTIONS)

@@ -9,6 +9,10 @@
        struct.pack_into("=<len>f", ...) on a zeroed buffer (a C cast rounds to nearest, as
        PyFloat_Pack4 does, and none of the values are out of float range).
    flags8(ids, n) -> bytearray of n bytes: 1 at each id of the list, 0 elsewhere.
+   ego_flags(ids, order, target_of, retarget, n) -> the same for the egocentric ids of
+       table ids (encoding.ego_ids): target_of holds each id's target slot as a signed
+       byte (-1: none), retarget the id aimed at each of 10 blocks as uint16, id-major;
+       order lists the slot of each observation block.
 
    wasteland/envs/encoding.py falls back to the same functions in Python when this module
    is not built (no C compiler, WASTELAND_PURE=1, or a stale build). */
@@ -98,11 +102,82 @@ flags8(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+#define BLOCKS 10
+
+static PyObject *
+ego_flags(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5 || !PyList_Check(args[0]) || !PyList_Check(args[1])
+            || !PyBytes_Check(args[2]) || !PyBytes_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "ego_flags(ids: list, order: list, target_of: bytes, "
+                        "retarget: bytes, n: int)");
+        return NULL;
+    }
+    PyObject *ids = args[0], *order = args[1];
+    Py_ssize_t n = PyLong_AsSsize_t(args[4]);
+    if (n == -1 && PyErr_Occurred())
+        return NULL;
+    if (n < 0 || PyBytes_GET_SIZE(args[2]) < n
+            || PyBytes_GET_SIZE(args[3]) < n * BLOCKS * 2) {
+        PyErr_SetString(PyExc_ValueError, "ego_flags: tables shorter than n ids");
+        return NULL;
+    }
+    const signed char *target_of = (const signed char *)PyBytes_AS_STRING(args[2]);
+    const unsigned char *retarget = (const unsigned char *)PyBytes_AS_STRING(args[3]);
+    int block[BLOCKS];
+    for (int k = 0; k < BLOCKS; k++)
+        block[k] = 0;  /* as encoding.ego_ids: a slot in no block reads as block 0 */
+    Py_ssize_t len = PyList_GET_SIZE(order);
+    if (len > BLOCKS) {
+        PyErr_Format(PyExc_ValueError, "ego_flags: %zd blocks, at most %d", len, BLOCKS);
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < len; k++) {
+        Py_ssize_t slot = PyLong_AsSsize_t(PyList_GET_ITEM(order, k));
+        if (slot == -1 && PyErr_Occurred())
+            return NULL;
+        if (slot < 0 || slot >= BLOCKS) {
+            PyErr_Format(PyExc_IndexError, "ego_flags: slot %zd is outside 0..%d", slot,
+                         BLOCKS - 1);
+            return NULL;
+        }
+        block[slot] = (int)k;
+    }
+    PyObject *out = PyByteArray_FromStringAndSize(NULL, n);
+    if (out == NULL)
+        return NULL;
+    char *m = PyByteArray_AS_STRING(out);
+    memset(m, 0, (size_t)n);
+    len = PyList_GET_SIZE(ids);
+    for (Py_ssize_t i = 0; i < len; i++) {
+        Py_ssize_t k = PyLong_AsSsize_t(PyList_GET_ITEM(ids, i));
+        if (k == -1 && PyErr_Occurred()) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        if (k < 0 || k >= n) {
+            Py_DECREF(out);
+            PyErr_Format(PyExc_IndexError, "ego_flags: id %zd is outside 0..%zd", k, n - 1);
+            return NULL;
+        }
+        int t = target_of[k];
+        if (t >= 0) {
+            const unsigned char *r = retarget + 2 * (k * BLOCKS + block[t]);
+            k = (Py_ssize_t)(r[0] | (r[1] << 8));
+        }
+        m[k] = 1;
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"floats32", (PyCFunction)(void (*)(void))floats32, METH_FASTCALL,
      "floats32(values, n): a bytearray of n float32, values first, zeros after."},
     {"flags8", (PyCFunction)(void (*)(void))flags8, METH_FASTCALL,
      "flags8(ids, n): a bytearray of n bytes, 1 at each id."},
+    {"ego_flags", (PyCFunction)(void (*)(void))ego_flags, METH_FASTCALL,
+     "ego_flags(ids, order, target_of, retarget, n): flags8 of the egocentric ids."},
     {NULL, NULL, 0, NULL},
 };
 

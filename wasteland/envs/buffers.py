@@ -34,6 +34,23 @@ def flags8_py(ids: list[int], n: int) -> bytearray:
     return m
 
 
+def ego_flags_py(ids: list[int], order: list[int], target_of: bytes, retarget: bytes,
+                 n: int) -> bytearray:
+    """``flags8`` of the egocentric ids of table ids ``ids`` (``encoding.ego_ids``), from
+    the tables ``encoding`` packs: ``target_of`` a signed byte per id (-1: no target),
+    ``retarget`` per id the id aimed at each of the 10 blocks, as little-endian uint16."""
+    block = [0] * 10
+    for k, slot in enumerate(order):
+        block[slot] = k
+    ego = []
+    for i in ids:
+        if not 0 <= i < n:
+            raise IndexError(f"ego_flags: id {i} is outside 0..{n - 1}")
+        t = struct.unpack_from("b", target_of, i)[0]
+        ego.append(i if t < 0 else struct.unpack_from("<H", retarget, 2 * (i * 10 + block[t]))[0])
+    return flags8_py(ego, n)
+
+
 def _native() -> Any:
     """The C module when the engine runs compiled and it was built with it: a plain or
     stale engine (the sources changed since the build) keeps to the Python functions."""
@@ -49,3 +66,5 @@ _C = _native()
 NATIVE = _C is not None
 floats32: Callable[[list[Any], int], bytearray] = _C.floats32 if NATIVE else floats32_py
 flags8: Callable[[list[int], int], bytearray] = _C.flags8 if NATIVE else flags8_py
+ego_flags: Callable[[list[int], list[int], bytes, bytes, int], bytearray] = (
+    _C.ego_flags if NATIVE else ego_flags_py)

@@ -157,9 +157,9 @@ from wasteland.rules.textmap import render_text
 from .encoding import (
     Encoder,
     ego_ids,
+    ego_mask,
     fallback_id,
     mask_box,
-    mask_of,
     observation_box,
     to_table,
 )
@@ -389,7 +389,7 @@ class raw_env(AECEnv, EzPickle):
         if dec is not None and dec.combatant == slot:
             order = self._order
             return {"observation": enc.observe(slot, dec, order),
-                    "action_mask": mask_of(ego_ids(self._legal, order))}
+                    "action_mask": ego_mask(self._legal, order)}
         return {"observation": enc.observe(slot, None),
                 "action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}
 

@@ -58,7 +58,7 @@ from wasteland.rules.battle import ACTIVE, Battle
 from wasteland.rules.protocol import Decision, Ruleset, get_ruleset
 from wasteland.rules.zones import Zones
 
-from .buffers import flags8, floats32
+from .buffers import ego_flags, flags8, floats32
 
 END_ID = ACTION_INDEX[Action("end")]
 
@@ -155,6 +155,18 @@ def ego_ids(legal: Sequence[int], order: Sequence[int]) -> list[int]:
     for k, slot in enumerate(order):
         block[slot] = k
     return [i if TARGET_OF[i] < 0 else RETARGET[i][block[TARGET_OF[i]]] for i in legal]
+
+
+# the same two tables as bytes, for the C mask (buffers.ego_flags), which counts 10 blocks
+assert MAX_COMBATANTS == 10, "envs/_buffers.c and buffers.py assume 10 observation blocks"
+_TARGET_BYTES = bytes(t & 0xFF for t in TARGET_OF)
+_RETARGET_BYTES = b"".join(r.to_bytes(2, "little") for row in RETARGET for r in row)
+
+
+def ego_mask(legal: list[int], order: list[int]) -> np.ndarray:
+    """``mask_of(ego_ids(legal, order))`` in one pass, without the list of ids."""
+    return np.frombuffer(ego_flags(legal, order, _TARGET_BYTES, _RETARGET_BYTES, N_ACTIONS),
+                         dtype=np.int8)
 
 
 def observation_box() -> spaces.Box:
