@@ -98,3 +98,27 @@ def test_ego_flags_is_the_mask_of_the_egocentric_ids(fn: str) -> None:
         assert (E.ego_mask(legal, order) == want).all()
     with pytest.raises(IndexError):
         ego_flags([E.N_ACTIONS], [0, 1], E._TARGET_BYTES, E._RETARGET_BYTES, E.N_ACTIONS)
+
+
+@pytest.mark.parametrize("fn", ["c", "py"])
+def test_floats32_reads_tuples_as_runs_of_numbers(fn: str) -> None:
+    floats32 = _c().floats32 if fn == "c" else buffers.floats32_py
+    rng = random.Random(7)
+    for _ in range(50):
+        parts: list = []
+        flat: list = []
+        for _ in range(rng.randint(0, 40)):
+            if rng.random() < 0.5:
+                t = tuple(_values(rng, rng.randint(0, 7)))
+                parts.append(t)
+                flat.extend(t)
+            else:
+                v = _values(rng, 1)[0]
+                parts.append(v)
+                flat.append(v)
+        if len(flat) > 259:
+            continue
+        assert bytes(floats32(parts, 259)) == struct.pack(f"={len(flat)}f", *flat) + bytes(
+            4 * (259 - len(flat)))
+    with pytest.raises(ValueError, match="5 values do not fit in 4 floats"):
+        floats32([1.0, (2.0, 3.0), (4.0, 5.0)], 4)

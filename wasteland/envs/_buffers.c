@@ -4,10 +4,12 @@
    pack_into took about 9 ns a number (an argument tuple, a format code per item) and was
    a third of the encoder's time. The action mask is a 0/1 byte per action id.
 
-   floats32(values, n) -> bytearray of n float32: values (a list of floats, bools or ints,
-       at most n of them) in native byte order, zeros after them; the same bytes as
-       struct.pack_into("=<len>f", ...) on a zeroed buffer (a C cast rounds to nearest, as
-       PyFloat_Pack4 does, and none of the values are out of float range).
+   floats32(values, n) -> bytearray of n float32: values (a list of numbers - floats, bools
+       or ints - and tuples of numbers, read in order as one flat run of at most n numbers)
+       in native byte order, zeros after them; the same bytes as struct.pack_into on a
+       zeroed buffer (a C cast rounds to nearest, as PyFloat_Pack4 does, and none of the
+       values are out of float range). The encoder hands over the tuples it keeps with
+       the map and the combatants as they are, rather than copying them into the list.
    flags8(ids, n) -> bytearray of n bytes: 1 at each id of the list, 0 elsewhere.
    ego_flags(ids, order, target_of, retarget, n) -> the same for the egocentric ids of
        table ids (encoding.ego_ids): target_of holds each id's target slot as a signed
@@ -21,6 +23,17 @@
 #include <Python.h>
 #include <string.h>
 
+/* one number as a double; -1.0 with an exception set when it is not one */
+static inline double
+number(PyObject *v)
+{
+    if (PyFloat_CheckExact(v))
+        return PyFloat_AS_DOUBLE(v);
+    if (v == Py_True || v == Py_False)  /* the encoder's 0/1 features */
+        return v == Py_True ? 1.0 : 0.0;
+    return PyFloat_AsDouble(v);
+}
+
 static PyObject *
 floats32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -32,37 +45,50 @@ floats32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t n = PyLong_AsSsize_t(args[1]);
     if (n == -1 && PyErr_Occurred())
         return NULL;
-    Py_ssize_t len = PyList_GET_SIZE(values);
-    if (n < 0 || len > n) {
-        PyErr_Format(PyExc_ValueError, "floats32: %zd values do not fit in %zd floats",
-                     len, n);
+    if (n < 0) {
+        PyErr_SetString(PyExc_ValueError, "floats32: n must not be negative");
         return NULL;
     }
     PyObject *out = PyByteArray_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(float));
     if (out == NULL)
         return NULL;
     float *f = (float *)PyByteArray_AS_STRING(out);
+    Py_ssize_t len = PyList_GET_SIZE(values), at = 0;
     for (Py_ssize_t i = 0; i < len; i++) {
         PyObject *v = PyList_GET_ITEM(values, i);
-        double d;
-        if (PyFloat_CheckExact(v)) {
-            d = PyFloat_AS_DOUBLE(v);
+        PyObject *const *run = &v;
+        Py_ssize_t k = 1;
+        if (PyTuple_CheckExact(v)) {
+            run = &PyTuple_GET_ITEM(v, 0);
+            k = PyTuple_GET_SIZE(v);
         }
-        else if (v == Py_True || v == Py_False) {  /* the encoder's 0/1 features */
-            d = v == Py_True ? 1.0 : 0.0;
-        }
-        else {
-            d = PyFloat_AsDouble(v);
+        if (at + k > n)
+            goto too_many;
+        for (Py_ssize_t j = 0; j < k; j++) {
+            double d = number(run[j]);
             if (d == -1.0 && PyErr_Occurred()) {
                 Py_DECREF(out);
                 return NULL;
             }
+            f[at++] = (float)d;
         }
-        f[i] = (float)d;
     }
-    if (n > len)
-        memset(f + len, 0, (size_t)(n - len) * sizeof(float));
+    if (n > at)
+        memset(f + at, 0, (size_t)(n - at) * sizeof(float));
     return out;
+
+too_many:
+    Py_DECREF(out);
+    {
+        Py_ssize_t total = 0;  /* for the message: how many numbers there were */
+        for (Py_ssize_t i = 0; i < len; i++) {
+            PyObject *v = PyList_GET_ITEM(values, i);
+            total += PyTuple_CheckExact(v) ? PyTuple_GET_SIZE(v) : 1;
+        }
+        PyErr_Format(PyExc_ValueError, "floats32: %zd values do not fit in %zd floats",
+                     total, n);
+    }
+    return NULL;
 }
 
 static PyObject *

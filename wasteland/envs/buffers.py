@@ -13,7 +13,9 @@ import wasteland
 
 
 def floats32_py(values: list[Any], n: int) -> bytearray:
-    """``n`` float32 in native order, ``values`` first and zeros after them."""
+    """``n`` float32 in native order, ``values`` first and zeros after them; a tuple among
+    the values stands for the numbers in it."""
+    values = [x for v in values for x in (v if type(v) is tuple else (v,))]
     if len(values) > n:
         raise ValueError(f"floats32: {len(values)} values do not fit in {n} floats")
     buf = bytearray(4 * n)

@@ -401,15 +401,18 @@ class Encoder:
         st = c.weapon_states[aw]
         x = b.round / self.max_rounds
         subject = -1
+        # numbers and tuples of numbers, flattened by floats32: a tuple kept with a map or
+        # a combatant joins as one item, not copied number by number
+        out: list[Any]
         if dec is not None:
             out = [1.0, x if x < 1.0 else 1.0]
             key = (dec.slot, dec.reaction)
-            out += _CHOICE.get(key) or _choice(key)
+            out.append(_CHOICE.get(key) or _choice(key))
             if dec.subject is not None:  # a reaction's subject, or 2d20's attack target
                 subject = dec.subject
         else:
             out = [0.0, x if x < 1.0 else 1.0]
-            out += _NO_CHOICE
+            out.append(_NO_CHOICE)
         feed = wf[5]
         if not feed:
             loaded, reserve = 1.0, 0.0
@@ -437,14 +440,14 @@ class Encoder:
                 heal = 1.0
         hp, mhp = c.hp, c.max_hp
         ap = c.ap / AP_SCALE
-        out += (
+        out.append((
             hp / mhp if (hp > 0 and mhp > 0) else 0.0,
             ap if ap < 1.0 else 1.0, loaded, reserve, 1.0 if st.reload_step else 0.0,
-        )
-        out += self._wglobal[me][aw]
-        out += (heal, c.readied, c.free_used,
-                0.0 if c.crippled.get("leg") else self.speed[me])
-        out += self._cell[pos]
+        ))
+        out.append(self._wglobal[me][aw])
+        out.append((heal, c.readied, c.free_used,
+                    0.0 if c.crippled.get("leg") else self.speed[me]))
+        out.append(self._cell[pos])
         out.append(c.unguarded)
         if self.economy:  # my side's pool, the fullest enemy pool; my turn's actions
             xt = b.extra
@@ -455,14 +458,14 @@ class Encoder:
                   ) / POOL_SCALE
             order, turn = b.order, b.turn
             if not b.over and turn < len(order) and order[turn] == me:
-                out += (pm if pm < 1.0 else 1.0, pe if pe < 1.0 else 1.0,
-                        _clip(xt.get("minor", 0) / ACTIONS_SCALE),
-                        _clip(xt.get("major", 0) / ACTIONS_SCALE),
-                        1.0 if xt.get("moved") else 0.0)
+                out.append((pm if pm < 1.0 else 1.0, pe if pe < 1.0 else 1.0,
+                            _clip(xt.get("minor", 0) / ACTIONS_SCALE),
+                            _clip(xt.get("major", 0) / ACTIONS_SCALE),
+                            1.0 if xt.get("moved") else 0.0))
             else:
-                out += (pm if pm < 1.0 else 1.0, pe if pe < 1.0 else 1.0, 0.0, 0.0, 0.0)
+                out.append((pm if pm < 1.0 else 1.0, pe if pe < 1.0 else 1.0, 0.0, 0.0, 0.0))
         else:
-            out += _NO_ECONOMY
+            out.append(_NO_ECONOMY)
         row = self._geo.get(pos)
         if row is None:
             row = self._geo[pos] = [None] * self._cells
@@ -472,8 +475,8 @@ class Encoder:
             o = cs[j]
             pre, al, ows = prefix[j], prefix_alive[j], weapons[j]
             if o.status != ACTIVE:  # out of the fight: who it was is all that is left
-                out += pre
-                out += _DOWN
+                out.append(pre)
+                out.append(_DOWN)
                 continue
             p = o.pos
             ohp, omhp = o.hp, o.max_hp
@@ -487,18 +490,19 @@ class Encoder:
                 empty = ost.loaded == 0 or ost.reload_step != 0
             else:  # SUPPLY
                 empty = o.ammo.get(ow[7], 0) <= 0
-            out += al
+            out.append(al)
             out.append(ohp / omhp if omhp > 0 else 0.0)
-            out += row[p] or self._geometry(pos, p)
+            out.append(row[p] or self._geometry(pos, p))
             cr = o.crippled
             if cr:
                 ca = cr.get("arm", 0) * 0.5
                 cl = cr.get("leg", 0) * 0.5
-                out += (cr.get("head", 0) != 0, ca if ca < 1.0 else 1.0, cl if cl < 1.0 else 1.0)
+                out.append((cr.get("head", 0) != 0, ca if ca < 1.0 else 1.0,
+                            cl if cl < 1.0 else 1.0))
             else:
-                out += _WHOLE
+                out.append(_WHOLE)
             # bools where a feature is 0 or 1: the buffer reads them as 0.0 and 1.0, and
             # they cost no float object
-            out += (o.readied, o is subj, ow[1] > 0.0, o.free_used, o.unguarded, empty)
+            out.append((o.readied, o is subj, ow[1] > 0.0, o.free_used, o.unguarded, empty))
         # zeros after the last combatant's block: empty blocks
         return np.frombuffer(floats32(out, OBS_SIZE), dtype=np.float32)
