@@ -161,6 +161,38 @@ def test_ties_go_to_enemies_then_the_most_hurt(rules: str, listed: str) -> None:
     assert [b.ids[j] for j in enc.order(b.ids.index("ted"))] == ["ted", "hurt", "fresh", "kat"]
 
 
+def _reference_order(b, enc: Encoder, me: int) -> list[int]:
+    """The block order as its rule reads, by sorting whole key tuples."""
+    g, c0 = b.grid, b.combatants[me]
+    keys = []
+    for o in b.combatants:
+        if o.slot == me:
+            continue
+        d = max(abs(g.xs[o.pos] - g.xs[c0.pos]), abs(g.ys[o.pos] - g.ys[c0.pos]))
+        keys.append((o.status != "active", d, 0.0 if o.side != c0.side else 1.0,
+                     o.hp / o.max_hp if o.max_hp > 0 else 0.0, o.slot))
+    return [me] + [k[4] for k in sorted(keys)]
+
+
+@pytest.mark.parametrize("rules", ["pnp", "f2d20"])
+def test_the_block_order_is_the_sorted_keys_in_random_fights(rules: str) -> None:
+    """Random positions, HP (equal fractions of different maxima included, so the slot
+    breaks ties) and falls: the encoder's order is the order of the sorted key tuples."""
+    rs = get_ruleset(rules)
+    rng = np.random.default_rng(11)
+    b = rs.new_battle(room(LAYOUTS["as listed"]), 0)
+    free = [i for i in range(b.grid.n_cells) if b.grid.passable[i]]
+    for _ in range(300):
+        for c, pos in zip(b.combatants, rng.choice(free, len(b.combatants), replace=False)):
+            c.pos = int(pos)
+            c.max_hp = int(rng.choice([10, 20, 40]))
+            c.hp = int(c.max_hp * rng.choice([0.25, 0.5, 1.0]))
+            c.status = "active" if rng.random() < 0.7 else UNCONSCIOUS
+        enc = Encoder(b, rs)
+        for me in range(len(b.combatants)):
+            assert enc.order(me) == _reference_order(b, enc, me)
+
+
 # --- translating action ids --------------------------------------------------------------
 def test_to_table_and_to_ego_round_trip_over_the_whole_table() -> None:
     rng = np.random.default_rng(0)

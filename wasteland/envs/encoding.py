@@ -368,7 +368,13 @@ class Encoder:
         p = cs[me].pos
         x0, y0 = xs[p], ys[p]
         enemy = self._prefix[me]
-        keys = []
+        # sorted by (out of the fight, distance, not an enemy, HP fraction, slot): the
+        # first three packed into one int (a map is at most 32 squares across), placed by
+        # insertion among at most 9 others; comparing key tuples in list.sort took 8% of
+        # an env turn. No two combatants share a slot, so the order is the sort's.
+        heads: list[int] = []
+        fracs: list[float] = []
+        out = [me]
         for o in cs:
             j = o.slot
             if j == me:
@@ -379,10 +385,20 @@ class Encoder:
             dy = dy if dy > 0 else -dy
             if dy > d:
                 d = dy
-            keys.append((o.status != ACTIVE, d, 1.0 - enemy[j][3],
-                         o.hp / o.max_hp if o.max_hp > 0 else 0.0, j))
-        keys.sort()
-        return [me] + [k[4] for k in keys]
+            head = ((1 if o.status != ACTIVE else 0) << 20) | (d << 1) | (
+                0 if enemy[j][3] == 1.0 else 1)
+            frac = o.hp / o.max_hp if o.max_hp > 0 else 0.0
+            i = len(heads)
+            while i > 0:
+                h = heads[i - 1]
+                if h < head or (h == head and (fracs[i - 1] < frac or (
+                        fracs[i - 1] == frac and out[i] < j))):
+                    break
+                i -= 1
+            heads.insert(i, head)
+            fracs.insert(i, frac)
+            out.insert(i + 1, j)
+        return out
 
     def observe(self, me: int, dec: Decision | None = None,
                 order: Sequence[int] | None = None) -> np.ndarray:

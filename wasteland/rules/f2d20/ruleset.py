@@ -26,6 +26,7 @@ from wasteland.bestiary.models import Scenario
 from wasteland.rules import goto
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, LOCATIONS, MAX_WEAPONS, Action, target_ids
 from wasteland.rules.battle import ACTIVE, UNCONSCIOUS, Battle, Combatant, DiceHook, WeaponState
+from wasteland.rules.decision import decision
 from wasteland.rules.errors import IllegalActionError
 from wasteland.rules.events import (
     BattleEnded,
@@ -164,11 +165,11 @@ class F2d20(Aid):
     def decider(self, b: Battle) -> Decision:
         w = b.extra["window"]
         if w is not None:
-            return Decision(w["attacker"], w["kind"], None, w["target"])
+            return decision(w["attacker"], w["kind"], None, w["target"])
         if b.reactions:
             r = b.reactions[0]
-            return Decision(r.reactor, "free", r.kind, r.subject)
-        return Decision(b.order[b.turn], "act")
+            return decision(r.reactor, "free", r.kind, r.subject)
+        return decision(b.order[b.turn], "act")
 
     def outcome(self, b: Battle) -> int | None:
         return b.winner

@@ -18,6 +18,7 @@ from wasteland.bestiary.models import Scenario
 from wasteland.rules import goto
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, LOCATIONS, MAX_WEAPONS, Action, target_ids
 from wasteland.rules.battle import ACTIVE, Battle, Combatant, DiceHook, Reaction, WeaponState
+from wasteland.rules.decision import decision
 from wasteland.rules.errors import IllegalActionError
 from wasteland.rules.events import (
     BattleEnded,
@@ -216,8 +217,8 @@ class PnP:
     def decider(self, b: Battle) -> Decision:
         if b.reactions:
             r = b.reactions[0]
-            return Decision(r.reactor, "free", r.kind, r.subject)
-        return Decision(b.order[b.turn], b.slot)
+            return decision(r.reactor, "free", r.kind, r.subject)
+        return decision(b.order[b.turn], b.slot)
 
     def outcome(self, b: Battle) -> int | None:
         return b.winner

@@ -25,6 +25,7 @@ from wasteland.bestiary.models import Scenario
 from wasteland.rules import goto
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, MAX_WEAPONS, Action, target_ids
 from wasteland.rules.battle import ACTIVE, DEAD, UNCONSCIOUS, Battle, Combatant, DiceHook, WeaponState
+from wasteland.rules.decision import decision
 from wasteland.rules.errors import IllegalActionError
 from wasteland.rules.events import (
     BattleEnded,
@@ -220,8 +221,8 @@ class Simple:
     def decider(self, b: Battle) -> Decision:
         if b.reactions:
             r = b.reactions[0]
-            return Decision(r.reactor, "free", r.kind, r.subject)
-        return Decision(b.order[b.turn], b.slot)
+            return decision(r.reactor, "free", r.kind, r.subject)
+        return decision(b.order[b.turn], b.slot)
 
     def outcome(self, b: Battle) -> int | None:
         return b.winner
