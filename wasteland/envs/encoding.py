@@ -157,6 +157,11 @@ def ego_ids(legal: Sequence[int], order: Sequence[int]) -> list[int]:
     return [i if TARGET_OF[i] < 0 else RETARGET[i][block[TARGET_OF[i]]] for i in legal]
 
 
+# numpy's frombuffer reads a dtype instance passed by position at half the cost of a
+# keyword and a scalar type (295 -> 141 ns): it is called twice a turn
+_F32 = np.dtype(np.float32)
+_I8 = np.dtype(np.int8)
+
 # the same two tables as bytes, for the C mask (buffers.ego_flags), which counts 10 blocks
 assert MAX_COMBATANTS == 10, "envs/_buffers.c and buffers.py assume 10 observation blocks"
 _TARGET_BYTES = bytes(t & 0xFF for t in TARGET_OF)
@@ -166,7 +171,7 @@ _RETARGET_BYTES = b"".join(r.to_bytes(2, "little") for row in RETARGET for r in 
 def ego_mask(legal: list[int], order: list[int]) -> np.ndarray:
     """``mask_of(ego_ids(legal, order))`` in one pass, without the list of ids."""
     return np.frombuffer(ego_flags(legal, order, _TARGET_BYTES, _RETARGET_BYTES, N_ACTIONS),
-                         dtype=np.int8)
+                         _I8)
 
 
 def observation_box() -> spaces.Box:
@@ -521,4 +526,4 @@ class Encoder:
             # they cost no float object
             out.append((o.readied, o is subj, ow[1] > 0.0, o.free_used, o.unguarded, empty))
         # zeros after the last combatant's block: empty blocks
-        return np.frombuffer(floats32(out, OBS_SIZE), dtype=np.float32)
+        return np.frombuffer(floats32(out, OBS_SIZE), _F32)
