@@ -236,3 +236,15 @@ def test_hit_chance_counts_an_assisting_ally():
         (t,) = [e for e in b.act("attack dum") if isinstance(e, events.TestRolled)]
         passed += Fraction(1, 8000) if t.passed else 0
     assert passed == want
+
+
+@pytest.mark.parametrize("reroll", [False, True])
+def test_a_pass_is_the_sum_of_the_success_counts_at_or_over_the_difficulty(reroll):
+    """p_pass reads kept tails (odds.at_least); each is the sum it replaced, to the bit, and
+    a difficulty past the most successes the dice can score never passes."""
+    for target, tag, dice in itertools.product((3, 9, 14, 20), (0, 2), (2, 3, 5)):
+        lead = odds.successes(target, tag, dice, reroll)
+        for diff in range(1, 2 * dice + 3):
+            want = sum(lead[diff:])
+            got = odds.p_pass(target, tag, diff, dice, reroll)
+            assert got == want and (diff <= 2 * dice or got == 0.0)

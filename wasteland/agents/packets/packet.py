@@ -29,7 +29,10 @@ class PacketBase:
                  ) -> None:
         self.rng = random.Random(seed)
         self.overrides = overrides or {}
-        self.last_reason = ""
+        self._reason = ""
+        # the reason as _say got it, its spacing tidied only when someone reads it: a
+        # simulation never does, and tidying took 1% of a 2d20 decision
+        self._raw: str | None = None
         self._packets: dict[tuple[int, str], AIPacket] = {}
         self._scenario: object = None
         self._note = ""  # appended to this decision's reason (why it is not running)
@@ -75,8 +78,21 @@ class PacketBase:
             self._legal_set = set(view.legal_ids)
         return idx in self._legal_set
 
+    @property
+    def last_reason(self) -> str:
+        """The last decision's reason, in one line."""
+        if self._raw is not None:
+            self._reason = " ".join(self._raw.split())
+            self._raw = None
+        return self._reason
+
+    @last_reason.setter
+    def last_reason(self, reason: str) -> None:
+        self._reason = reason
+        self._raw = None
+
     def _say(self, action: Action, reason: str) -> Action:
-        self.last_reason = " ".join((reason + self._note).split())
+        self._raw = reason + self._note
         return action
 
     def _end(self, view: View, reason: str) -> Action:

@@ -59,6 +59,14 @@ def successes(target: int, tag: int, dice: int, reroll: bool = False) -> tuple[f
     return tuple(dist)
 
 
+@cache
+def at_least(target: int, tag: int, dice: int, reroll: bool = False) -> tuple[float, ...]:
+    """P(at least k successes) for k = 0..2*dice, each summed as ``p_pass`` sums it (the
+    odds ask for it a few times a decision; the same sums, done once)."""
+    lead = successes(target, tag, dice, reroll)
+    return tuple(sum(lead[k:]) for k in range(len(lead)))
+
+
 def p_pass(target: int, tag: int, difficulty: int, dice: int = 2, reroll: bool = False,
            helper: tuple[int, int] | None = None) -> float:
     """Chance that a test passes; difficulty 0 passes without a roll (seed 003).
@@ -66,9 +74,10 @@ def p_pass(target: int, tag: int, difficulty: int, dice: int = 2, reroll: bool =
     when the leader scores at least one (seed 002, Assist)."""
     if difficulty <= 0:
         return 1.0
-    lead = successes(target, tag, dice, reroll)
     if helper is None:
-        return sum(lead[difficulty:])
+        tail = at_least(target, tag, dice, reroll)
+        return tail[difficulty] if difficulty < len(tail) else 0.0
+    lead = successes(target, tag, dice, reroll)
     aid = successes(helper[0], helper[1], 1)
     return sum(p * q for k, p in enumerate(lead) for h, q in enumerate(aid)
                if k >= difficulty or (k >= 1 and k + h >= difficulty))
