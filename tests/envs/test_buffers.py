@@ -122,3 +122,14 @@ def test_floats32_reads_tuples_as_runs_of_numbers(fn: str) -> None:
             4 * (259 - len(flat)))
     with pytest.raises(ValueError, match="5 values do not fit in 4 floats"):
         floats32([1.0, (2.0, 3.0), (4.0, 5.0)], 4)
+
+
+@pytest.mark.parametrize("fn", ["c", "py"])
+def test_ids_may_be_numpy_integers(fn: str) -> None:
+    """What np.flatnonzero gives, listed: numpy integers index like ints."""
+    flags8 = _c().flags8 if fn == "c" else buffers.flags8_py
+    ids = list(np.flatnonzero(np.array([0, 1, 0, 1, 1], dtype=np.int8)))
+    assert [i for i, v in enumerate(flags8(ids, 5)) if v] == [1, 3, 4]
+    assert list(np.flatnonzero(mask_of(np.array([2, 7])))) == [2, 7]
+    with pytest.raises(TypeError):
+        flags8([1.0], 5)

@@ -34,6 +34,20 @@ number(PyObject *v)
     return PyFloat_AsDouble(v);
 }
 
+/* item i of a list as an index: an int, or anything with __index__ (a numpy integer),
+   held while its __index__ runs */
+static Py_ssize_t
+item_index(PyObject *list, Py_ssize_t i)
+{
+    PyObject *v = PyList_GET_ITEM(list, i);
+    if (PyLong_CheckExact(v))
+        return PyLong_AsSsize_t(v);
+    Py_INCREF(v);
+    Py_ssize_t k = PyNumber_AsSsize_t(v, PyExc_OverflowError);
+    Py_DECREF(v);
+    return k;
+}
+
 static PyObject *
 floats32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -53,25 +67,33 @@ floats32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (out == NULL)
         return NULL;
     float *f = (float *)PyByteArray_AS_STRING(out);
-    Py_ssize_t len = PyList_GET_SIZE(values), at = 0;
-    for (Py_ssize_t i = 0; i < len; i++) {
+    Py_ssize_t at = 0;
+    /* the list's size is read again each time round and each item held while it is
+       read: a number that is not a float runs its own __float__, which could change
+       the list */
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(values); i++) {
         PyObject *v = PyList_GET_ITEM(values, i);
+        Py_INCREF(v);
         PyObject *const *run = &v;
         Py_ssize_t k = 1;
         if (PyTuple_CheckExact(v)) {
             run = &PyTuple_GET_ITEM(v, 0);
             k = PyTuple_GET_SIZE(v);
         }
-        if (at + k > n)
+        if (at + k > n) {
+            Py_DECREF(v);
             goto too_many;
+        }
         for (Py_ssize_t j = 0; j < k; j++) {
             double d = number(run[j]);
             if (d == -1.0 && PyErr_Occurred()) {
+                Py_DECREF(v);
                 Py_DECREF(out);
                 return NULL;
             }
             f[at++] = (float)d;
         }
+        Py_DECREF(v);
     }
     if (n > at)
         memset(f + at, 0, (size_t)(n - at) * sizeof(float));
@@ -81,7 +103,7 @@ too_many:
     Py_DECREF(out);
     {
         Py_ssize_t total = 0;  /* for the message: how many numbers there were */
-        for (Py_ssize_t i = 0; i < len; i++) {
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(values); i++) {
             PyObject *v = PyList_GET_ITEM(values, i);
             total += PyTuple_CheckExact(v) ? PyTuple_GET_SIZE(v) : 1;
         }
@@ -111,9 +133,8 @@ flags8(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     char *m = PyByteArray_AS_STRING(out);
     memset(m, 0, (size_t)n);
-    Py_ssize_t len = PyList_GET_SIZE(ids);
-    for (Py_ssize_t i = 0; i < len; i++) {
-        Py_ssize_t k = PyLong_AsSsize_t(PyList_GET_ITEM(ids, i));
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(ids); i++) {
+        Py_ssize_t k = item_index(ids, i);
         if (k == -1 && PyErr_Occurred()) {
             Py_DECREF(out);
             return NULL;
@@ -154,13 +175,13 @@ ego_flags(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     int block[BLOCKS];
     for (int k = 0; k < BLOCKS; k++)
         block[k] = 0;  /* as encoding.ego_ids: a slot in no block reads as block 0 */
-    Py_ssize_t len = PyList_GET_SIZE(order);
-    if (len > BLOCKS) {
-        PyErr_Format(PyExc_ValueError, "ego_flags: %zd blocks, at most %d", len, BLOCKS);
+    if (PyList_GET_SIZE(order) > BLOCKS) {
+        PyErr_Format(PyExc_ValueError, "ego_flags: %zd blocks, at most %d",
+                     PyList_GET_SIZE(order), BLOCKS);
         return NULL;
     }
-    for (Py_ssize_t k = 0; k < len; k++) {
-        Py_ssize_t slot = PyLong_AsSsize_t(PyList_GET_ITEM(order, k));
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(order) && k < BLOCKS; k++) {
+        Py_ssize_t slot = item_index(order, k);
         if (slot == -1 && PyErr_Occurred())
             return NULL;
         if (slot < 0 || slot >= BLOCKS) {
@@ -175,9 +196,8 @@ ego_flags(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     char *m = PyByteArray_AS_STRING(out);
     memset(m, 0, (size_t)n);
-    len = PyList_GET_SIZE(ids);
-    for (Py_ssize_t i = 0; i < len; i++) {
-        Py_ssize_t k = PyLong_AsSsize_t(PyList_GET_ITEM(ids, i));
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(ids); i++) {
+        Py_ssize_t k = item_index(ids, i);
         if (k == -1 && PyErr_Occurred()) {
             Py_DECREF(out);
             return NULL;

@@ -186,8 +186,6 @@ def mask_box() -> spaces.Box:
     return spaces.Box(low=0, high=1, shape=(N_ACTIONS,), dtype=np.int8)
 
 
-
-
 def mask_of(legal: Sequence[int], dtype: type = np.int8) -> np.ndarray:
     """A fresh 0/1 vector over the action table with ``legal`` set (int8, or bool)."""
     return np.frombuffer(flags8(legal if type(legal) is list else list(legal), N_ACTIONS),
