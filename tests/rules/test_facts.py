@@ -87,3 +87,21 @@ def test_every_bestiary_weapon_makes_an_arm() -> None:
         assert a.weapon is w and a.f2d20 == (w.f2d20 is not None)
         if w.f2d20 is None:
             assert (a.skill, a.cd, a.melee2d20) == ("", 0, False)
+
+
+def test_arms_and_traits_are_made_anywhere_and_survive_a_pickle() -> None:
+    """Made from interpreted code as the engine makes them, and copied with a combatant."""
+    import copy
+    import pickle
+
+    from wasteland.rules.facts import Arm, Traits
+
+    b = _battle()
+    c = b.combatants[0]
+    a = Arm(c.creature, c.weapons[0])
+    assert (a.kind, a.cd, a.tn) == (c.arm(0).kind, c.arm(0).cd, -1)
+    assert Traits(c.creature).defense2d20 == c.traits().defense2d20
+    tn = S.attack_test(c, 0)
+    for twin in (pickle.loads(pickle.dumps(c)), copy.deepcopy(c)):
+        assert twin.arm(0).kind == c.arm(0).kind and S.attack_test(twin, 0) == tn
+        assert twin.traits().defense2d20 == c.traits().defense2d20

@@ -12,14 +12,13 @@ stat block), so nothing read here can go stale.
 
 from __future__ import annotations
 
-from mypy_extensions import mypyc_attr
+from typing import Any
 
 from wasteland.bestiary.models import Creature, Weapon
 
 MELEE_SKILLS = ("melee_weapons", "unarmed")  # 2d20 skills of melee weapons
 
 
-@mypyc_attr(serializable=True)
 class Arm:
     """One weapon of one combatant: its own fields the hot paths read, its 2d20 profile
     flattened (``f2d20`` false when it has none), and, filled on first use, the 2d20
@@ -55,8 +54,12 @@ class Arm:
         self.tn = -1
         self.tag = 0
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # copied and pickled (with its combatant) by making it again: mypyc's own pickling
+        # of a compiled class leaves it unable to be made from interpreted code
+        return (Arm, (self.creature, self.weapon))
 
-@mypyc_attr(serializable=True)
+
 class Traits:
     """A creature's numbers that the odds read for every attack on it."""
 
@@ -67,3 +70,6 @@ class Traits:
         abilities = s.abilities if s is not None else []
         self.big = "big" in abilities
         self.little = "little" in abilities
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Traits, (self.creature,))
