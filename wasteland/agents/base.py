@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from wasteland.bestiary.models import AGENT_KINDS
 from wasteland.rules.actions import ACTION_TABLE, Action
@@ -61,7 +61,7 @@ def view_of(ruleset: Ruleset, battle: Battle) -> View:
     return View(battle, ruleset, ruleset.decider(battle), ruleset.legal_ids(battle))
 
 
-AGENTS = (*AGENT_KINDS, "policy:NAME", "cmd:COMMAND")
+AGENTS: Final = (*AGENT_KINDS, "policy:NAME", "cmd:COMMAND")
 
 
 def agent_kind(name: str) -> str:

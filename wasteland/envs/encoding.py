@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import Any, SupportsIndex
+from typing import Any, Final, SupportsIndex
 
 import numpy as np
 from gymnasium import spaces
@@ -60,13 +60,13 @@ from wasteland.rules.zones import Zones
 
 from .buffers import ego_flags, flags8, floats32
 
-END_ID = ACTION_INDEX[Action("end")]
+END_ID: Final = ACTION_INDEX[Action("end")]
 
 # every ruleset's decision slots: PnP's, then 2d20's; any other slot sets "slot_other"
-SLOTS = ("small", "large", "free", "act", "dice", "boost", "defend")
-REACTIONS = ("opportunity", "unguarded", "readied", "step")  # anything else: "other"
+SLOTS: Final = ("small", "large", "free", "act", "dice", "boost", "defend")
+REACTIONS: Final = ("opportunity", "unguarded", "readied", "step")  # anything else: "other"
 
-GLOBAL_FEATURES = (
+GLOBAL_FEATURES: Final = (
     "deciding", "round_frac",
     "slot_small", "slot_large", "slot_free", "slot_act", "slot_dice", "slot_boost",
     "slot_defend", "slot_other",
@@ -78,33 +78,35 @@ GLOBAL_FEATURES = (
     "readied", "free_used", "speed", "cover", "height", "visibility", "unguarded",
     "pool_mine", "pool_enemy", "minor_used", "major_used", "moved",
 )
-SLOT_FEATURES = (  # the four that do not change during a battle come first
+SLOT_FEATURES: Final = (  # the four that do not change during a battle come first
     "present", "is_me", "ally", "enemy", "alive", "hp_frac",
     "dx", "dy", "distance", "in_los", "cover", "height_diff", "range_band",  # geometry:
     # cached per square pair
     "crippled_head", "crippled_arm", "crippled_leg",
     "readied", "reaction_subject", "ranged", "free_used", "unguarded", "weapon_empty",
 )
-G = len(GLOBAL_FEATURES)
-B = len(SLOT_FEATURES)
-OBS_SIZE = G + MAX_COMBATANTS * B
-SIGNED = ("dx", "dy", "height_diff")
+G: Final = len(GLOBAL_FEATURES)
+B: Final = len(SLOT_FEATURES)
+OBS_SIZE: Final = G + MAX_COMBATANTS * B
+SIGNED: Final = ("dx", "dy", "height_diff")
 
-AP_SCALE = 10.0
-SPEED_SCALE = 10.0
-ROF_SCALE = 10.0
-HEIGHT_SCALE = 20.0
-RESERVE_MAGAZINES = 4.0
-HEAL_SCALE = 4.0
-POOL_SCALE = 6.0  # 2d20: a side's pool holds at most 6 AP
-ACTIONS_SCALE = 2.0  # 2d20: at most two minor and two major actions a turn
-RANGE_BANDS = ("close", "medium", "long", "extreme")  # 2d20 weapon ranges, nearest first
-BAND_SCALE = 3.0
-NO_FEED, MAGAZINE, SUPPLY = 0, 1, 2  # how a weapon gets its ammunition (see Encoder)
+AP_SCALE: Final = 10.0
+SPEED_SCALE: Final = 10.0
+ROF_SCALE: Final = 10.0
+HEIGHT_SCALE: Final = 20.0
+RESERVE_MAGAZINES: Final = 4.0
+HEAL_SCALE: Final = 4.0
+POOL_SCALE: Final = 6.0  # 2d20: a side's pool holds at most 6 AP
+ACTIONS_SCALE: Final = 2.0  # 2d20: at most two minor and two major actions a turn
+RANGE_BANDS: Final = ("close", "medium", "long", "extreme")  # 2d20 weapon ranges, nearest first
+BAND_SCALE: Final = 3.0
+NO_FEED: Final = 0  # how a weapon gets its ammunition (see Encoder)
+MAGAZINE: Final = 1
+SUPPLY: Final = 2
 
 
 # how blocks are ordered; part of what a trained policy's observation hash covers
-ORDER_RULE = "me; active by distance, enemies first, lower hp fraction, slot; then fallen"
+ORDER_RULE: Final = "me; active by distance, enemies first, lower hp fraction, slot; then fallen"
 
 
 def feature_names() -> list[str]:
@@ -118,8 +120,8 @@ def feature_names() -> list[str]:
 
 # Targeted actions: the target of each table id (-1: none) and, per id, the id of the same
 # kind and option aimed at each combatant position (slot or block alike).
-TARGET_OF: tuple[int, ...] = tuple(-1 if a.target is None else a.target for a in ACTION_TABLE)
-RETARGET: tuple[tuple[int, ...], ...] = tuple(
+TARGET_OF: Final[tuple[int, ...]] = tuple(-1 if a.target is None else a.target for a in ACTION_TABLE)
+RETARGET: Final[tuple[tuple[int, ...], ...]] = tuple(
     (i,) * MAX_COMBATANTS if a.target is None else
     tuple(ACTION_INDEX[Action(a.kind, t, a.option)] for t in range(MAX_COMBATANTS))
     for i, a in enumerate(ACTION_TABLE))
@@ -159,13 +161,13 @@ def ego_ids(legal: Sequence[int], order: Sequence[int]) -> list[int]:
 
 # numpy's frombuffer reads a dtype instance passed by position at half the cost of a
 # keyword and a scalar type (295 -> 141 ns): it is called twice a turn
-_F32 = np.dtype(np.float32)
-_I8 = np.dtype(np.int8)
+_F32: Final = np.dtype(np.float32)
+_I8: Final = np.dtype(np.int8)
 
 # the same two tables as bytes, for the C mask (buffers.ego_flags), which counts 10 blocks
 assert MAX_COMBATANTS == 10, "envs/_buffers.c and buffers.py assume 10 observation blocks"
-_TARGET_BYTES = bytes(t & 0xFF for t in TARGET_OF)
-_RETARGET_BYTES = b"".join(r.to_bytes(2, "little") for row in RETARGET for r in row)
+_TARGET_BYTES: Final = bytes(t & 0xFF for t in TARGET_OF)
+_RETARGET_BYTES: Final = b"".join(r.to_bytes(2, "little") for row in RETARGET for r in row)
 
 
 def ego_mask(legal: list[int], order: list[int]) -> np.ndarray:
@@ -206,15 +208,15 @@ WeaponFeatures = tuple[float, float, float, float, float, int, float, str]
 # tuples they are, where a fixed-length tuple type would unpack each into C doubles and
 # box every float again when it joins the observation
 Floats = tuple[float, ...]
-_NO_CHOICE: Floats = (0.0,) * (len(SLOTS) + 1 + len(REACTIONS) + 1)
-_SLOT_ONEHOT = {s: tuple(1.0 if s == t else 0.0 for t in SLOTS) + (0.0,) for s in SLOTS}
-_OTHER_SLOT = (0.0,) * len(SLOTS) + (1.0,)
-_REACTION_ONEHOT = {r: tuple(1.0 if r == t else 0.0 for t in REACTIONS) + (0.0,)
+_NO_CHOICE: Final[Floats] = (0.0,) * (len(SLOTS) + 1 + len(REACTIONS) + 1)
+_SLOT_ONEHOT: Final = {s: tuple(1.0 if s == t else 0.0 for t in SLOTS) + (0.0,) for s in SLOTS}
+_OTHER_SLOT: Final = (0.0,) * len(SLOTS) + (1.0,)
+_REACTION_ONEHOT: Final = {r: tuple(1.0 if r == t else 0.0 for t in REACTIONS) + (0.0,)
                     for r in REACTIONS}
-_OTHER_REACTION = (0.0,) * len(REACTIONS) + (1.0,)
-_NO_REACTION = (0.0,) * (len(REACTIONS) + 1)
-_NO_ECONOMY: Floats = (0.0,) * 5
-_CHOICE: dict[tuple[str, str | None], tuple[float, ...]] = {}
+_OTHER_REACTION: Final = (0.0,) * len(REACTIONS) + (1.0,)
+_NO_REACTION: Final = (0.0,) * (len(REACTIONS) + 1)
+_NO_ECONOMY: Final[Floats] = (0.0,) * 5
+_CHOICE: Final[dict[tuple[str, str | None], tuple[float, ...]]] = {}
 
 
 def _choice(key: tuple[str, str | None]) -> tuple[float, ...]:
@@ -225,8 +227,8 @@ def _choice(key: tuple[str, str | None]) -> tuple[float, ...]:
     return got
 
 
-_DOWN: Floats = (0.0,) * (len(SLOT_FEATURES) - 4)
-_WHOLE: Floats = (0.0, 0.0, 0.0)  # no crippled head, arms or legs
+_DOWN: Final[Floats] = (0.0,) * (len(SLOT_FEATURES) - 4)
+_WHOLE: Final[Floats] = (0.0, 0.0, 0.0)  # no crippled head, arms or legs
 
 
 def _clip(x: float) -> float:
@@ -257,7 +259,7 @@ def weapon_features(w: Weapon, ruleset: str, size: int) -> WeaponFeatures:
 
 
 # a weapon taken from its owner: nothing to fire (a supply of no ammunition: empty)
-_EMPTY_HANDS: WeaponFeatures = (0.0, 0.0, 0.0, 0.0, 0.0, SUPPLY, 1.0, "")
+_EMPTY_HANDS: Final[WeaponFeatures] = (0.0, 0.0, 0.0, 0.0, 0.0, SUPPLY, 1.0, "")
 
 
 class Encoder:

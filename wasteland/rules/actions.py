@@ -36,13 +36,13 @@ from typing import Any, Final
 
 from .errors import NotationError
 
-MAX_COMBATANTS = 10
-MAX_WEAPONS = 3
-LOCATIONS = ("head", "arm", "leg")
+MAX_COMBATANTS: Final = 10
+MAX_WEAPONS: Final = 3
+LOCATIONS: Final = ("head", "arm", "leg")
 
 # kind -> (takes a target, options). Order fixes the table; append only, never reorder,
 # or trained policies stop matching their actions.
-_KINDS: tuple[tuple[str, bool, tuple[str | None, ...]], ...] = (
+_KINDS: Final[tuple[tuple[str, bool, tuple[str | None, ...]], ...]] = (
     ("end", False, (None,)),
     ("reload", False, (None,)),
     ("ready", False, (None,)),
@@ -90,10 +90,10 @@ _KINDS: tuple[tuple[str, bool, tuple[str | None, ...]], ...] = (
     ("drop", False, (None,)),
     ("stow", False, (None,)),
 )
-KINDS = tuple(k for k, _, _ in _KINDS)
-GOTO = "goto"  # a move to a chosen square: notation, saves and replays only
-TARGETED = {k for k, t, _ in _KINDS if t}
-OPTIONS = {k: o for k, _, o in _KINDS}
+KINDS: Final = tuple(k for k, _, _ in _KINDS)
+GOTO: Final = "goto"  # a move to a chosen square: notation, saves and replays only
+TARGETED: Final = {k for k, t, _ in _KINDS if t}
+OPTIONS: Final = {k: o for k, _, o in _KINDS}
 
 
 class Action:
@@ -166,8 +166,12 @@ def _build_table() -> tuple[tuple[Action, ...], dict[Action, int]]:
     return tuple(table), {a: i for i, a in enumerate(table)}
 
 
-ACTION_TABLE, ACTION_INDEX = _build_table()
-N_ACTIONS = len(ACTION_TABLE)
+_TABLE = _build_table()
+# Final: compiled code reads a Final module name directly, any other through the module's
+# dictionary, and these are read at every decision
+ACTION_TABLE: Final = _TABLE[0]
+ACTION_INDEX: Final = _TABLE[1]
+N_ACTIONS: Final = len(ACTION_TABLE)
 
 
 def action_id(kind: str, target: int | None = None, option: str | None = None) -> int:

@@ -11,7 +11,7 @@ import copy
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -22,8 +22,10 @@ from .events import Event
 from .facts import Arm, Traits
 from .grid import Grid
 
-ACTIVE, UNCONSCIOUS, DEAD = "active", "unconscious", "dead"
-STATUSES = (ACTIVE, UNCONSCIOUS, DEAD)
+ACTIVE: Final = "active"
+UNCONSCIOUS: Final = "unconscious"
+DEAD: Final = "dead"
+STATUSES: Final = (ACTIVE, UNCONSCIOUS, DEAD)
 
 
 def rng_to_json(rng: random.Random) -> list[Any]:

@@ -5,14 +5,14 @@ makes the same object directly, and a plain decision is made once."""
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Final, cast
 
 from .protocol import Decision
 
 _new = tuple.__new__
 # the decisions with no reaction and no subject, by slot, then by combatant: a turn's
 # decisions are these, and a Decision is an immutable value, so one object serves all
-_PLAIN: dict[str, list[Decision | None]] = {}
+_PLAIN: Final[dict[str, list[Decision | None]]] = {}
 
 
 def decision(combatant: int, slot: str, reaction: str | None = None,

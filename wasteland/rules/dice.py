@@ -9,14 +9,14 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
 from .errors import NotationError
 
-_DICE_RE = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
-_FLAT_RE = re.compile(r"^\s*([+-]?\d+)\s*$")
+_DICE_RE: Final = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
+_FLAT_RE: Final = re.compile(r"^\s*([+-]?\d+)\s*$")
 
 
 @mypyc_attr(serializable=True)
@@ -105,4 +105,4 @@ def parse_dice(text: str) -> Dice:
     return Dice.parse(text)
 
 
-D3D6 = Dice(3, 6)
+D3D6: Final = Dice(3, 6)

@@ -12,11 +12,11 @@ stat block), so nothing read here can go stale.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from wasteland.bestiary.models import Creature, Weapon
 
-MELEE_SKILLS = ("melee_weapons", "unarmed")  # 2d20 skills of melee weapons
+MELEE_SKILLS: Final = ("melee_weapons", "unarmed")  # 2d20 skills of melee weapons
 
 
 class Arm:

@@ -8,17 +8,20 @@ are computed once per map and cached, because legality asks for them on every de
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 from mypy_extensions import mypyc_attr
 
-COVER_NONE, COVER_LIGHT, COVER_HEAVY, COVER_FULL = 0, 1, 2, 3
-COVER_NAMES = ("none", "light", "heavy", "full")
+COVER_NONE: Final = 0
+COVER_LIGHT: Final = 1
+COVER_HEAVY: Final = 2
+COVER_FULL: Final = 3
+COVER_NAMES: Final = ("none", "light", "heavy", "full")
 # visibility penalty of a square or of the ambient light (seed 000, Visibility Penalty)
-VISIBILITY = {"clear": 0, "obscured": -2, "heavily_obscured": -4, "unseen": -10}
+VISIBILITY: Final = {"clear": 0, "obscured": -2, "heavily_obscured": -4, "unseen": -10}
 
-FEATURES: dict[str, dict[str, object]] = {
+FEATURES: Final[dict[str, dict[str, object]]] = {
     "floor": {},
     "wall": {"wall": True},
     "light_cover": {"cover": COVER_LIGHT},
@@ -33,8 +36,10 @@ FEATURES: dict[str, dict[str, object]] = {
 }
 # the most squares a move that starts on or enters such a square covers (Simple: climb 1,
 # swim 2); NO_CAP elsewhere
-CLIMB_CAP, SWIM_CAP, NO_CAP = 1, 2, 99
-COVER_GLYPH = {COVER_LIGHT: ",", COVER_HEAVY: "=", COVER_FULL: "%"}
+CLIMB_CAP: Final = 1
+SWIM_CAP: Final = 2
+NO_CAP: Final = 99
+COVER_GLYPH: Final = {COVER_LIGHT: ",", COVER_HEAVY: "=", COVER_FULL: "%"}
 
 
 def terrain_glyph(passable: bool, move_cap: int, cover: int, height: int, vis: int) -> str:
@@ -244,7 +249,7 @@ class Grid:
         return self._walk[target]
 
 
-_GRIDS: dict[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], Grid] = {}
+_GRIDS: Final[dict[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], Grid]] = {}
 
 
 def grid_for(rows: list[str], legend: dict[str, list[str]]) -> Grid:

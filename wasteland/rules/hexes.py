@@ -36,24 +36,24 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import numpy as np
 
 from wasteland.rules.grid import Grid, terrain_glyph
 
-CACHE_KEY = "hexes"  # the Hexes' key in ``Grid.caches``
-UNREACHABLE = 1 << 20  # walking distance with no route (the square grid's sentinel)
+CACHE_KEY: Final = "hexes"  # the Hexes' key in ``Grid.caches``
+UNREACHABLE: Final = 1 << 20  # walking distance with no route (the square grid's sentinel)
 # axial (dq, dr) of each direction, in the order neighbours are listed: E, W, NE, NW, SE, SW
-DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (-1, 0), (1, -1), (0, -1), (0, 1), (-1, 1))
-DIRECTION_NAMES = ("E", "W", "NE", "NW", "SE", "SW")
+DIRECTIONS: Final[tuple[tuple[int, int], ...]] = ((1, 0), (-1, 0), (1, -1), (0, -1), (0, 1), (-1, 1))
+DIRECTION_NAMES: Final = ("E", "W", "NE", "NW", "SE", "SW")
 # the cube nudge that settles ties on a line (redblobgames: distinct sizes, summing to 0,
 # so no nudged point lies on an edge or vertex again)
-EPSILON = (1e-6, 2e-6, -3e-6)
-CONE_HALF_ANGLE = math.radians(30.0)
+EPSILON: Final = (1e-6, 2e-6, -3e-6)
+CONE_HALF_ANGLE: Final = math.radians(30.0)
 # a cone's edge is inclusive: hex centres exactly 30 degrees off the aim (the diagonals
 # between two hex directions) lie on it, and float error must not drop them
-_CONE_SLACK = 1e-9
+_CONE_SLACK: Final = 1e-9
 
 
 def hexes_for(grid: Grid) -> Hexes:

@@ -25,18 +25,21 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Container
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import numpy as np
 
 from wasteland.rules.grid import COVER_NONE, Grid
 
-ZONE_SIDE = 6  # squares (30 ft) along each side of a zone, roughly
-MIN_ZONE = 8  # a connected fragment smaller than this merges into a neighbour
-WALL_BONUS = 8.0  # how strongly a cut prefers a wall line (in squared squares of misfit)
-UNREACHABLE = 1 << 20  # hops between zones with no walking route between them
-CLOSE, MEDIUM, LONG, EXTREME = 0, 1, 2, 3
-ZONE_GLYPHS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+ZONE_SIDE: Final = 6  # squares (30 ft) along each side of a zone, roughly
+MIN_ZONE: Final = 8  # a connected fragment smaller than this merges into a neighbour
+WALL_BONUS: Final = 8.0  # how strongly a cut prefers a wall line (in squared squares of misfit)
+UNREACHABLE: Final = 1 << 20  # hops between zones with no walking route between them
+CLOSE: Final = 0
+MEDIUM: Final = 1
+LONG: Final = 2
+EXTREME: Final = 3
+ZONE_GLYPHS: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 
 def zones_for(grid: Grid) -> Zones:

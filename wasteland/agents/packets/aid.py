@@ -3,6 +3,8 @@ putting out fires, first aid (PnP; 2d20 by people only)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import ACTIVE, UNCONSCIOUS, Combatant
@@ -12,8 +14,8 @@ from ..base import View
 from .attack import Attacks
 from .odds import _pnp_chance
 
-CHEM_BELOW = {"never": 0, "stims_when_hurt": 50, "sometimes": 35, "always": 75}
-MEDICS = ("human", "character", "mutant")  # creature kinds that give first aid (2d20)
+CHEM_BELOW: Final = {"never": 0, "stims_when_hurt": 50, "sometimes": 35, "always": 75}
+MEDICS: Final = ("human", "character", "mutant")  # creature kinds that give first aid (2d20)
 
 
 class Aid(Attacks):

@@ -4,6 +4,8 @@ disarmed."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle, Combatant
@@ -13,7 +15,7 @@ from .odds import hit_chance, shot_damage
 from .packet import SNIPE_CLOSE
 from .weapons import Weapons
 
-STAY_CLOSE = 4  # squares: stay_close keeps within this of its leader
+STAY_CLOSE: Final = 4  # squares: stay_close keeps within this of its leader
 
 
 class Movement(Weapons):

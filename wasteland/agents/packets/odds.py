@@ -4,6 +4,7 @@ hit after armor, and what a called shot at a body part is worth over its odds.""
 from __future__ import annotations
 
 from functools import cache, lru_cache
+from typing import Final
 
 from wasteland.bestiary.models import Weapon
 from wasteland.rules.battle import Battle, Combatant
@@ -14,8 +15,8 @@ from wasteland.rules.pnp.odds import p_3d6_at_least
 
 from ..base import View
 
-EXTRA_DICE_COST = (0, 1, 3, 6)  # 2d20: total AP for 0..3 extra d20s
-FLOOR_2D20 = 0.1  # 2d20: the least chance it attacks at (else it rallies or defends)
+EXTRA_DICE_COST: Final = (0, 1, 3, 6)  # 2d20: total AP for 0..3 extra d20s
+FLOOR_2D20: Final = 0.1  # 2d20: the least chance it attacks at (else it rallies or defends)
 
 
 def hit_chance(view: View, me: Combatant, t: Combatant, location: str | None,
@@ -152,11 +153,11 @@ def _spot_worth(b: Battle, me: Combatant, t: Combatant, loc: str) -> tuple[float
 
 
 # --- PnP: what a shot is worth, V.A.T.S. against a plain attack ---------------------------
-HEAD_PER = 4  # PnP: a crippled head costs 4 Perception, so 4 off the roll (pnp.stats.perception)
-DISARM = 0.6  # share of a foe's threat an arm crippled out of its weapon's reach takes away
-SLOW = 0.15  # share of a melee foe's threat a crippled leg takes away
-BLEED_HP = 2.0  # bleeding's worth in HP: 1 a turn until someone spends an action to stop it
-PRONE_HP = 1.0  # a leg crit's knock-down: a Small action to stand, and prone attacks on it
+HEAD_PER: Final = 4  # PnP: a crippled head costs 4 Perception, so 4 off the roll (pnp.stats.perception)
+DISARM: Final = 0.6  # share of a foe's threat an arm crippled out of its weapon's reach takes away
+SLOW: Final = 0.15  # share of a melee foe's threat a crippled leg takes away
+BLEED_HP: Final = 2.0  # bleeding's worth in HP: 1 a turn until someone spends an action to stop it
+PRONE_HP: Final = 1.0  # a leg crit's knock-down: a Small action to stand, and prone attacks on it
 
 
 @cache

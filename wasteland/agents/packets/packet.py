@@ -5,7 +5,7 @@ part of a decision needs: AP costs, zones, threats, its full HP, reasons to run,
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import ACTION_INDEX, Action
@@ -16,8 +16,8 @@ from wasteland.rules.zones import zones_for
 from ..base import View
 from .odds import EXTRA_DICE_COST, FLOOR_2D20, hit_chance
 
-SNIPE_CLOSE = 3  # squares: a sniper backs away from an enemy this close
-END = Action("end")
+SNIPE_CLOSE: Final = 3  # squares: a sniper backs away from an enemy this close
+END: Final = Action("end")
 
 
 class PacketBase:

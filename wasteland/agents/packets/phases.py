@@ -9,6 +9,8 @@ strike with, reloads, or watches a cone for the next move."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle, Combatant
@@ -24,10 +26,10 @@ from .packet import SNIPE_CLOSE
 from .weapons import weapon_kind
 from .windows import Windows
 
-CALLED = ("head", "arm", "leg")
-GOOD_SHOT = 0.5  # a shot it stands its ground for rather than closing in
-CALL_COST = 0.10  # a called shot may cut the odds this much at most (a limb is worth it)
-RUN_MARGIN = 5  # hexes past a standing move (4) plus a charge (4) or so: too far to strike
+CALLED: Final = ("head", "arm", "leg")
+GOOD_SHOT: Final = 0.5  # a shot it stands its ground for rather than closing in
+CALL_COST: Final = 0.10  # a called shot may cut the odds this much at most (a limb is worth it)
+RUN_MARGIN: Final = 5  # hexes past a standing move (4) plus a charge (4) or so: too far to strike
 
 
 def _dist(b: Battle, a: int, c: int) -> int:

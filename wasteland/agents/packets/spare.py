@@ -4,6 +4,8 @@ PnP: top up the gun, ready), then the end of its turn."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Combatant
@@ -13,7 +15,7 @@ from wasteland.rules.f2d20.odds import successes
 from ..base import View
 from .aid import Aid
 
-ASSIST_MIN = 0.4  # 2d20: the least chance of a success its assisting d20 must have
+ASSIST_MIN: Final = 0.4  # 2d20: the least chance of a success its assisting d20 must have
 
 
 class Spare(Aid):

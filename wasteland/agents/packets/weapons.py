@@ -3,6 +3,8 @@ hold and fire, what the packet forbids (area weapons), and when to draw another.
 
 from __future__ import annotations
 
+from typing import Final
+
 from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import ACTIVE, Battle, Combatant
@@ -11,7 +13,7 @@ from ..base import View, rounds_ready
 from .odds import hit_chance, shot_damage
 from .packet import PacketBase
 
-AREA_RADIUS = 2  # squares around the target an area weapon endangers
+AREA_RADIUS: Final = 2  # squares around the target an area weapon endangers
 
 
 def _area_weapon(c: Combatant, i: int, ruleset: str = "pnp") -> bool:

@@ -3,6 +3,8 @@ Damage)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy_extensions import mypyc_attr
 
 from wasteland.rules.battle import Battle, Combatant
@@ -12,7 +14,7 @@ from . import stats as S
 from .movement import Movement
 from .skills import _test_penalties
 
-CHEM_KIND = {"stimpak": "healing", "radaway": "radaway"}  # draw_chem option -> item kind
+CHEM_KIND: Final = {"stimpak": "healing", "radaway": "radaway"}  # draw_chem option -> item kind
 
 
 

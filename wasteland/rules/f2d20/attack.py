@@ -3,7 +3,7 @@ Attacks Within Reach, Sneak Attacks, Increasing Damage)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -22,11 +22,11 @@ from .skills import _pool
 
 # reading: obscured +1, heavily obscured +2 (+1 for a melee attack: what is within arm's
 # reach still shows against a moonless sky), unseen +3; (ranged, melee) by PnP penalty
-VIS_DIFFICULTY = {0: (0, 0), -2: (1, 1), -4: (2, 1), -10: (3, 3)}
+VIS_DIFFICULTY: Final = {0: (0, 0), -2: (1, 1), -4: (2, 1), -10: (3, 3)}
 
 # reading: a zone's cover makes ranged attacks into it harder; a zone is never all cover,
 # so even one of full cover only adds +3 (a single square of full cover would forbid)
-COVER_DIFFICULTY = (0, 1, 2, 3)
+COVER_DIFFICULTY: Final = (0, 1, 2, 3)
 
 
 

@@ -3,7 +3,7 @@ Injuries, and Dying, Radiation Damage)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -17,9 +17,9 @@ from .skills import Skills
 
 # reading (published game): a character's melee and unarmed attacks gain +1 CD at STR 7-8,
 # +2 at 9-10, +3 at 11 or more ("bonuses from derived statistics", seed 002 Inflict Damage)
-MELEE_BONUS = ((11, 3), (9, 2), (7, 1))
+MELEE_BONUS: Final = ((11, 3), (9, 2), (7, 1))
 
-AURA_RADS = 2  # reading: radiation a Radiant creature's aura deals at the end of its turn
+AURA_RADS: Final = 2  # reading: radiation a Radiant creature's aura deals at the end of its turn
 
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+from typing import Final
 
 # combat die faces -> (damage, effect): 1 -> 1, 2 -> 2, 3-4 -> 0, 5-6 -> 1 and an effect
-CD_DAMAGE = (0, 1, 2, 0, 0, 1, 1)
-CD_EFFECT = (0, 0, 0, 0, 0, 1, 1)
-EXTRA_DICE_COST = (0, 1, 3, 6)  # total AP for 0..3 extra d20s: 1, then 2, then 3 more
-MAX_POOL = 6
+CD_DAMAGE: Final = (0, 1, 2, 0, 0, 1, 1)
+CD_EFFECT: Final = (0, 0, 0, 0, 0, 1, 1)
+EXTRA_DICE_COST: Final = (0, 1, 3, 6)  # total AP for 0..3 extra d20s: 1, then 2, then 3 more
+MAX_POOL: Final = 6
 
 
 def roll_d20s(rng: random.Random, n: int) -> list[int]:

@@ -17,7 +17,7 @@ tests, the AP pool); reach.py holds who is within whose melee reach.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -47,35 +47,39 @@ from .movement import _ends, _move_zones, move_key
 from .reach import _enemy_reach
 from .skills import DEFEND_AP, _pool
 
-END = ACTION_INDEX[Action("end")]
-AIM = ACTION_INDEX[Action("aim")]
-DEFEND = ACTION_INDEX[Action("defend")]
-RALLY = ACTION_INDEX[Action("rally")]
-READY = ACTION_INDEX[Action("ready")]
-COVER = ACTION_INDEX[Action("cover")]
-DRAW = [ACTION_INDEX[Action("draw", None, str(i))] for i in range(MAX_WEAPONS)]
-BUY = [ACTION_INDEX[Action("buy", None, str(i))] for i in range(4)]
-BOOST = [ACTION_INDEX[Action("boost", None, str(i))] for i in range(7)]
+END: Final = ACTION_INDEX[Action("end")]
+AIM: Final = ACTION_INDEX[Action("aim")]
+DEFEND: Final = ACTION_INDEX[Action("defend")]
+RALLY: Final = ACTION_INDEX[Action("rally")]
+READY: Final = ACTION_INDEX[Action("ready")]
+COVER: Final = ACTION_INDEX[Action("cover")]
+DRAW: Final = [ACTION_INDEX[Action("draw", None, str(i))] for i in range(MAX_WEAPONS)]
+BUY: Final = [ACTION_INDEX[Action("buy", None, str(i))] for i in range(4)]
+BOOST: Final = [ACTION_INDEX[Action("boost", None, str(i))] for i in range(7)]
 
 
-MOVE_TO, MOVE_AWAY = target_ids("move", "toward"), target_ids("move", "away")
-SPRINT_TO, SPRINT_AWAY = target_ids("sprint", "toward"), target_ids("sprint", "away")
-ATTACK = {o: target_ids("attack", o) for o in (None, *LOCATIONS)}
-STIM, FIRST_AID = target_ids("stimpak", None), target_ids("first_aid", None)
-RADAWAY = target_ids("radaway", None)
-DRAW_CHEM = {k: ACTION_INDEX[Action("draw_chem", None, k)] for k in ("stimpak", "radaway")}
-TAKE = {"stimpak": STIM, "radaway": RADAWAY}
-CALLED_TORSO = target_ids("called", "torso")
-ASSIST = target_ids("assist", None)
-PRONE = ACTION_INDEX[Action("prone")]
-STAND = ACTION_INDEX[Action("stand")]
-NOROLL = ACTION_INDEX[Action("noroll")]
-RALLY_SPEECH = ACTION_INDEX[Action("rally_with", None, "speech")]
-READY_DEFEND = ACTION_INDEX[Action("ready_to", None, "defend")]
+MOVE_TO: Final = target_ids("move", "toward")
+MOVE_AWAY: Final = target_ids("move", "away")
+SPRINT_TO: Final = target_ids("sprint", "toward")
+SPRINT_AWAY: Final = target_ids("sprint", "away")
+ATTACK: Final = {o: target_ids("attack", o) for o in (None, *LOCATIONS)}
+STIM: Final = target_ids("stimpak", None)
+FIRST_AID: Final = target_ids("first_aid", None)
+RADAWAY: Final = target_ids("radaway", None)
+DRAW_CHEM: Final = {k: ACTION_INDEX[Action("draw_chem", None, k)] for k in ("stimpak", "radaway")}
+TAKE: Final = {"stimpak": STIM, "radaway": RADAWAY}
+CALLED_TORSO: Final = target_ids("called", "torso")
+ASSIST: Final = target_ids("assist", None)
+PRONE: Final = ACTION_INDEX[Action("prone")]
+STAND: Final = ACTION_INDEX[Action("stand")]
+NOROLL: Final = ACTION_INDEX[Action("noroll")]
+RALLY_SPEECH: Final = ACTION_INDEX[Action("rally_with", None, "speech")]
+READY_DEFEND: Final = ACTION_INDEX[Action("ready_to", None, "defend")]
 
-MINOR = {"aim", "draw", "move", "stimpak", "cover", "draw_chem", "radaway", "prone",
+MINOR: Final = {"aim", "draw", "move", "stimpak", "cover", "draw_chem", "radaway", "prone",
          "stand"}  # the rest are major actions (a prone Move is one: a crawl)
-EXTRA_MINOR_AP, EXTRA_MAJOR_AP = 1, 2  # reading: the seeds leave the price open
+EXTRA_MINOR_AP: Final = 1  # reading: the seeds leave the price open
+EXTRA_MAJOR_AP: Final = 2
 
 
 @mypyc_attr(serializable=True)

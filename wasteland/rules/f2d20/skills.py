@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy_extensions import mypyc_attr
 
 from wasteland.rules.battle import ACTIVE, Battle, Combatant
@@ -12,7 +14,7 @@ from . import stats as S
 from .dice import MAX_POOL, count
 from .reach import _within_reach
 
-DEFEND_AP = 2  # seed 002, Defend: +1 more Defense for 2 AP
+DEFEND_AP: Final = 2  # seed 002, Defend: +1 more Defense for 2 AP
 
 
 

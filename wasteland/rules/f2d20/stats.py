@@ -3,6 +3,8 @@ and the penalties of injuries (seeds 002 and 003; readings in docs/rules/f2d20.m
 
 from __future__ import annotations
 
+from typing import Final
+
 from wasteland.bestiary.models import DR2d20, Stats2d20, Weapon
 from wasteland.rules.battle import Combatant
 from wasteland.rules.facts import MELEE_SKILLS
@@ -10,7 +12,7 @@ from wasteland.rules.facts import MELEE_SKILLS
 # Which SPECIAL attribute a player character's skill is tested with (seed 002, Making an
 # Attack; the non-weapon skills follow the published game: Athletics AGI, Medicine INT,
 # Survival END)
-SKILL_ATTRIBUTE = {
+SKILL_ATTRIBUTE: Final = {
     "small_guns": "agility", "energy_weapons": "perception", "big_guns": "endurance",
     "melee_weapons": "strength", "unarmed": "strength", "explosives": "perception",
     "throwing": "agility", "athletics": "agility", "medicine": "intelligence",
@@ -18,7 +20,7 @@ SKILL_ATTRIBUTE = {
 }
 # the standard hit-location table, by location kind (seed 003, Hit Locations: arms and
 # legs are left 9-11 / 15-17 and right 12-14 / 18-20)
-DEFAULT_TABLE = ((2, "head"), (8, "torso"), (14, "arm"), (20, "leg"))
+DEFAULT_TABLE: Final = ((2, "head"), (8, "torso"), (14, "arm"), (20, "leg"))
 
 
 def stats(c: Combatant) -> Stats2d20:

@@ -4,6 +4,7 @@ Weapon Qualities, Pistol Whip, Using Two Weapons)."""
 from __future__ import annotations
 
 from functools import cache
+from typing import Final
 
 from wasteland.bestiary.models import Weapon
 from wasteland.rules.battle import ACTIVE, DEAD, UNCONSCIOUS, Battle, Combatant, Reaction
@@ -31,10 +32,10 @@ from .stats import (
     perception,
 )
 
-COVER_BONUS = {COVER_LIGHT: ("light cover", 2), COVER_HEAVY: ("heavy cover", 4)}
-BLEED_RATE = 1  # reading: a bleeding creature loses 1 HP at the start of each of its turns
-RATE_PENALTY = (0, 3, 6)  # seed 000, Rate of Fire: 2nd shot -3, every later one -6
-WHIP_DICE = {1: Dice(1, 4), 2: Dice(1, 6)}
+COVER_BONUS: Final = {COVER_LIGHT: ("light cover", 2), COVER_HEAVY: ("heavy cover", 4)}
+BLEED_RATE: Final = 1  # reading: a bleeding creature loses 1 HP at the start of each of its turns
+RATE_PENALTY: Final = (0, 3, 6)  # seed 000, Rate of Fire: 2nd shot -3, every later one -6
+WHIP_DICE: Final = {1: Dice(1, 4), 2: Dice(1, 6)}
 
 
 @cache

@@ -4,6 +4,8 @@ readied actions, 5-ft step)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from wasteland.rules import goto
 from wasteland.rules.battle import ACTIVE, Battle, Combatant, Reaction
 from wasteland.rules.events import Event, Moved, ReactionOffered
@@ -11,7 +13,7 @@ from wasteland.rules.events import Event, Moved, ReactionOffered
 from .combat import can_attack
 from .stats import speed
 
-SQUARE_MODES = ("cover", "to")
+SQUARE_MODES: Final = ("cover", "to")
 
 
 def step_toward(b: Battle, c: Combatant, goal: int) -> int | None:

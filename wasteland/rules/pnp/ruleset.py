@@ -9,7 +9,7 @@ reacting combatant). Readings of what the seed leaves open are in docs/rules/pnp
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -43,33 +43,39 @@ from .combat import can_attack, deal_damage, down, resolve_attack, weapon_dice
 from .odds import hit_chance as odds_hit_chance
 from .stats import VATS_COST, can_wield, free_hands, speed
 
-END = ACTION_INDEX[Action("end")]
-RELOAD = ACTION_INDEX[Action("reload")]
-READY = ACTION_INDEX[Action("ready")]
-WARMUP = ACTION_INDEX[Action("warmup")]
-COVER = ACTION_INDEX[Action("cover")]
-DRAW = [ACTION_INDEX[Action("draw", None, str(i))] for i in range(MAX_WEAPONS)]
+END: Final = ACTION_INDEX[Action("end")]
+RELOAD: Final = ACTION_INDEX[Action("reload")]
+READY: Final = ACTION_INDEX[Action("ready")]
+WARMUP: Final = ACTION_INDEX[Action("warmup")]
+COVER: Final = ACTION_INDEX[Action("cover")]
+DRAW: Final = [ACTION_INDEX[Action("draw", None, str(i))] for i in range(MAX_WEAPONS)]
 
 
-MOVE_TO, MOVE_AWAY = target_ids("move", "toward"), target_ids("move", "away")
-STEP_TO, STEP_AWAY = target_ids("step", "toward"), target_ids("step", "away")
-ATTACK = {o: target_ids("attack", o) for o in (None, *LOCATIONS)}
-VATS = {o: target_ids("vats", o) for o in LOCATIONS}
-ATTACK2, WHIP, STIM = target_ids("attack2", None), target_ids("whip", None), target_ids("stimpak", None)
-SPEAK = ACTION_INDEX[Action("speak")]
-PREPARE = {o: ACTION_INDEX[Action("prepare", None, o)] for o in ("cover", "stimpak", "reload")}
-EXTINGUISH, FIRST_AID = target_ids("extinguish", None), target_ids("first_aid", None)
-PAIR_STIM, PAIR_WHIP = target_ids("pair", "stimpak"), target_ids("pair", "whip")
-LARGE_ONLY = {"attack", "vats", "attack2", "whip", "ready", "warmup", "first_aid", "extinguish",
+MOVE_TO: Final = target_ids("move", "toward")
+MOVE_AWAY: Final = target_ids("move", "away")
+STEP_TO: Final = target_ids("step", "toward")
+STEP_AWAY: Final = target_ids("step", "away")
+ATTACK: Final = {o: target_ids("attack", o) for o in (None, *LOCATIONS)}
+VATS: Final = {o: target_ids("vats", o) for o in LOCATIONS}
+ATTACK2: Final = target_ids("attack2", None)
+WHIP: Final = target_ids("whip", None)
+STIM: Final = target_ids("stimpak", None)
+SPEAK: Final = ACTION_INDEX[Action("speak")]
+PREPARE: Final = {o: ACTION_INDEX[Action("prepare", None, o)] for o in ("cover", "stimpak", "reload")}
+EXTINGUISH: Final = target_ids("extinguish", None)
+FIRST_AID: Final = target_ids("first_aid", None)
+PAIR_STIM: Final = target_ids("pair", "stimpak")
+PAIR_WHIP: Final = target_ids("pair", "whip")
+LARGE_ONLY: Final = {"attack", "vats", "attack2", "whip", "ready", "warmup", "first_aid", "extinguish",
               "prepare", "pair"}
-REACTION_NAMES = {"opportunity": "attack of opportunity", "unguarded": "unguarded enemy",
+REACTION_NAMES: Final = {"opportunity": "attack of opportunity", "unguarded": "unguarded enemy",
                   "readied": "readied attack", "step": "5-ft step",
                   "prepared": "readied action"}
-FIRST_AID_DC = 12  # reading: an average Medicine check (3d6 + ranks >= 12)
-FIRST_AID_HEAL = "1d6"  # reading: plus the Medicine ranks
+FIRST_AID_DC: Final = 12  # reading: an average Medicine check (3d6 + ranks >= 12)
+FIRST_AID_HEAL: Final = "1d6"  # reading: plus the Medicine ranks
 
 
-_ATTACK_IDS: dict[tuple[int, frozenset[str]], tuple[int, ...]] = {}
+_ATTACK_IDS: Final[dict[tuple[int, frozenset[str]], tuple[int, ...]]] = {}
 
 
 def _attack_ids(slot: int, locs: frozenset[str]) -> tuple[int, ...]:
@@ -762,7 +768,7 @@ class PnP:
             b.emit(events, Note(c.id, "stands up (its Small action)."))
 
 
-_TIMED: dict[tuple[str, ...], bool] = {}
+_TIMED: Final[dict[tuple[str, ...], bool]] = {}
 
 
 def _timed(c: Combatant) -> bool:

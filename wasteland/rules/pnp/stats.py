@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from wasteland.bestiary.models import Weapon
 from wasteland.rules.battle import Combatant
 
-CALLED_PENALTY = {"head": -4, "arm": -2, "leg": -2}  # seed 000, Called Shots and V.A.T.S.
-VATS_COST = {"head": 3, "arm": 2, "leg": 2}
+CALLED_PENALTY: Final = {"head": -4, "arm": -2, "leg": -2}  # seed 000, Called Shots and V.A.T.S.
+VATS_COST: Final = {"head": 3, "arm": 2, "leg": 2}
 
 
 def location_count(c: Combatant, kind: str) -> int:

@@ -5,6 +5,7 @@ Hits; Critical Failure; Disarm; Called Shots; Crippled Effects; Death and Fatigu
 from __future__ import annotations
 
 from functools import cache
+from typing import Final
 
 from wasteland.bestiary.models import SIZES_SIMPLE
 from wasteland.rules.battle import ACTIVE, DEAD, UNCONSCIOUS, Battle, Combatant, WeaponState
@@ -16,22 +17,23 @@ from wasteland.rules.hexes import hexes_for
 from . import stats as S
 from .skills import check
 
-RANGE_STEPS = ((1, 0), (2, -2), (3, -4), (4, -6), (8, -8))  # seed 001, Range Penalty
-SCOPE_PENALTY = -10  # within point blank
+RANGE_STEPS: Final = ((1, 0), (2, -2), (3, -4), (4, -6), (8, -8))  # seed 001, Range Penalty
+SCOPE_PENALTY: Final = -10  # within point blank
 # visibility of a square (grid.VISIBILITY values) as seed 001's Visibility Penalty steps,
 # by the seed's own examples: obscured (dim light, light smoke) is partially obscured,
 # heavily obscured (darkness, heavy smoke) moderately, unseen completely obscured
-VISIBILITY_PENALTY = {0: 0, -2: -4, -4: -8, -10: -20}
-EYE_PENALTY, EYES_PENALTY = -4, -8  # a crippled eye: lightly obscured; all: moderately
-EVADE_PENALTY = -5
-CRIPPLED_LIMB = -8
-TWO_WEAPONS = -8  # each of two actions made at once (seed 001, Using Two Weapons)
+VISIBILITY_PENALTY: Final = {0: 0, -2: -4, -4: -8, -10: -20}
+EYE_PENALTY: Final = -4  # a crippled eye: lightly obscured; all: moderately
+EYES_PENALTY: Final = -8
+EVADE_PENALTY: Final = -5
+CRIPPLED_LIMB: Final = -8
+TWO_WEAPONS: Final = -8  # each of two actions made at once (seed 001, Using Two Weapons)
 # called shots: size categories below the creature (a human's torso or leg is small, its
 # arm or head tiny, its eyes or groin minute: seed 001, Called Shots)
-PART_SHRINK = {"torso": 1, "leg": 1, "arm": 2, "head": 2, "eye": 3, "groin": 3}
-CRIT_FAIL_AT = 5  # a d100 of 5 or less on the critical roll
-CRIT_BASE = 95  # a critical at or above 95 - Luck
-CRIPPLE_SHARE = 10  # a called shot cripples past 10% of total HP
+PART_SHRINK: Final = {"torso": 1, "leg": 1, "arm": 2, "head": 2, "eye": 3, "groin": 3}
+CRIT_FAIL_AT: Final = 5  # a d100 of 5 or less on the critical roll
+CRIT_BASE: Final = 95  # a critical at or above 95 - Luck
+CRIPPLE_SHARE: Final = 10  # a called shot cripples past 10% of total HP
 
 
 @cache
@@ -39,8 +41,8 @@ def dice_of(text: str) -> Dice:
     return Dice.parse(text)
 
 
-AIMED_PARTS = {"eyes": "eye", "groin": "groin"}  # the `aimed` options, as body parts
-GROIN_KINDS = frozenset({"human", "character", "ghoul", "mutant"})  # reading: humanoids
+AIMED_PARTS: Final = {"eyes": "eye", "groin": "groin"}  # the `aimed` options, as body parts
+GROIN_KINDS: Final = frozenset({"human", "character", "ghoul", "mutant"})  # reading: humanoids
 
 
 def part_of(location: str | None) -> str:
@@ -267,7 +269,7 @@ def can_attack(b: Battle, c: Combatant, t: Combatant, ws: int,
     return range_penalty(max(1, p.range), d * target_factor(b, t, location)) is not None
 
 
-SPOTS: tuple[str | None, ...] = (None, "head", "arm", "leg", "torso", "eyes", "groin")
+SPOTS: Final[tuple[str | None, ...]] = (None, "head", "arm", "leg", "torso", "eyes", "groin")
 
 
 def attack_spots(b: Battle, c: Combatant, t: Combatant, ws: int) -> list[str | None]:

@@ -3,13 +3,15 @@ skill check's 2d10 against what the total must reach."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from wasteland.rules.battle import Battle, Combatant
 
 from . import stats as S
 from .attack import attack_mods, disarm_mods, disarmable
 
 # P(2d10 >= k) for k = 0..21
-_AT_LEAST = tuple(sum(1 for a in range(1, 11) for b in range(1, 11) if a + b >= k) / 100
+_AT_LEAST: Final = tuple(sum(1 for a in range(1, 11) for b in range(1, 11) if a + b >= k) / 100
                   for k in range(22))
 
 

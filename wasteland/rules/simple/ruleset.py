@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -66,33 +66,40 @@ from .attack import (
 )
 from .skills import check
 
-END = ACTION_INDEX[Action("end")]
-RELOAD = ACTION_INDEX[Action("reload")]
-UNLOAD = ACTION_INDEX[Action("unload")]
-COVER = ACTION_INDEX[Action("cover")]
-EVADE = ACTION_INDEX[Action("evade")]
-CROUCH = ACTION_INDEX[Action("crouch")]
-PRONE = ACTION_INDEX[Action("prone")]
-STAND = ACTION_INDEX[Action("stand")]
-DRAW = [ACTION_INDEX[Action("draw", None, str(i))] for i in range(MAX_WEAPONS)]
-MOVE_TO, MOVE_AWAY = target_ids("move", "toward"), target_ids("move", "away")
-RUN_TO, RUN_AWAY = target_ids("sprint", "toward"), target_ids("sprint", "away")
-ATTACK = {o: target_ids("attack", o) for o in (None, "head", "arm", "leg")}
-CALLED_TORSO = target_ids("called", "torso")
-CHARGE, OVERWATCH = target_ids("charge", None), target_ids("overwatch", None)
-AIMED = {o: target_ids("aimed", o) for o in ("eyes", "groin")}
-ATTACK2 = target_ids("attack2", None)
-REPAIR = ACTION_INDEX[Action("repair")]
-DISARM = target_ids("disarm", None)
-DROP, STOW = ACTION_INDEX[Action("drop")], ACTION_INDEX[Action("stow")]
+END: Final = ACTION_INDEX[Action("end")]
+RELOAD: Final = ACTION_INDEX[Action("reload")]
+UNLOAD: Final = ACTION_INDEX[Action("unload")]
+COVER: Final = ACTION_INDEX[Action("cover")]
+EVADE: Final = ACTION_INDEX[Action("evade")]
+CROUCH: Final = ACTION_INDEX[Action("crouch")]
+PRONE: Final = ACTION_INDEX[Action("prone")]
+STAND: Final = ACTION_INDEX[Action("stand")]
+DRAW: Final = [ACTION_INDEX[Action("draw", None, str(i))] for i in range(MAX_WEAPONS)]
+MOVE_TO: Final = target_ids("move", "toward")
+MOVE_AWAY: Final = target_ids("move", "away")
+RUN_TO: Final = target_ids("sprint", "toward")
+RUN_AWAY: Final = target_ids("sprint", "away")
+ATTACK: Final = {o: target_ids("attack", o) for o in (None, "head", "arm", "leg")}
+CALLED_TORSO: Final = target_ids("called", "torso")
+CHARGE: Final = target_ids("charge", None)
+OVERWATCH: Final = target_ids("overwatch", None)
+AIMED: Final = {o: target_ids("aimed", o) for o in ("eyes", "groin")}
+ATTACK2: Final = target_ids("attack2", None)
+REPAIR: Final = ACTION_INDEX[Action("repair")]
+DISARM: Final = target_ids("disarm", None)
+DROP: Final = ACTION_INDEX[Action("drop")]
+STOW: Final = ACTION_INDEX[Action("stow")]
 # each attack_spots location's action ids, by target slot
-SPOT_IDS: dict[str | None, list[int]] = {
+SPOT_IDS: Final[dict[str | None, list[int]]] = {
     **{loc: ATTACK[loc] for loc in (None, "head", "arm", "leg")},
     "torso": CALLED_TORSO, "eyes": AIMED["eyes"], "groin": AIMED["groin"]}
-STIM, FIRST_AID = target_ids("stimpak", None), target_ids("first_aid", None)
+STIM: Final = target_ids("stimpak", None)
+FIRST_AID: Final = target_ids("first_aid", None)
 
-MOVE, CHARGE_PHASE, ACTION = "move", "charge", "action"
-CONCUSSION_CHANCE = 10  # percent a round (seed 001, Crippled Head)
+MOVE: Final = "move"
+CHARGE_PHASE: Final = "charge"
+ACTION: Final = "action"
+CONCUSSION_CHANCE: Final = 10  # percent a round (seed 001, Crippled Head)
 
 
 def _flag(c: Combatant, key: str, rnd: int) -> bool:

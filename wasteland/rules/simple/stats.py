@@ -3,26 +3,36 @@ ArmorSimple): skill totals, sizes, stances, Damage Threshold, the difficulty lad
 
 from __future__ import annotations
 
+from typing import Final
+
 from wasteland.bestiary.models import SIZES_SIMPLE, StatsSimple, Weapon, WeaponSimple
 from wasteland.rules.battle import Combatant
 
 # the difficulty ladder of the normal skill check (RULES.md, Simple)
-TRIVIAL, VERY_EASY, EASY, AVERAGE, HARD, VERY_HARD, EPIC = 5, 10, 15, 20, 25, 30, 35
+TRIVIAL: Final = 5
+VERY_EASY: Final = 10
+EASY: Final = 15
+AVERAGE: Final = 20
+HARD: Final = 25
+VERY_HARD: Final = 30
+EPIC: Final = 35
 # reading (docs/rules/simple.md): an attack is a Very Easy check plus the target's Defense,
 # so that a trained shot (a skill total near 8) hits an unarmored target at point blank
 # nine times in ten, and the seed's penalties (-2 to -20) decide the rest
-ATTACK_BASE = VERY_EASY
-ATTACK_BASE_NAME = "Very Easy"
+ATTACK_BASE: Final = VERY_EASY
+ATTACK_BASE_NAME: Final = "Very Easy"
 
-STAND, CROUCH, PRONE = "stand", "crouch", "prone"
-STANCE_HEXES = {PRONE: 1, CROUCH: 2, STAND: 4}  # seed 001, Move Phase
-RUN_HEXES = 8
-STANCE_SHRINK = {STAND: 0, CROUCH: 1, PRONE: 2}  # size categories smaller (seed 001)
+STAND: Final = "stand"
+CROUCH: Final = "crouch"
+PRONE: Final = "prone"
+STANCE_HEXES: Final = {PRONE: 1, CROUCH: 2, STAND: 4}  # seed 001, Move Phase
+RUN_HEXES: Final = 8
+STANCE_SHRINK: Final = {STAND: 0, CROUCH: 1, PRONE: 2}  # size categories smaller (seed 001)
 # how many times farther a target of each size counts for range (seed 001, Size, Stance
 # and Range Penalties), smallest first as SIZES_SIMPLE
-SIZE_FACTOR = (4.0, 3.0, 2.0, 1.0, 0.5)
-RANGED_SKILLS = frozenset({"guns", "big_guns", "energy_weapons", "throwing"})
-MELEE_SKILLS = frozenset({"melee", "unarmed"})
+SIZE_FACTOR: Final = (4.0, 3.0, 2.0, 1.0, 0.5)
+RANGED_SKILLS: Final = frozenset({"guns", "big_guns", "energy_weapons", "throwing"})
+MELEE_SKILLS: Final = frozenset({"melee", "unarmed"})
 
 
 def block(c: Combatant) -> StatsSimple:
@@ -45,7 +55,7 @@ def stance(c: Combatant) -> str:
     return str(c.cond.get("stance", STAND))
 
 
-SIZE_INDEX = {name: i for i, name in enumerate(SIZES_SIMPLE)}
+SIZE_INDEX: Final = {name: i for i, name in enumerate(SIZES_SIMPLE)}
 
 
 def size_index(c: Combatant) -> int:
