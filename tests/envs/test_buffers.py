@@ -133,3 +133,25 @@ def test_ids_may_be_numpy_integers(fn: str) -> None:
     assert list(np.flatnonzero(mask_of(np.array([2, 7])))) == [2, 7]
     with pytest.raises(TypeError):
         flags8([1.0], 5)
+
+
+@pytest.mark.parametrize("fn", ["c", "py"])
+def test_a_negative_size_or_a_wrong_argument_is_refused(fn: str) -> None:
+    from wasteland.envs import encoding as E
+
+    c = _c() if fn == "c" else None
+    floats32 = c.floats32 if c else buffers.floats32_py
+    flags8 = c.flags8 if c else buffers.flags8_py
+    ego_flags = c.ego_flags if c else buffers.ego_flags_py
+    with pytest.raises(ValueError):
+        floats32([], -1)
+    with pytest.raises(ValueError):
+        flags8([], -1)
+    if c is not None:  # the C module checks its argument types itself
+        with pytest.raises(TypeError, match="floats32"):
+            c.floats32((1.0,), 4)
+        with pytest.raises(TypeError, match="ego_flags"):
+            c.ego_flags([0], (0,), E._TARGET_BYTES, E._RETARGET_BYTES, E.N_ACTIONS)
+        with pytest.raises(ValueError, match="tables shorter"):
+            c.ego_flags([0], [0], b"", E._RETARGET_BYTES, E.N_ACTIONS)
+    assert bytes(ego_flags([0], [0], E._TARGET_BYTES, E._RETARGET_BYTES, 4)) == b"\x01\0\0\0"

@@ -48,21 +48,33 @@ item_index(PyObject *list, Py_ssize_t i)
     return k;
 }
 
+/* the arguments every function here starts with: a list, then a size n >= 0 (at
+   args[at]); 0 with an exception set when they are not that */
+static int
+list_and_size(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want, Py_ssize_t at,
+              const char *usage, Py_ssize_t *n)
+{
+    if (nargs != want || !PyList_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return 0;
+    }
+    *n = PyLong_AsSsize_t(args[at]);
+    if (*n == -1 && PyErr_Occurred())
+        return 0;
+    if (*n < 0) {
+        PyErr_Format(PyExc_ValueError, "%s: n must not be negative", usage);
+        return 0;
+    }
+    return 1;
+}
+
 static PyObject *
 floats32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 2 || !PyList_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "floats32(values: list, n: int)");
+    Py_ssize_t n;
+    if (!list_and_size(args, nargs, 2, 1, "floats32(values: list, n: int)", &n))
         return NULL;
-    }
     PyObject *values = args[0];
-    Py_ssize_t n = PyLong_AsSsize_t(args[1]);
-    if (n == -1 && PyErr_Occurred())
-        return NULL;
-    if (n < 0) {
-        PyErr_SetString(PyExc_ValueError, "floats32: n must not be negative");
-        return NULL;
-    }
     PyObject *out = PyByteArray_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(float));
     if (out == NULL)
         return NULL;
@@ -116,18 +128,10 @@ too_many:
 static PyObject *
 flags8(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 2 || !PyList_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "flags8(ids: list, n: int)");
+    Py_ssize_t n;
+    if (!list_and_size(args, nargs, 2, 1, "flags8(ids: list, n: int)", &n))
         return NULL;
-    }
     PyObject *ids = args[0];
-    Py_ssize_t n = PyLong_AsSsize_t(args[1]);
-    if (n == -1 && PyErr_Occurred())
-        return NULL;
-    if (n < 0) {
-        PyErr_SetString(PyExc_ValueError, "flags8: n must not be negative");
-        return NULL;
-    }
     PyObject *out = PyByteArray_FromStringAndSize(NULL, n);
     if (out == NULL)
         return NULL;
@@ -154,18 +158,17 @@ flags8(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *
 ego_flags(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 5 || !PyList_Check(args[0]) || !PyList_Check(args[1])
-            || !PyBytes_Check(args[2]) || !PyBytes_Check(args[3])) {
-        PyErr_SetString(PyExc_TypeError,
-                        "ego_flags(ids: list, order: list, target_of: bytes, "
-                        "retarget: bytes, n: int)");
+    static const char *usage = ("ego_flags(ids: list, order: list, target_of: bytes, "
+                                "retarget: bytes, n: int)");
+    Py_ssize_t n;
+    if (!list_and_size(args, nargs, 5, 4, usage, &n))
+        return NULL;
+    if (!PyList_Check(args[1]) || !PyBytes_Check(args[2]) || !PyBytes_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, usage);
         return NULL;
     }
     PyObject *ids = args[0], *order = args[1];
-    Py_ssize_t n = PyLong_AsSsize_t(args[4]);
-    if (n == -1 && PyErr_Occurred())
-        return NULL;
-    if (n < 0 || PyBytes_GET_SIZE(args[2]) < n
+    if (PyBytes_GET_SIZE(args[2]) < n
             || PyBytes_GET_SIZE(args[3]) < n * BLOCKS * 2) {
         PyErr_SetString(PyExc_ValueError, "ego_flags: tables shorter than n ids");
         return NULL;
