@@ -155,3 +155,21 @@ def test_a_negative_size_or_a_wrong_argument_is_refused(fn: str) -> None:
         with pytest.raises(ValueError, match="tables shorter"):
             c.ego_flags([0], [0], b"", E._RETARGET_BYTES, E.N_ACTIONS)
     assert bytes(ego_flags([0], [0], E._TARGET_BYTES, E._RETARGET_BYTES, 4)) == b"\x01\0\0\0"
+
+
+@pytest.mark.parametrize("fn", ["c", "py"])
+def test_tables_that_aim_out_of_range_are_refused(fn: str) -> None:
+    """A target slot past the blocks, or a retarget past n, is an error, not a write past
+    the buffer."""
+    from wasteland.envs import encoding as E
+
+    ego_flags = _c().ego_flags if fn == "c" else buffers.ego_flags_py
+    targeted = next(i for i in range(E.N_ACTIONS) if E.TARGET_OF[i] >= 0)
+    bad_target = bytearray(E._TARGET_BYTES)
+    bad_target[targeted] = 12
+    with pytest.raises(IndexError):
+        ego_flags([targeted], [0, 1], bytes(bad_target), E._RETARGET_BYTES, E.N_ACTIONS)
+    first = next(i for i in range(E.N_ACTIONS) if E.TARGET_OF[i] == 0)
+    assert E.RETARGET[first][1] > first  # slot 0 seen in block 1 aims at a later id
+    with pytest.raises(IndexError):
+        ego_flags([first], [1, 0], E._TARGET_BYTES, E._RETARGET_BYTES, first + 1)

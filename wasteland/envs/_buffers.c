@@ -125,13 +125,14 @@ too_many:
     return NULL;
 }
 
+#define BLOCKS 10
+
+/* n bytes, 1 at each id of the list: the id itself, or with target_of given, the id aimed
+   at the block that block[] holds for the id's target (ego_flags) */
 static PyObject *
-flags8(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+fill_flags(PyObject *ids, Py_ssize_t n, const char *name, const signed char *target_of,
+           const unsigned char *retarget, const int *block)
 {
-    Py_ssize_t n;
-    if (!list_and_size(args, nargs, 2, 1, "flags8(ids: list, n: int)", &n))
-        return NULL;
-    PyObject *ids = args[0];
     PyObject *out = PyByteArray_FromStringAndSize(NULL, n);
     if (out == NULL)
         return NULL;
@@ -139,21 +140,43 @@ flags8(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     memset(m, 0, (size_t)n);
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(ids); i++) {
         Py_ssize_t k = item_index(ids, i);
-        if (k == -1 && PyErr_Occurred()) {
-            Py_DECREF(out);
-            return NULL;
-        }
+        if (k == -1 && PyErr_Occurred())
+            goto fail;
         if (k < 0 || k >= n) {
-            Py_DECREF(out);
-            PyErr_Format(PyExc_IndexError, "flags8: id %zd is outside 0..%zd", k, n - 1);
-            return NULL;
+            PyErr_Format(PyExc_IndexError, "%s: id %zd is outside 0..%zd", name, k, n - 1);
+            goto fail;
+        }
+        if (target_of != NULL && target_of[k] >= 0) {
+            int t = target_of[k];
+            if (t >= BLOCKS) {
+                PyErr_Format(PyExc_IndexError, "%s: id %zd aims at slot %d, past %d", name,
+                             k, t, BLOCKS - 1);
+                goto fail;
+            }
+            const unsigned char *r = retarget + 2 * (k * BLOCKS + block[t]);
+            k = (Py_ssize_t)(r[0] | (r[1] << 8));
+            if (k >= n) {
+                PyErr_Format(PyExc_IndexError, "%s: the table aims past id %zd", name, n - 1);
+                goto fail;
+            }
         }
         m[k] = 1;
     }
     return out;
+
+fail:
+    Py_DECREF(out);
+    return NULL;
 }
 
-#define BLOCKS 10
+static PyObject *
+flags8(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t n;
+    if (!list_and_size(args, nargs, 2, 1, "flags8(ids: list, n: int)", &n))
+        return NULL;
+    return fill_flags(args[0], n, "flags8", NULL, NULL, NULL);
+}
 
 static PyObject *
 ego_flags(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -194,30 +217,7 @@ ego_flags(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         block[slot] = (int)k;
     }
-    PyObject *out = PyByteArray_FromStringAndSize(NULL, n);
-    if (out == NULL)
-        return NULL;
-    char *m = PyByteArray_AS_STRING(out);
-    memset(m, 0, (size_t)n);
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(ids); i++) {
-        Py_ssize_t k = item_index(ids, i);
-        if (k == -1 && PyErr_Occurred()) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        if (k < 0 || k >= n) {
-            Py_DECREF(out);
-            PyErr_Format(PyExc_IndexError, "ego_flags: id %zd is outside 0..%zd", k, n - 1);
-            return NULL;
-        }
-        int t = target_of[k];
-        if (t >= 0) {
-            const unsigned char *r = retarget + 2 * (k * BLOCKS + block[t]);
-            k = (Py_ssize_t)(r[0] | (r[1] << 8));
-        }
-        m[k] = 1;
-    }
-    return out;
+    return fill_flags(ids, n, "ego_flags", target_of, retarget, block);
 }
 
 static PyMethodDef methods[] = {

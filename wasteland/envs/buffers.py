@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import wasteland
+from wasteland.rules.actions import MAX_COMBATANTS
 
 
 def floats32_py(values: list[Any], n: int) -> bytearray:
@@ -40,8 +41,9 @@ def ego_flags_py(ids: list[int], order: list[int], target_of: bytes, retarget: b
                  n: int) -> bytearray:
     """``flags8`` of the egocentric ids of table ids ``ids`` (``encoding.ego_ids``), from
     the tables ``encoding`` packs: ``target_of`` a signed byte per id (-1: no target),
-    ``retarget`` per id the id aimed at each of the 10 blocks, as little-endian uint16."""
-    block = [0] * 10
+    ``retarget`` per id the id aimed at each of the MAX_COMBATANTS blocks, as little-endian
+    uint16."""
+    block = [0] * MAX_COMBATANTS
     for k, slot in enumerate(order):
         block[slot] = k
     ego = []
@@ -49,7 +51,8 @@ def ego_flags_py(ids: list[int], order: list[int], target_of: bytes, retarget: b
         if not 0 <= i < n:
             raise IndexError(f"ego_flags: id {i} is outside 0..{n - 1}")
         t = struct.unpack_from("b", target_of, i)[0]
-        ego.append(i if t < 0 else struct.unpack_from("<H", retarget, 2 * (i * 10 + block[t]))[0])
+        at = 2 * (i * MAX_COMBATANTS + block[t]) if t >= 0 else -1
+        ego.append(i if t < 0 else struct.unpack_from("<H", retarget, at)[0])
     return flags8_py(ego, n)
 
 
