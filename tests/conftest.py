@@ -208,3 +208,16 @@ def _inside_tmp_path(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory,
         hits = sorted(set(GUARD.hits))
         pytest.fail(f"this test wrote outside its tmp_path: {'; '.join(hits[:5])}"
                     + (f" and {len(hits) - 5} more" if len(hits) > 5 else ""), pytrace=False)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _signing_key_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The key that signs RLlib checkpoints (training/signature.py) lives in the session's
+    temp folder, not in ~/.config; module fixtures that train see it too."""
+    before = os.environ.get("WASTELAND_KEY_FILE")
+    os.environ["WASTELAND_KEY_FILE"] = str(tmp_path_factory.mktemp("key") / "run.key")
+    yield
+    if before is None:
+        os.environ.pop("WASTELAND_KEY_FILE", None)
+    else:
+        os.environ["WASTELAND_KEY_FILE"] = before

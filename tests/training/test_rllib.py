@@ -255,7 +255,11 @@ def test_backend_options_are_checked_in_one_line(capsys, monkeypatch, tmp_path):
 
 
 def test_a_damaged_rllib_checkpoint_is_one_line(rllib_run, capsys, monkeypatch, tmp_path):
+    """A file of the checkpoint changed after it was signed: refused before RLlib reads it;
+    with its signature made again by this machine's key, RLlib's own refusal is one line."""
     import shutil
+
+    from wasteland.training.signature import sign
 
     run = tmp_path / "run"
     shutil.copytree(rllib_run[0], run)
@@ -263,5 +267,47 @@ def test_a_damaged_rllib_checkpoint_is_one_line(rllib_run, capsys, monkeypatch, 
     for f in state.iterdir():
         if f.is_file():
             f.write_bytes(b"not a checkpoint")
+    args = ("export", str(run), "--name", "x", "--out", str(tmp_path / "out"))
+    one_line_error(cli(capsys, monkeypatch, *args), "signature does not match its files")
+    sign(run / "checkpoint")
+    one_line_error(cli(capsys, monkeypatch, *args), "not a readable RLlib checkpoint")
+
+
+class WritesAFile:
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __reduce__(self):
+        return (exec, (f"open({self.path!r}, 'w').write('pwned')",))
+
+
+@pytest.mark.parametrize("signature", ["none", "forged"])
+def test_a_crafted_rllib_checkpoint_is_refused_unread(rllib_run, capsys, monkeypatch, tmp_path,
+                                                      signature):
+    """A run folder from elsewhere, whose pickles would write a file: export and resume
+    refuse it in one line and nothing is unpickled (issue 23, item 1)."""
+    import pickle
+    import shutil
+
+    from wasteland.training.signature import SIGNATURE
+
+    run = tmp_path / "run"
+    shutil.copytree(rllib_run[0], run)
+    marker = tmp_path / "pwned"
+    for pkl in (run / "checkpoint").rglob("*.pkl"):
+        pkl.write_bytes(pickle.dumps(WritesAFile(str(marker))))
+    if signature == "none":
+        (run / SIGNATURE).unlink()
+        why = "it has no signature"
+    else:  # signed with another machine's key
+        monkeypatch.setenv("WASTELAND_KEY_FILE", str(tmp_path / "their.key"))
+        from wasteland.training.signature import sign
+
+        sign(run / "checkpoint")
+        monkeypatch.undo()
+        why = "signature does not match"
     one_line_error(cli(capsys, monkeypatch, "export", str(run), "--name", "x", "--out",
-                       str(tmp_path / "out")), "not a readable RLlib checkpoint")
+                       str(tmp_path / "out")), why)
+    one_line_error(cli(capsys, monkeypatch, "train", "radscorpion_pnp", "--backend", "rllib",
+                       "--resume", str(run)), why)
+    assert not marker.exists()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -62,22 +62,52 @@ def write_policy(policy: Policy, out_dir: Path) -> tuple[Path, Path]:
     return npz, js
 
 
-def load_model(path: Path, **kwargs: Any) -> Any:
-    """A MaskablePPO checkpoint; a truncated or foreign file is one line, not a traceback."""
-    from sb3_contrib import MaskablePPO
+def resume_model(model: Any, path: Path) -> Any:
+    """``model`` (made from the run's config) given the parameters, optimizer state and
+    step count of the checkpoint at ``path``, read without unpickling (checkpoint.py)."""
+    from .checkpoint import read_checkpoint
 
+    ckpt = read_checkpoint(path)
     try:
-        return MaskablePPO.load(path, device="cpu", **kwargs)
-    except Exception as e:  # noqa: BLE001 - zip, pickle and torch errors alike
-        why = " ".join(str(e).split()) or type(e).__name__
-        raise WastelandError(f"{path}: not a readable MaskablePPO checkpoint ({why[:200]})"
+        model.set_parameters(ckpt.params, exact_match=True, device="cpu")
+    except (RuntimeError, ValueError, KeyError, AttributeError) as e:
+        why = " ".join(str(e).split())[:200] or type(e).__name__
+        raise WastelandError(f"{path}: its parameters do not fit the run's config ({why})"
                              ) from None
+    model.num_timesteps = ckpt.counters["num_timesteps"]
+    model._n_updates = ckpt.counters["_n_updates"]
+    model._episode_num = ckpt.counters["_episode_num"]
+    return model
+
+
+class Layer(NamedTuple):
+    """A linear layer's tensors, as policy_from_linears reads them off a torch Linear."""
+
+    weight: Any
+    bias: Any
+
+
+def read_summary(run_dir: Path) -> dict[str, Any]:
+    """The run's summary.json (empty if it has none); one line if it is not a JSON object."""
+    path = run_dir / "summary.json"
+    if not path.is_file():
+        return {}
+    try:
+        summary = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        why = " ".join(str(e).split())[:160]
+        raise WastelandError(f"{path}: not readable JSON ({why}); fix or delete it to export "
+                             f"without a training summary") from None
+    if not isinstance(summary, dict):
+        raise WastelandError(f"{path}: a {type(summary).__name__}, not a JSON object")
+    return summary
 
 
 def export_run(run_dir: Path, name: str, out_dir: Path, checkpoint: str | None = None
                ) -> tuple[Path, Path]:
     """Export a ``wasteland train`` run: its final model (or ``checkpoint``), its config
     and its last evaluation."""
+    from .checkpoint import policy_layers, read_checkpoint
     from .config import load_config
 
     if not (run_dir / "config.yaml").is_file():
@@ -88,12 +118,15 @@ def export_run(run_dir: Path, name: str, out_dir: Path, checkpoint: str | None =
         have = sorted(p.name for p in (run_dir / "checkpoints").glob("*.zip"))
         raise WastelandError(f"{run_dir}: no {path.name} (the run has not finished); "
                              f"checkpoints: {', '.join(have) or 'none'}")
-    model = load_model(path)
-    summary: dict[str, Any] = {}
-    if (run_dir / "summary.json").is_file():
-        summary = json.loads((run_dir / "summary.json").read_text())
+    ckpt = read_checkpoint(path)
+    summary = read_summary(run_dir)
     extra = {"exported": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-             "training": summary, "source": str(path.name)}
-    npz, js = write_policy(policy_of(model, name, cfg, extra), out_dir)
+             "training": summary, "source": str(path.name),
+             "steps": ckpt.counters["num_timesteps"]}
+    layers = [Layer(w, b) for w, b in policy_layers(ckpt)]
+    if len(layers) != len(cfg.network) + 1:
+        raise WastelandError(f"{path}: its policy has {len(layers) - 1} hidden layers, the run's "
+                             f"config {len(cfg.network)} ({list(cfg.network)})")
+    npz, js = write_policy(policy_from_linears(layers, name, cfg, cfg.creatures, extra), out_dir)
     load_policy(npz)  # what was written loads and matches the running code
     return npz, js

@@ -27,6 +27,7 @@ from wasteland.rules.errors import WastelandError
 
 from .config import TrainConfig
 from .export import policy_from_linears, write_policy
+from .signature import sign, verify
 
 PROGRESS_FIELDS = ["iteration", "steps", "episodes", "wall_s", "return_side_0", "return_side_1",
                    "win", "draw", "self_play", "illegal"]
@@ -149,12 +150,14 @@ def rllib_train(cfg: TrainConfig, run: Path, address: str | None = None,
 
     say = show or (lambda s: None)
     t0 = time.time()
+    ckpt = (run / "checkpoint").resolve()
+    if resume and ckpt.is_dir():
+        verify(ckpt)  # before RLlib or Ray touch anything
     connect(address)  # one line for an address nothing answers on
     # RLlib's INFO and WARNING lines (the API stack it defaults to) would land between
     # the iteration lines; its errors still show
     logging.getLogger("ray.rllib").setLevel(logging.ERROR)
     algo = algo_config(cfg, env_runners).build_algo()
-    ckpt = (run / "checkpoint").resolve()
     if resume and ckpt.is_dir():
         _read_checkpoint(lambda p: algo.restore_from_path(str(p)), ckpt)
         say(f"resuming {run} from its checkpoint")
@@ -180,6 +183,7 @@ def rllib_train(cfg: TrainConfig, run: Path, address: str | None = None,
                 lambda r, p=progress: _set_progress(r, p))
     finally:
         algo.save_to_path(str(ckpt))
+        sign(ckpt)
     stamp = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     out, written = run / "policies", []
     for kind in cfg.creatures:
@@ -213,6 +217,7 @@ def export_rllib_run(run: Path, name: str, out_dir: Path) -> list[Path]:
     from .config import load_config
 
     cfg = load_config(str(run / "config.yaml"))
+    verify((run / "checkpoint").resolve())
     modules = (run / "checkpoint" / "learner_group" / "learner" / "rl_module").resolve()
     written = []
     stamp = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")

@@ -162,7 +162,7 @@ def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
     """Train to ``cfg.steps`` in ``run`` (continuing its newest checkpoint if ``resume``)."""
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from .export import load_model, policy_of, write_policy
+    from .export import policy_of, read_summary, resume_model, write_policy
 
     say = show or (lambda s: None)
     t0 = time.time()  # the wall time counts everything: warm start, evaluations, saving
@@ -171,7 +171,7 @@ def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
     tb = _tensorboard(run)
     start_step = 0
     if resume and (ckpt := latest_checkpoint(run)) is not None:
-        model = load_model(ckpt, env=vec, tensorboard_log=tb)
+        model = resume_model(_new_model(cfg, vec, tb), ckpt)
         start_step = model.num_timesteps
         say(f"resuming {run} from {ckpt.name} ({start_step:,} steps)")
     else:
@@ -194,9 +194,10 @@ def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
     if not csv_path.exists():
         with open(csv_path, "w", newline="") as f:
             csv.DictWriter(f, CSV_FIELDS).writeheader()
-    prior = 0.0
-    if (run / "summary.json").is_file():
-        prior = float(json.loads((run / "summary.json").read_text()).get("wall_s", 0.0))
+    prior = read_summary(run).get("wall_s", 0.0)
+    if type(prior) not in (int, float) or not 0 <= prior < 1e9:
+        raise WastelandError(f"{run / 'summary.json'}: wall_s {str(prior)[:40]!r} is not a "
+                             f"number of seconds")
     state: dict[str, Any] = {"last_eval": "", "first_beat": None, "rows": []}
 
     def evaluate_now(step: int) -> None:
