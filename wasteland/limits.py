@@ -34,8 +34,10 @@ process including its imports, about 60 MB; benchmarks/map_size.py):
 
 from __future__ import annotations
 
+import math
 import numbers
 import re
+from collections.abc import Callable
 from typing import Any
 
 from wasteland.rules.errors import WastelandError
@@ -102,13 +104,49 @@ def json_depth_ok(text: str, limit: int = MAX_DEPTH) -> bool:
     return json_depth(text, limit) <= limit
 
 
-def check_json_nesting(text: str, where: str, error: type[Exception] = LimitError,
+def check_json_nesting(text: str, where: str, error: Callable[[str], Exception] = LimitError,
                        limit: int = MAX_DEPTH) -> None:
     """Raise ``error`` (default LimitError; the save loader passes SaveError) with one line
     naming ``where`` when JSON ``text`` nests deeper than ``limit``. Call before json.loads."""
     if not json_depth_ok(text, limit):
         raise error(f"{where}: lists and objects nested more than {limit} deep; "
                     f"at most {limit} are accepted")
+
+
+# integers a file or a message may hold: a seed (MAX_SEED) has 19 digits; int() of more
+# than 4,300 digits raises ValueError, and a few thousand digits cost quadratic time
+MAX_INT_DIGITS = 40
+
+
+def load_json(text: str, where: str, error: Callable[[str], Exception] = LimitError) -> Any:
+    """JSON ``text`` as values, or ``error`` with one line naming ``where``: too deep, an
+    integer of more than MAX_INT_DIGITS digits, NaN, Infinity or a number past a float's
+    range (none of them can be written back as JSON), or not JSON at all."""
+    import json
+
+    check_json_nesting(text, where, error)
+
+    def whole(digits: str) -> int:
+        if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+            raise error(f"{where}: an integer of {len(digits.lstrip('-')):,} digits; at most "
+                        f"{MAX_INT_DIGITS} are accepted")
+        return int(digits)
+
+    def real(digits: str) -> float:
+        x = float(digits)
+        if not math.isfinite(x):
+            raise error(f"{where}: the number {digits[:40]} is past a float's range")
+        return x
+
+    def constant(name: str) -> float:
+        raise error(f"{where}: {name} is not a JSON number")
+
+    try:
+        return json.loads(text, parse_int=whole, parse_float=real, parse_constant=constant)
+    except json.JSONDecodeError as e:
+        raise error(f"{where}: not JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    except RecursionError:  # a depth the counter allowed but the C parser did not
+        raise error(f"{where}: nested too deep") from None
 
 
 def _line(ev: Any) -> int | str:

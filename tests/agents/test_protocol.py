@@ -133,6 +133,56 @@ def test_serve_answers_hello_and_decisions_that_validate_and_stops_at_bye():
     assert ACTION_TABLE[replies[1]["id"]] == make_agent("packet", 2).act(view_of(rs, b))
 
 
+def _served(*lines: str) -> list[dict]:
+    out = io.StringIO()
+    assert serve("packet", list(lines), out) == 0
+    replies = [json.loads(x) for x in out.getvalue().splitlines()]  # JSON, not Infinity
+    assert all(isinstance(r, dict) for r in replies)
+    return replies
+
+
+@pytest.mark.parametrize("line, fragment", [
+    ('{"type":"start","game":1,"battle":"x"}', "'battle' must be an object"),
+    ('{"type":"start","game":1,"battle":[1,2]}', "'battle' must be an object"),
+    ('{"type":"start","game":1,"battle":{},"seed":[1]}', "'seed' must be a whole number"),
+    ("[" * 100_000 + "]" * 100_000, "nested more than 64 deep"),
+    ('{"type":"decide","seq":' + "9" * 5000 + "}", "an integer of 5,000 digits"),
+    ('{"type":"decide","seq":1e999}', "past a float's range"),
+    ('{"type":"decide","seq":NaN}', "NaN is not a JSON number"),
+    ('{"type":"decide","seq":' + "9" * 30 + "}", "'seq' must be a whole number from 0 to"),
+    ('{"type":"decide","seq":"1"}', "'seq' must be a whole number from 0 to"),
+])
+def test_serve_answers_garbage_with_an_error_message_not_a_traceback(line, fragment):
+    """Issue 23: each of these raised AttributeError, RecursionError, TypeError or
+    ValueError in `wasteland serve`, or answered with Infinity, which is not JSON."""
+    replies = _served(line)
+    assert len(replies) == 1 and replies[0]["type"] == "error", replies
+    assert fragment in replies[0]["message"], replies[0]
+
+
+def test_serve_answers_a_decide_with_odd_legal_or_history_by_a_fallback():
+    rs = get_ruleset("pnp")
+    b = rs.new_battle(load_scenario("duel"), 2)
+    d = rs.decider(b)
+    start = P.dump(P.start(1, b, d.combatant, 2))
+    for legal, history, want in ((["end", 3], [], None),
+                                 ([{"action": "reload"}], [], None),
+                                 ([{"action": "reload"}], [1, 2], "reload"),
+                                 (["reload", {"action": 5}], [1], "end"),
+                                 ("x", "not a list", "end")):
+        msg = {"type": "decide", "seq": 4, "game": 1, "legal": legal, "history": history}
+        reply = _served(start, P.dump(msg))[-1]
+        assert reply["seq"] == 4
+        if want is None:  # a good history: the packet decides
+            assert "id" in reply
+        else:
+            assert reply["action"] == want, reply
+            validator("reply").validate(reply)
+    bad_start = P.dump({"type": "start", "game": 1, "battle": "x"})
+    reply = _served(bad_start, P.dump({"type": "decide", "seq": 1, "legal": ["end"]}))[-1]
+    assert reply == {"seq": 1, "action": "end", "reason": "no game to follow"}
+
+
 def test_serve_refuses_an_unknown_agent_in_one_line():
     with pytest.raises(WastelandError, match="unknown agent 'pakcet'"):
         serve("pakcet", [], io.StringIO())

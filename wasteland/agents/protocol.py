@@ -23,6 +23,8 @@ from wasteland.rules.protocol import Decision, Ruleset
 PROTOCOL = "wasteland-agent"
 VERSION = 1
 REASON_MAX = 200
+# a start message carries a whole battle: a few KB; a line past this is not one of ours
+MAX_LINE = 4_000_000
 # request.schema.json (engine to program) and reply.schema.json (program to engine)
 SCHEMA_DIR = Path(__file__).resolve().parent / "schema"
 
@@ -91,11 +93,18 @@ def bye() -> dict[str, Any]:
 
 
 def load(line: str) -> dict[str, Any]:
-    """A line as a JSON object; ReplyError("malformed") if it is not one."""
-    try:
-        msg = json.loads(line)
-    except json.JSONDecodeError as e:
-        raise ReplyError("malformed", f"not JSON ({e.msg}): {line.strip()[:80]!r}") from None
+    """A line as a JSON object; ReplyError("malformed") if it is not one, or nests too
+    deep, or holds a number JSON cannot carry back (limits.load_json)."""
+    from wasteland.limits import load_json
+
+    if len(line) > MAX_LINE:
+        raise ReplyError("malformed", f"a line of {len(line):,} characters; at most "
+                                      f"{MAX_LINE:,} are accepted")
+
+    def malformed(message: str) -> ReplyError:
+        return ReplyError("malformed", message)
+
+    msg = load_json(line, f"message {line.strip()[:60]!r}", malformed)
     if not isinstance(msg, dict):
         raise ReplyError("malformed", f"not a JSON object: {line.strip()[:80]!r}")
     return msg

@@ -24,6 +24,9 @@ from wasteland.rules.protocol import get_ruleset
 from . import protocol as P
 from .base import Agent, make_agent, view_of
 
+# the engine counts requests from 1; JSON numbers past 2**53 lose digits in other readers
+SEQ_MAX = 2**53
+
 
 class Follower:
     """The battle of one game, kept in step with the engine's from its history."""
@@ -72,12 +75,13 @@ def serve(kind: str, lines: Iterable[str], out: TextIO,
             say({"type": "hello", "protocol": P.PROTOCOL, "version": P.VERSION,
                  "name": f"wasteland serve --agent {kind}"})
         elif kind_of_msg == "start":
+            game, agent = None, None
             try:
-                game = Follower(msg["battle"])
+                begin, seed = _start(msg)
+                game = Follower(begin)
+                agent = make(kind, seed)
             except (KeyError, TypeError, WastelandError) as e:
                 say({"type": "error", "message": f"cannot follow this game: {e}"})
-                game = None
-            agent = make(kind, int(msg.get("seed", 0)))
         elif kind_of_msg == "decide":
             say(_answer(msg, agent, game))
         elif kind_of_msg == "bye":
@@ -85,20 +89,51 @@ def serve(kind: str, lines: Iterable[str], out: TextIO,
     return 0
 
 
+def _start(msg: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """A start message's battle and seed; WastelandError naming what is wrong."""
+    from wasteland.limits import MAX_SEED
+
+    begin, seed = msg.get("battle"), msg.get("seed", 0)
+    if not isinstance(begin, dict):
+        raise WastelandError(f"'battle' must be an object (a save's fields), got "
+                             f"{type(begin).__name__}")
+    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+        raise WastelandError(f"'seed' must be a whole number from 0 to {MAX_SEED}, got "
+                             f"{str(seed)[:40]}")
+    return begin, seed
+
+
+def _fallback(legal: Any) -> str:
+    """The first legal action's notation, else ``end``: what an answer names when this
+    side cannot decide."""
+    if isinstance(legal, list):
+        for entry in legal:
+            if isinstance(entry, dict) and isinstance(entry.get("action"), str):
+                return str(entry["action"])
+    return "end"
+
+
 def _answer(msg: dict[str, Any], agent: Agent | None, game: Follower | None) -> dict[str, Any]:
     seq = msg.get("seq")
-    legal = msg.get("legal") or [{"action": "end"}]
+    if type(seq) is not int or not 0 <= seq <= SEQ_MAX:
+        return {"type": "error", "message": f"'seq' must be a whole number from 0 to {SEQ_MAX}, "
+                                           f"got {str(seq)[:40]}"}
+    fallback = _fallback(msg.get("legal"))
     if agent is None or game is None:
-        return {"seq": seq, "action": legal[0]["action"], "reason": "no game to follow"}
+        return {"seq": seq, "action": fallback, "reason": "no game to follow"}
+    history = msg.get("history", [])
+    if not isinstance(history, list) or not all(isinstance(h, str) for h in history):
+        return {"seq": seq, "action": fallback,
+                "reason": "lost the game: 'history' must be a list of move lines"}
     try:
-        game.advance(list(msg.get("history", [])))
+        game.advance(history)
         b = game.battle
         rs = get_ruleset(b.ruleset)
         v = view_of(rs, b)
         action = agent.act(v)
         return {"seq": seq, "id": ACTION_INDEX[action], "reason": agent.last_reason}
     except WastelandError as e:
-        return {"seq": seq, "action": legal[0]["action"], "reason": f"lost the game: {e}"}
+        return {"seq": seq, "action": fallback, "reason": f"lost the game: {e}"}
 
 
 def main(kind: str) -> int:
