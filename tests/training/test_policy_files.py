@@ -128,6 +128,24 @@ def test_a_missing_array(written):
     _refused(npz, "tiny.npz has no array", "b1")
 
 
+@pytest.mark.parametrize("key, value, fragment", [
+    ("b1", np.array(["0.5"] * 8), "array b1 holds <U3 values"),
+    ("w0", None, "array w0 holds complex128 values"),
+    ("b0", np.full(16, np.inf), "array b0 holds inf or NaN"),
+    ("w1", None, "array w1 holds inf or NaN"),
+])
+def test_weights_that_are_not_finite_real_numbers_are_refused(written, key, value, fragment):
+    """Issue 23: a string bias raised ValueError in fight and evaluate, complex weights only
+    warned, inf played on silently."""
+    _, npz, _ = written
+    arrays = policy_arrays(npz)
+    if value is None:
+        value = arrays[key].astype(np.complex128) if key == "w0" else arrays[key] * np.nan
+    arrays[key] = value
+    _rewrite(npz, arrays)
+    _refused(npz, fragment)
+
+
 def test_more_layers_in_the_manifest_than_arrays(written):
     _, npz, js = written
     _edit(js, layers=4)

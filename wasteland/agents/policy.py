@@ -156,11 +156,17 @@ def load_policy(name_or_path: str | Path, check: bool = True) -> Policy:
         raise WastelandError(f"policy {name}: {npz} is not a readable .npz of arrays ({why})"
                              ) from None
     n = layers
-    try:
-        weights = [np.asarray(arrays[f"w{i}"], dtype=np.float64) for i in range(n)]
-        biases = [np.asarray(arrays[f"b{i}"], dtype=np.float64) for i in range(n)]
-    except KeyError as e:
-        raise WastelandError(f"policy {name}: {npz.name} has no array {e.args[0]}") from None
+    for key in [f"{k}{i}" for i in range(n) for k in "wb"]:
+        if key not in arrays:
+            raise WastelandError(f"policy {name}: {npz.name} has no array {key}")
+        a = arrays[key]
+        if a.dtype.kind not in "fiu":
+            raise WastelandError(f"policy {name}: {npz.name}: array {key} holds {a.dtype} "
+                                 f"values; weights are real numbers (float or integer arrays)")
+        if not np.isfinite(a).all():
+            raise WastelandError(f"policy {name}: {npz.name}: array {key} holds inf or NaN")
+    weights = [np.asarray(arrays[f"w{i}"], dtype=np.float64) for i in range(n)]
+    biases = [np.asarray(arrays[f"b{i}"], dtype=np.float64) for i in range(n)]
     from wasteland.envs.encoding import OBS_SIZE
     from wasteland.rules.actions import N_ACTIONS
 
