@@ -70,7 +70,7 @@ def test_the_cache_fights_only_the_new_agents_games(tmp_path):
 
 
 def test_the_cache_holds_results_by_key_and_draws(tmp_path):
-    c = ResultCache(tmp_path / "x" / "c.sqlite")
+    c = ResultCache(tmp_path / "x" / "c.sqlite", make_folder=True)
     c.put([("a", GameResult(None, 20)), ("b", GameResult(1, 3))])
     c.close()
     c = ResultCache(tmp_path / "x" / "c.sqlite")
@@ -85,6 +85,28 @@ def test_a_file_that_is_not_a_cache_is_one_line(tmp_path):
         ResultCache(bad)
     with pytest.raises(WastelandError, match="a directory"):
         ResultCache(tmp_path)
+
+
+def test_a_foreign_games_table_or_a_missing_folder_is_one_line(tmp_path):
+    """Issue 23: SQLite with another games table raised sqlite3.OperationalError; a
+    --cache in a folder that does not exist made the folder silently."""
+    import sqlite3
+
+    other = tmp_path / "other.sqlite"
+    db = sqlite3.connect(other)
+    db.execute("CREATE TABLE games (id INTEGER, name TEXT)")
+    db.commit()
+    db.close()
+    with pytest.raises(WastelandError, match=r"columns \(id INTEGER, name TEXT\), not an arena"):
+        ResultCache(other)
+    with pytest.raises(WastelandError, match="no folder"):
+        ResultCache(tmp_path / "missing" / "c.sqlite")
+    assert not (tmp_path / "missing").exists()
+    # a row no run wrote (text where a number belongs) is not a result
+    c = ResultCache(tmp_path / "c.sqlite")
+    c.db.execute("INSERT INTO games VALUES ('k', 'x', 3), ('j', 1, 4)")
+    assert c.get(["k", "j"]) == {"j": GameResult(1, 4)}
+    c.close()
 
 
 def test_the_default_cache_is_in_the_users_cache_folder(monkeypatch, tmp_path):

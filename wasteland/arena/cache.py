@@ -19,6 +19,7 @@ from .games import GameResult
 
 FILE_NAME = "arena.sqlite"
 DRAW = -1  # a winner column value: no side won
+COLUMNS = [("key", "TEXT"), ("winner", "INTEGER"), ("rounds", "INTEGER")]
 
 
 def default_path() -> Path:
@@ -36,13 +37,17 @@ def default_path() -> Path:
 class ResultCache:
     """Results by game key. ``path`` None keeps them in memory for this run only."""
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, make_folder: bool = False) -> None:
         self.path = path
         where = ":memory:"
         if path is not None:
             if path.is_dir():
                 raise WastelandError(f"--cache {path}: a directory; give a file name "
                                      f"(e.g. {path / FILE_NAME})")
+            if not make_folder and not path.parent.is_dir():
+                # a mistyped folder would otherwise be made, and the cache lost in it
+                raise WastelandError(f"--cache {path}: no folder {path.parent}; give a file "
+                                     f"in an existing folder")
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as e:
@@ -54,9 +59,17 @@ class ResultCache:
             self.db.execute("CREATE TABLE IF NOT EXISTS games "
                             "(key TEXT PRIMARY KEY, winner INTEGER NOT NULL, rounds INTEGER NOT NULL)")
             self.db.commit()
+            columns = [(r[1], r[2].upper()) for r in self.db.execute("PRAGMA table_info(games)")]
         except sqlite3.Error as e:
             raise WastelandError(f"--cache {path}: not a usable arena cache ({one_line(str(e))}); "
                                  f"give another file or delete this one") from None
+        self._check(columns)
+
+    def _check(self, columns: list[tuple[str, str]]) -> None:
+        if columns != COLUMNS:
+            have = ", ".join(f"{n} {t}" for n, t in columns)
+            raise WastelandError(f"--cache {self.path}: its games table has columns ({have}), "
+                                 f"not an arena cache's; give another file or delete this one")
 
     def get(self, keys: list[str]) -> dict[str, GameResult]:
         """The results held for any of ``keys``."""
@@ -68,7 +81,9 @@ class ResultCache:
             rows = self.db.execute(f"SELECT key, winner, rounds FROM games WHERE key IN ({marks})",
                                    part)
             for key, winner, rounds in rows:
-                out[key] = GameResult(None if winner == DRAW else int(winner), int(rounds))
+                if type(winner) is not int or type(rounds) is not int or winner < DRAW or rounds < 0:
+                    continue  # a row no run wrote: the game is fought again, and replaced
+                out[key] = GameResult(None if winner == DRAW else winner, rounds)
         return out
 
     def put(self, items: Iterable[tuple[str, GameResult]]) -> None:

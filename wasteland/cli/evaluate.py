@@ -96,7 +96,7 @@ def run(agents: str | None, scenarios: str | None, rulesets: str | None, n: int,
     procs = default_jobs() if jobs is None else jobs
     field = make_field(agents, scenarios, rulesets, n, seed, procs)
     path = None if no_cache else (cache or default_path())
-    store = ResultCache(path)
+    store = ResultCache(path, make_folder=cache is None)
     start = time.perf_counter()
     try:
         if bar:
