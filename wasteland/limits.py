@@ -53,6 +53,21 @@ MAX_DEPTH = 64
 MAX_YAML_NODES = 10_000
 MAX_FIGHTS = 1_000_000
 
+# One set of caps for what a bestiary, a scenario, a save and a config may hold, so that
+# whatever loads can also be saved and resumed (the save schema, rules/savemodel.py, bounds
+# the state a fight of these reaches). The built-in creatures stay far under them: HP at
+# most a few hundred, stats and thresholds under 100, ammunition under 100.
+MAX_HP = 100_000
+MAX_STAT = 10_000       # any other number of a stat block, a weapon or an item
+MAX_MODIFIER = 100      # signed modifiers: initiative, attributes, attack bonuses
+MAX_MULTIPLIER = 10.0   # the real-valued qualities: Brutal, Armor Vulnerable
+MAX_COUNT = 10_000      # ammunition and items a combatant carries
+# ids of creatures, weapons, items, scenarios and combatants: they are words of the action
+# notation and of a save's history lines, so no space, newline or punctuation
+ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+ID_RULE = "1 to 64 letters, digits, '_' or '-'"
+MAX_NAME = 80
+
 
 class LimitError(WastelandError, ValueError):
     """An input past one of the caps above; the message is one line naming the cap."""

@@ -91,7 +91,8 @@ class Arena:
 
     @property
     def slot(self) -> str:
-        return self.rs.decider(self.b).slot
+        """The decision's slot; "" once the battle is over (nobody decides)."""
+        return "" if self.b.over else self.rs.decider(self.b).slot
 
     def pool(self, side: int) -> int:
         return int(self.b.extra["pools"][side])

@@ -148,9 +148,10 @@ class Bestiary:
                 f"unknown creature {cid!r}; known: {', '.join(sorted(self.creatures))}"
             ) from None
 
-    def check(self) -> None:
+    def check(self, rulesets: tuple[str, ...] = ("pnp", "f2d20", "simple")) -> None:
         """Cross-references: weapons, armor, ammunition and items named by creatures, in
-        every ruleset's stat block; a weapon named by an f2d20 or simple block needs that
+        every ruleset's stat block (or those of ``rulesets``: a save holds what its own
+        ruleset's blocks name); a weapon named by an f2d20 or simple block needs that
         ruleset's profile, and armor named by a simple block its simple DT."""
         ammo_types = {w.ammo for w in self.weapons.values() if w.ammo}
         for cid, c in self.creatures.items():
@@ -164,6 +165,8 @@ class Bestiary:
             if c.simple is not None:
                 refs += [(f"simple.weapons[{i}].id", r.id) for i, r in enumerate(c.simple.weapons)]
                 blocks.append(("simple", c.simple.armor, c.simple.ammo, c.simple.items))
+            refs = [r for r in refs if r[0].split(".")[0] in rulesets]
+            blocks = [blk for blk in blocks if blk[0] in rulesets]
             for field_, wid in refs:
                 if wid not in self.weapons:
                     raise BestiaryError(f"{where}: {field_}: unknown weapon {wid!r}; known: "
@@ -262,6 +265,30 @@ def check_scenario(s: Scenario, bestiary: Bestiary, path: Path | str) -> None:
 
     if n > MAX_COMBATANTS:
         raise BestiaryError(f"{path}: scenario {s.id!r}: sides: {n} combatants, at most {MAX_COMBATANTS}")
+    problem = reach_problem(s)
+    if problem:
+        raise BestiaryError(f"{path}: scenario {s.id!r}: sides: {problem}")
+
+
+def reach_problem(s: Scenario) -> str | None:
+    """Why some side of ``s`` can never fight: walls close every way to every other side
+    and no one sees across (the fight would run to max_rounds as a draw), or None."""
+    from wasteland.rules.grid import grid_for
+
+    legend: dict[str, list[str]] = {k: list(v) if isinstance(v, list) else [v]
+                                    for k, v in s.legend.items()}
+    g = grid_for(s.rows(), legend)
+    cells = [[g.index(*p.at) for p in side.combatants] for side in s.sides]
+
+    def meet(a: list[int], b: list[int]) -> bool:
+        n = g.n_cells
+        return any(g.walk_distances(y)[x] <= n or g.los(x, y) for x in a for y in b)
+
+    for i, mine in enumerate(cells):
+        if not any(meet(mine, theirs) for j, theirs in enumerate(cells) if j != i):
+            return (f"side {s.sides[i].name!r} cannot reach any other side: walls close every "
+                    f"way between them and no one sees across, so nobody could ever be hurt")
+    return None
 
 
 def looks_like_path(name: str) -> bool:

@@ -15,8 +15,10 @@ from mypy_extensions import mypyc_attr
 
 from .errors import NotationError
 
-_DICE_RE: Final = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
-_FLAT_RE: Final = re.compile(r"^\s*([+-]?\d+)\s*$")
+# at most 5 digits a number: a bonus within the stat caps (wasteland/limits.py MAX_STAT),
+# and never the thousands of digits int() refuses
+_DICE_RE: Final = re.compile(r"^\s*(\d{0,5})\s*[dD]\s*(\d{1,5})\s*(?:([+-])\s*(\d{1,5}))?\s*$")
+_FLAT_RE: Final = re.compile(r"^\s*([+-]?\d{1,5})\s*$")
 
 
 @mypyc_attr(serializable=True)
@@ -38,15 +40,15 @@ class Dice:
             count = int(m.group(1)) if m.group(1) else 1
             sides = int(m.group(2))
             bonus = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
-            if count < 1 or count > 100 or sides < 2 or sides > 1000:
+            if count < 1 or count > 100 or sides < 2 or sides > 1000 or abs(bonus) > 10_000:
                 raise NotationError(
-                    f"dice {text!r}: count must be 1-100 and sides 2-1000"
+                    f"dice {text!r}: count must be 1-100, sides 2-1000 and the bonus at most 10000"
                 )
             return cls(count, sides, bonus)
         m = _FLAT_RE.match(text)
         if m:
             return cls(0, 1, int(m.group(1)))
-        raise NotationError(f"dice {text!r} is not NdX+M notation (e.g. 3d6, d20, 2d10+3, 1d4-1)")
+        raise NotationError(f"dice {text[:40]!r} is not NdX+M notation (e.g. 3d6, d20, 2d10+3, 1d4-1)")
 
     def __str__(self) -> str:
         if self.count == 0:

@@ -13,6 +13,17 @@ class IllegalActionError(WastelandError, ValueError):
     """An action that the ruleset does not allow in the current state."""
 
 
+class BattleOverError(WastelandError, ValueError):
+    """A question only a battle in progress can answer (whose decision it is), asked of
+    one that is over."""
+
+
+def battle_over(winner: int | None, side_names: list[str]) -> BattleOverError:
+    """The error a finished battle answers "whose decision is it?" with."""
+    result = "a draw" if winner is None else f"{side_names[winner]} won"
+    return BattleOverError(f"the battle is over ({result}); nobody decides")
+
+
 class SaveError(WastelandError, ValueError):
     """A saved battle that cannot be loaded."""
 

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from wasteland.limits import MAX_SEED
+from wasteland.limits import MAX_HP, MAX_ROUNDS, MAX_SEED
 
 from .actions import MAX_COMBATANTS
 from .battle import STATUSES
@@ -26,7 +26,10 @@ MAX_LINE = 400
 MAX_BESTIARY_ENTRIES = 200
 
 Line = Annotated[StrictStr, Field(max_length=MAX_LINE)]
-Count = Annotated[StrictInt, Field(ge=0, le=1_000_000)]
+# what a fight adds to (damage dealt and taken, limb damage, AP, the rounds an unload puts
+# back in the pack) stays under this with every stat at the bestiary's caps
+# (wasteland/limits.py) for MAX_ROUNDS rounds: a save holds whatever the bestiary accepts
+Count = Annotated[StrictInt, Field(ge=0, le=2**53)]
 Slot = Annotated[StrictInt, Field(ge=0, lt=MAX_COMBATANTS)]
 Status = Literal[STATUSES]  # type: ignore[valid-type]
 
@@ -37,8 +40,9 @@ class _Strict(BaseModel):
 
 class CombatantState(_Strict):
     pos: Annotated[StrictInt, Field(ge=0)]
-    hp: Annotated[StrictInt, Field(ge=-10_000, le=100_000)]
-    max_hp: Annotated[StrictInt, Field(ge=-10_000, le=100_000)]
+    # a hit takes HP past zero by at most its damage; radiation lowers the maximum
+    hp: Annotated[StrictInt, Field(ge=-2**53, le=MAX_HP)]
+    max_hp: Annotated[StrictInt, Field(ge=-2**53, le=MAX_HP)]
     status: Status
     active_weapon: Annotated[StrictInt, Field(ge=0, le=50)]
     ammo: dict[Line, Count]
@@ -51,6 +55,7 @@ class CombatantState(_Strict):
     unguarded: StrictBool
     burn_rate: Count
     burn_left: Count
+    # a roll plus the stat block's modifier (at most MAX_MODIFIER either way)
     initiative: Annotated[StrictInt, Field(ge=-1000, le=1000)]
     last_attacker: Annotated[StrictInt, Field(ge=-1, lt=MAX_COMBATANTS)]
     damage_dealt: Count
@@ -117,7 +122,7 @@ class SaveFile(_Strict):
     seed: Annotated[StrictInt, Field(ge=-MAX_SEED, le=MAX_SEED)]
     scenario: dict[str, Any]
     bestiary: SavedBestiary
-    max_rounds: Annotated[StrictInt, Field(ge=1)] | None = None
+    max_rounds: Annotated[StrictInt, Field(ge=1, le=MAX_ROUNDS)] | None = None
     history: Annotated[list[Line], Field(max_length=MAX_HISTORY)]
     state: BattleState
     log: Annotated[list[Annotated[StrictStr, Field(max_length=4000)]], Field(max_length=MAX_LOG)] = []

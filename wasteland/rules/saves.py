@@ -77,7 +77,7 @@ def replay_beginning(d: dict[str, Any], history: list[str], where: str = "battle
     line) if the entries or the history do not check."""
     try:
         scenario = parse_entry(Scenario, d["scenario"], f"{where}: scenario", "scenario")
-        bestiary = _bestiary(d["bestiary"], where)
+        bestiary = _bestiary(d["bestiary"], where, str(d["ruleset"]))
         check_scenario(scenario, bestiary, f"{where}: scenario")
         max_rounds = d.get("max_rounds")
         return replay(str(d["ruleset"]), scenario, int(d["seed"]), history, bestiary,
@@ -99,7 +99,7 @@ def rewind(b: Battle, history: list[str]) -> Battle:
 
 def bestiary_of(b: Battle) -> Bestiary:
     """The entries a battle was built from (what its save carries)."""
-    return _bestiary(to_dict(b)["bestiary"], "battle")
+    return _bestiary(to_dict(b)["bestiary"], "battle", b.ruleset)
 
 
 def dumps(b: Battle) -> str:
@@ -121,7 +121,9 @@ def _loc(loc: tuple[Any, ...]) -> str:
     return out or "(top level)"
 
 
-def _bestiary(d: dict[str, Any], where: str) -> Bestiary:
+def _bestiary(d: dict[str, Any], where: str, ruleset: str) -> Bestiary:
+    """The bestiary a save carries: the entries its fight used, whose stat blocks for its
+    own ruleset name only entries it carries (another ruleset's blocks may name more)."""
     b = Bestiary()
     models: dict[str, type[BaseModel]] = {
         "creatures": Creature, "weapons": Weapon, "armor": Armor, "items": Item}
@@ -130,7 +132,7 @@ def _bestiary(d: dict[str, Any], where: str) -> Bestiary:
         for i, data in enumerate(d[kind]):
             obj: Any = parse_entry(model, data, f"{where}: bestiary.{kind}[{i}]", kind)
             b.add(kind, obj, src)
-    b.check()
+    b.check((ruleset,) if ruleset in RULESETS else RULESETS)
     return b
 
 
@@ -181,7 +183,8 @@ def _check_ruleset(f: SaveFile, scenario: Scenario, bestiary: Bestiary, where: s
     for name in RULESETS:
         try:
             marks[name] = set(get_ruleset(name).new_battle(scenario, f.seed, bestiary).extra)
-        except WastelandError:  # its creatures have no stat block for it: not this one
+        except (WastelandError, KeyError):  # no stat block for it, or one naming entries
+            # the save does not carry (it holds what its own ruleset used): not this one
             continue
     fits = [name for name, keys in marks.items() if keys <= saved]
     best = max(fits, key=lambda name: len(marks[name]), default=None)
@@ -226,7 +229,7 @@ def from_dict(d: Any, where: str = "save") -> Battle:
                         f"{', '.join(RULESETS)}")
     try:
         scenario = parse_entry(Scenario, f.scenario, f"{where}: scenario", "scenario")
-        bestiary = _bestiary(d["bestiary"], where)
+        bestiary = _bestiary(d["bestiary"], where, f.ruleset)
         check_scenario(scenario, bestiary, f"{where}: scenario")
     except WastelandError as e:
         raise SaveError(str(e)) from None

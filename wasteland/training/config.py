@@ -11,10 +11,10 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt, model_validator
 
 from wasteland.bestiary.loader import BestiaryError, looks_like_path, parse_entry, read_yaml
 from wasteland.rules.errors import WastelandError
@@ -23,28 +23,40 @@ CONFIGS = Path(__file__).parent / "configs"
 OPPONENTS = ("packet", "random", "league")
 
 
+def _not_a_bool(v: Any) -> Any:
+    if isinstance(v, bool):
+        raise ValueError(f"{v} is a boolean, not a number")
+    return v
+
+
+# a real number: YAML reads 3e-4 (no dot) as a string, which pydantic turns into the
+# number; a boolean is refused
+Real = Annotated[float, BeforeValidator(_not_a_bool)]
+
+
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # a boolean is not a number (steps: true trained as 1) nor a float a count (2.0)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class PPO(Strict):
     """MaskablePPO's hyperparameters (sb3-contrib names)."""
 
-    n_steps: int = Field(1024, ge=16, le=65536)
-    batch_size: int = Field(256, ge=8, le=65536)
-    n_epochs: int = Field(5, ge=1, le=50)
-    learning_rate: float = Field(3e-4, gt=0, le=1)
-    gamma: float = Field(0.99, gt=0, le=1)
-    gae_lambda: float = Field(0.95, ge=0, le=1)
-    clip_range: float = Field(0.2, gt=0, le=1)
-    ent_coef: float = Field(0.01, ge=0, le=1)
-    vf_coef: float = Field(0.5, ge=0, le=10)
-    max_grad_norm: float = Field(0.5, gt=0, le=100)
+    n_steps: StrictInt = Field(1024, ge=16, le=65536)
+    batch_size: StrictInt = Field(256, ge=8, le=65536)
+    n_epochs: StrictInt = Field(5, ge=1, le=50)
+    learning_rate: Real = Field(3e-4, gt=0, le=1)
+    gamma: Real = Field(0.99, gt=0, le=1)
+    gae_lambda: Real = Field(0.95, ge=0, le=1)
+    clip_range: Real = Field(0.2, gt=0, le=1)
+    ent_coef: Real = Field(0.01, ge=0, le=1)
+    vf_coef: Real = Field(0.5, ge=0, le=10)
+    max_grad_norm: Real = Field(0.5, gt=0, le=100)
 
 
 class Reward(Strict):
-    draw: float = Field(-0.5, ge=-1, le=1, description="a draw at the round limit")
-    shaping: float = Field(0.1, ge=0, le=10,
+    draw: Real = Field(-0.5, ge=-1, le=1, description="a draw at the round limit")
+    shaping: Real = Field(0.1, ge=0, le=10,
                            description="x (damage to enemies - damage taken) / max HP")
 
 
@@ -52,8 +64,8 @@ class Phase(Strict):
     """From this fraction of the run on, each episode's opponents are drawn from ``mix``
     (weights, normalized)."""
 
-    start: float = Field(0.0, ge=0, le=1)
-    mix: dict[Literal["packet", "random", "league"], float]
+    start: Real = Field(0.0, ge=0, le=1)
+    mix: dict[Literal["packet", "random", "league"], Annotated[Real, Field(ge=0, le=1000)]]
 
     @model_validator(mode="after")
     def _weights(self) -> Phase:
@@ -65,33 +77,33 @@ class Phase(Strict):
 class Arenas(Strict):
     """Procedurally generated arenas: a share of the episodes, against which foes."""
 
-    share: float = Field(0.5, ge=0, le=1)
+    share: Real = Field(0.5, ge=0, le=1)
     foes: list[str] = Field(default_factory=lambda: ["vault_dweller", "wastelander", "brawler",
                                                      "raider"])
-    mirror: float = Field(0.2, ge=0, le=1, description="share of arenas against its own kinds")
-    creature_count: tuple[int, int] = (1, 3)
-    foe_count: tuple[int, int] = (1, 3)
+    mirror: Real = Field(0.2, ge=0, le=1, description="share of arenas against its own kinds")
+    creature_count: tuple[StrictInt, StrictInt] = (1, 3)
+    foe_count: tuple[StrictInt, StrictInt] = (1, 3)
 
 
 class Imitation(Strict):
     """A warm start: the network first learns the packet's choices in its seat."""
 
-    decisions: int = Field(0, ge=0, le=10_000_000, description="0: no warm start")
-    epochs: int = Field(10, ge=1, le=200)
-    learning_rate: float = Field(1e-3, gt=0, le=1)
+    decisions: StrictInt = Field(0, ge=0, le=10_000_000, description="0: no warm start")
+    epochs: StrictInt = Field(10, ge=1, le=200)
+    learning_rate: Real = Field(1e-3, gt=0, le=1)
 
 
 class League(Strict):
-    snapshot_every: int = Field(100_000, ge=1000)
-    keep: int = Field(5, ge=1, le=50)
+    snapshot_every: StrictInt = Field(100_000, ge=1000, le=1_000_000_000)
+    keep: StrictInt = Field(5, ge=1, le=50)
 
 
 class Evaluation(Strict):
-    every: int = Field(50_000, ge=1000)
-    fights: int = Field(100, ge=1, le=100_000)
+    every: StrictInt = Field(50_000, ge=1000, le=1_000_000_000)
+    fights: StrictInt = Field(100, ge=1, le=100_000)
     scenarios: list[str] = Field(default_factory=list,
                                  description="default: the config's scenarios")
-    first_seed: int = Field(1_000_000, ge=0)
+    first_seed: StrictInt = Field(1_000_000, ge=0, le=2**62)
 
 
 class TrainConfig(Strict):
@@ -104,17 +116,18 @@ class TrainConfig(Strict):
     arenas: Arenas = Field(default_factory=Arenas)
     opponents: list[Phase] = Field(default_factory=lambda: [Phase(mix={"packet": 1.0})])
     allies: Literal["packet", "scripted", "random"] = "packet"
-    network: list[int] = Field(default_factory=lambda: [128, 128], min_length=1, max_length=4)
+    network: list[StrictInt] = Field(default_factory=lambda: [128, 128],
+                                             min_length=1, max_length=4)
     activation: Literal["tanh", "relu"] = "tanh"
     ppo: PPO = Field(default_factory=PPO)
     reward: Reward = Field(default_factory=Reward)
     league: League = Field(default_factory=League)
     imitation: Imitation = Field(default_factory=Imitation)
     evaluation: Evaluation = Field(default_factory=Evaluation)
-    steps: int = Field(500_000, ge=1, le=1_000_000_000)
-    n_envs: int = Field(2, ge=1, le=64)
-    subproc: bool = False
-    seed: int = Field(0, ge=0, le=2**31 - 1)
+    steps: StrictInt = Field(500_000, ge=1, le=1_000_000_000)
+    n_envs: StrictInt = Field(2, ge=1, le=64)
+    subproc: StrictBool = False
+    seed: StrictInt = Field(0, ge=0, le=2**31 - 1)
 
     @model_validator(mode="after")
     def _check(self) -> TrainConfig:

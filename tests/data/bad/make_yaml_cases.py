@@ -43,6 +43,25 @@ def block_nest(depth: int) -> str:
     return "".join(f"{'  ' * i}k{i}:\n" for i in range(depth)) + f"{'  ' * depth}x\n"
 
 
+DATA = HERE.parents[2] / "wasteland" / "bestiary" / "data"
+
+
+def raider(old: str, new: str) -> str:
+    """The built-in raider renamed bad_raider, with ``old`` replaced by ``new`` once."""
+    text = (DATA / "creatures" / "raider.yaml").read_text(encoding="utf-8")
+    assert old in text, old
+    return text.replace(old, new, 1).replace("id: raider", "id: bad_raider", 1)
+
+
+def pistol(line: str) -> str:
+    """The built-in 10mm pistol renamed bad_pistol, with ``line`` added to its qualities."""
+    text = (DATA / "weapons" / "10mm_pistol.yaml").read_text(encoding="utf-8")
+    return text.replace("id: 10mm_pistol", "id: bad_pistol", 1).replace(
+        "qualities: {lucky: 1}", "qualities: {lucky: 1, " + line + "}", 1)
+
+
+WALLED = ["########", "#..#...#", "#..#...#", "########"]
+
 CASES: dict[str, bytes | str] = {
     # scenarios
     "scenarios/map_50x50.yaml": scenario(room(50, 50)),
@@ -58,6 +77,37 @@ CASES: dict[str, bytes | str] = {
     "scenarios/nul_byte.yaml": "id: bad\x00\nname: x\n",
     "scenarios/integer_5000_digits.yaml": "id: x\nmax_rounds: " + "9" * 5000 + "\n",
     "scenarios/python_tag.yaml": "id: !!python/object/apply:os.system [echo hi]\n",
+    # issue 23: what loaded but could not be saved, or played silently wrong
+    "scenarios/walled_off.yaml": scenario(WALLED).replace("at: [6, 2]", "at: [5, 2]"),
+    "scenarios/side_name_newline.yaml": scenario(room(8, 5)).replace(
+        "- name: B", '- name: "B\\nResult: A"'),
+    "scenarios/side_names_twice.yaml": scenario(room(8, 5)).replace("- name: B", "- name: A"),
+    "scenarios/combatant_id_space.yaml": scenario(room(8, 5)).replace(
+        "at: [1, 1]}", 'at: [1, 1], id: "Big Ted"}'),
+    "scenarios/combatant_id_newline.yaml": scenario(room(8, 5)).replace(
+        "at: [1, 1]}", 'at: [1, 1], id: "ted\\nraider_0: end"}'),
+    "scenarios/at_booleans.yaml": scenario(room(8, 5)).replace("at: [1, 1]", "at: [true, true]"),
+    "scenarios/max_rounds_true.yaml": scenario(room(8, 5)).replace("max_rounds: 30",
+                                                                   "max_rounds: true"),
+    "bestiary/creatures/hp_1e18.yaml": raider("  hp: 24\n", "  hp: 1000000000000000000\n"),
+    "bestiary/creatures/hp_float.yaml": raider("  hp: 24\n", "  hp: 1.0e+18\n"),
+    "bestiary/creatures/initiative_1e100.yaml": raider("  initiative: 1\n",
+                                                       "  initiative: 1.0e+100\n"),
+    "bestiary/creatures/initiative_huge.yaml": raider("  initiative: 1\n",
+                                                      "  initiative: " + "9" * 40 + "\n"),
+    "bestiary/creatures/ammo_negative.yaml": raider('ammo: {".38": 18}', 'ammo: {".38": -5}'),
+    "bestiary/creatures/stimpaks_negative.yaml": raider("items: {healing_powder: 1}",
+                                                        "items: {healing_powder: -1}"),
+    "bestiary/creatures/hp_true.yaml": raider("  hp: 24\n", "  hp: true\n"),
+    "bestiary/creatures/id_space.yaml": raider("id: raider", "id: bad raider"),
+    "bestiary/creatures/name_newline.yaml": raider("name: Raider", 'name: "Raider\\nResult: x"'),
+    "bestiary/weapons/armor_vulnerable_inf.yaml": pistol("armor_vulnerable: .inf"),
+    "bestiary/weapons/armor_vulnerable_1e308.yaml": pistol("armor_vulnerable: 1.0e+308"),
+    "bestiary/weapons/brutal_inf.yaml": pistol("brutal: .inf"),
+    "bestiary/weapons/brutal_nan.yaml": pistol("brutal: .nan"),
+    "bestiary/weapons/lucky_true.yaml": pistol("lethal: true"),
+    "bestiary/weapons/damage_bonus_huge.yaml": pistol("burning: 2").replace(
+        "damage: 2d6\n", "damage: 2d6+" + "9" * 5000 + "\n", 1),
     # bestiary entries, each dropped into a copy of the built-in data
     "bestiary/creatures/deep_flow_100000.yaml": "id: deep\nhit_locations: "
     + "[" * 100_000 + "]" * 100_000 + "\n",

@@ -27,7 +27,7 @@ from wasteland.rules import goto
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, LOCATIONS, MAX_WEAPONS, Action, target_ids
 from wasteland.rules.battle import ACTIVE, UNCONSCIOUS, Battle, Combatant, DiceHook, WeaponState
 from wasteland.rules.decision import decision
-from wasteland.rules.errors import IllegalActionError
+from wasteland.rules.errors import IllegalActionError, battle_over
 from wasteland.rules.events import (
     BattleEnded,
     BattleStarted,
@@ -167,6 +167,8 @@ class F2d20(Aid):
 
     # --- whose decision ------------------------------------------------------------------
     def decider(self, b: Battle) -> Decision:
+        if b.over:
+            raise battle_over(b.winner, b.side_names)
         w = b.extra["window"]
         if w is not None:
             return decision(w["attacker"], w["kind"], None, w["target"])

@@ -26,7 +26,7 @@ from wasteland.rules import goto
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, MAX_WEAPONS, Action, target_ids
 from wasteland.rules.battle import ACTIVE, DEAD, UNCONSCIOUS, Battle, Combatant, DiceHook, WeaponState
 from wasteland.rules.decision import decision
-from wasteland.rules.errors import IllegalActionError
+from wasteland.rules.errors import IllegalActionError, battle_over
 from wasteland.rules.events import (
     BattleEnded,
     BattleStarted,
@@ -226,6 +226,8 @@ class Simple:
 
     # --- whose decision ------------------------------------------------------------------
     def decider(self, b: Battle) -> Decision:
+        if b.over:
+            raise battle_over(b.winner, b.side_names)
         if b.reactions:
             r = b.reactions[0]
             return decision(r.reactor, "free", r.kind, r.subject)
