@@ -38,6 +38,7 @@ LEGEND: dict[str, Any] = {
     "^": "high_ground",
     "~": "smoke",
     "*": "darkness",
+    "f": "fog",
     "w": "water",
     "H": "climb",
 }

@@ -273,10 +273,12 @@ def test_a_full_cover_zone_is_hard_to_shoot_into():
 
 @pytest.mark.parametrize("lighting, extra, melee", [("obscured", 1, 1),
                                                     ("heavily_obscured", 2, 1),
+                                                    ("barely_visible", 2, 1),
                                                     ("unseen", 3, 3)])
 def test_poor_visibility_makes_attacks_harder(lighting, extra, melee):
-    """Reading: poor visibility adds +1 (obscured), +2 (heavily obscured) or +3 (unseen);
-    a melee attack in heavy darkness only +1 (what is within arm's reach still shows)."""
+    """Reading: poor visibility adds +1 (obscured), +2 (heavily obscured, or barely visible:
+    thick fog) or +3 (unseen); a melee attack in heavy darkness or fog only +1 (what is
+    within arm's reach still shows)."""
     a = arena([F("hero", (2, 2), "ann"), F("dummy", (4, 2), "dum", side=1)], lighting=lighting)
     assert _difficulty(a) == (1 + extra, [("Defense", 1), ("visibility", extra)])
     a = arena([F("hero", (3, 2), "ann", attacks=["knife"]), F("dummy", (4, 2), "dum", side=1)],

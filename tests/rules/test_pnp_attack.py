@@ -201,6 +201,16 @@ def test_visibility_is_the_worse_of_the_light_and_the_targets_square(lighting, s
     assert mods(atk)["visibility"] == penalty
 
 
+@pytest.mark.parametrize("lighting,square,penalty", [
+    ("barely_visible", ".", -4), ("clear", "f", -4), ("unseen", "f", -10)])
+def test_barely_visible_is_heavily_obscured(lighting, square, penalty):
+    """Seed 000_4e72993430dea166.txt, Visibility Penalty. Reading: the map's barely visible
+    (thick fog, Simple's heavily obscured step) is still seen, so heavily obscured (-4)."""
+    a = _shoot((1, 1, 1), lighting=lighting, rows="....." + square + "....")
+    atk = only(a.act("attack bob"), AttackRolled)
+    assert mods(atk)["visibility"] == penalty and atk.total == 5 + penalty
+
+
 # --- range -------------------------------------------------------------------------------
 @pytest.mark.parametrize("squares,penalty", [(10, 0), (11, -1), (13, -3)])
 def test_minus_1_per_5_ft_beyond_range(squares, penalty):

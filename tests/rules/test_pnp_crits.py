@@ -190,6 +190,45 @@ def test_crippling_takes_25_percent_of_max_hp_from_called_shots():
     assert a.c("bob").crippled == {"leg": 1}
 
 
+@pytest.mark.parametrize("max_hp,dealt,crippled", [
+    (40, 9, False), (40, 10, True),    # 25% of 40 is 10 exactly
+    (41, 10, False), (41, 11, True),   # 10.25 rounds up to 11
+    (43, 10, False), (43, 11, True),   # 10.75: 11
+    (44, 10, False), (44, 11, True),   # 11 exactly
+    (5, 1, False), (5, 2, True),       # 1.25: 2
+    (1, 1, True),                      # 0.25: 1, never 0
+])
+def test_the_cripple_threshold_is_25_percent_rounded_up(max_hp, dealt, crippled):
+    """Seed 000_4e72993430dea166.txt, Called Shots and V.A.T.S.: 25% of max health in
+    damage cripples a limb. Reading: a fraction rounds up (41 HP needs 11, not 10)."""
+    from wasteland.rules.pnp.combat import _wound_limb
+
+    a = _duel("pistol")
+    bob = a.c("bob")
+    bob.max_hp = bob.hp = max_hp
+    events: list = []
+    _wound_limb(a.b, bob, "leg", dealt, events)
+    assert bool(bob.crippled.get("leg")) is crippled
+    assert [(e.damage, e.threshold) for e in events if isinstance(e, Crippled)] == (
+        [(dealt, -(-max_hp // 4))] if crippled else [])
+
+
+def test_the_cripple_threshold_counts_called_shot_damage_that_adds_up():
+    """Seed 000_4e72993430dea166.txt, Called Shots: 41 HP, 5 then 5 more (10) is short of
+    the 11 needed; 1 more cripples."""
+    from wasteland.rules.pnp.combat import _wound_limb
+
+    a = _duel("pistol")
+    bob = a.c("bob")
+    bob.max_hp = bob.hp = 41
+    events: list = []
+    for dealt in (5, 5):
+        _wound_limb(a.b, bob, "leg", dealt, events)
+    assert not bob.crippled.get("leg") and bob.limb_damage["leg"] == 10
+    _wound_limb(a.b, bob, "leg", 1, events)
+    assert bob.crippled == {"leg": 1} and only(events, Crippled).threshold == 11
+
+
 def test_crippled_arm_cannot_hold_a_two_handed_weapon():
     """Seed 000_4e72993430dea166.txt, Called Shots (Arm): a crippled arm is useless and
     cannot hold items, so two-handed weapons cannot be used; it switches weapons."""

@@ -78,11 +78,30 @@ def test_scope_within_point_blank():
 
 
 @pytest.mark.parametrize("lighting,pen", [("clear", 0), ("obscured", -4),
-                                          ("heavily_obscured", -8), ("unseen", -20)])
+                                          ("heavily_obscured", -8), ("barely_visible", -16),
+                                          ("unseen", -20)])
 def test_visibility_penalty(lighting, pen):
-    """Seed 001, Visibility Penalty (reading for the map's light levels)."""
+    """Seed 001, Visibility Penalty: partially obscured -4, moderately -8, heavily -16,
+    completely -20 (reading for the map's light levels: obscured, heavily obscured, barely
+    visible, unseen)."""
     a = duel(lighting=lighting)
     assert mods_of(a).get("visibility", 0) == pen
+
+
+@pytest.mark.parametrize("lighting,pen", [("clear", -16), ("heavily_obscured", -16),
+                                          ("unseen", -20)])
+def test_fog_on_the_targets_hex_is_heavily_obscured(lighting, pen):
+    """Seed 001, Visibility Penalty: heavily obscured (only vaguely made out) is -16; a
+    target on a fog hex is barely visible (reading), and the worse of the light and its hex
+    counts."""
+    rows = "\n".join(["....." + "f" + "." * 18] + ["." * 24] * 2)
+    a = duel(rows=rows, lighting=lighting)
+    assert a.b.grid.xy(a.c("bob").pos) == (5, 0)
+    assert mods_of(a)["visibility"] == pen
+    to_ann_action(a)
+    a.rig.push(10, 1, 1)
+    chk = [e for e in a.act("attack bob") if isinstance(e, SkillChecked)][0]
+    assert dict(chk.mods)["visibility"] == pen and chk.total == 2 + 8 + pen
 
 
 @pytest.mark.parametrize("weapon,pen", [("pistol", -4), ("rifle", -8), ("knife", None)])

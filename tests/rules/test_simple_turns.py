@@ -163,6 +163,30 @@ def test_charge_from_standing_in_a_straight_line_of_one_to_four_hexes():
     assert crouched.whose() == ("bob", "charge") and crouched.legal() == {"end", "disarm ann"}
 
 
+@pytest.mark.parametrize("legs,crippled,x,reach", [
+    (2, 2, 3, True),    # two crippled legs: 2 hexes, enough to stand next to it
+    (2, 2, 4, False),   # 3 hexes needed: too far on two crippled legs
+    (2, 1, 5, True),    # one crippled leg: the full 4
+    (6, 5, 5, True),    # more than two legs: the full 4 until all are crippled
+    (6, 6, 4, False),   # all six crippled: halved
+])
+def test_two_crippled_legs_halve_the_charge(legs, crippled, x, reach):
+    """Seed 001, Charge Phase and Crippled Effects: two crippled legs halve movement rates
+    (rounded down), and a charge is movement: 4 hexes become 2; with more than two legs,
+    only once all are crippled."""
+    a = two(a=creature("a", weapons=("knife",), legs=legs), at_b=(x, 0))
+    a.c("ann").crippled["leg"] = crippled
+    a.act("end")  # bob
+    a.act("end")  # ann
+    if reach:
+        assert a.whose() == ("ann", "charge") and "charge bob" in a.legal()
+        a.rig.push(10, 10, 10).push(100, 50).push(4, 2)
+        a.act("charge bob")
+        assert a.b.grid.xy(a.c("ann").pos) == (x - 1, 0)
+    else:  # ann, the higher sequence, would be asked first: no charge within her reach
+        assert a.whose()[0] == "bob" and a.b.grid.xy(a.c("ann").pos) == (0, 0)
+
+
 def test_overwatch_interrupts_the_next_move_and_costs_that_rounds_move_and_charge():
     """Seed 001, Action Phase: an overwatch cone lets one attack interrupt an enemy entering
     it in the next move phase; the watcher neither moves nor charges that round."""

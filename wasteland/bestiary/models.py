@@ -404,10 +404,10 @@ class Creature(Strict):
     simple: StatsSimple | None = None
 
 
-Lighting = Literal["clear", "obscured", "heavily_obscured", "unseen"]
+Lighting = Literal["clear", "obscured", "heavily_obscured", "barely_visible", "unseen"]
 Feature = Literal[
     "floor", "wall", "light_cover", "heavy_cover", "full_cover", "high_ground", "darkness", "smoke",
-    "water", "climb"
+    "fog", "water", "climb"
 ]
 
 

@@ -18,8 +18,12 @@ COVER_LIGHT: Final = 1
 COVER_HEAVY: Final = 2
 COVER_FULL: Final = 3
 COVER_NAMES: Final = ("none", "light", "heavy", "full")
-# visibility penalty of a square or of the ambient light (seed 000, Visibility Penalty)
-VISIBILITY: Final = {"clear": 0, "obscured": -2, "heavily_obscured": -4, "unseen": -10}
+# visibility of a square or of the ambient light, worst lowest: seed 000's Visibility
+# Penalty, and barely_visible (-5), the step seed 001 has between darkness and unseen
+# (Heavily Obscured, only vaguely made out), which PnP plays as heavily obscured
+# (pnp.combat.PNP_VISIBILITY) and 2d20 as heavily obscured (f2d20.attack.VIS_DIFFICULTY)
+VISIBILITY: Final = {"clear": 0, "obscured": -2, "heavily_obscured": -4, "barely_visible": -5,
+                     "unseen": -10}
 
 FEATURES: Final[dict[str, dict[str, object]]] = {
     "floor": {},
@@ -30,6 +34,7 @@ FEATURES: Final[dict[str, dict[str, object]]] = {
     "high_ground": {"height": 10},
     "darkness": {"visibility": "heavily_obscured"},
     "smoke": {"visibility": "obscured"},
+    "fog": {"visibility": "barely_visible"},  # thick fog: shapes only vaguely made out
     # Simple's climbing and swimming (seed 001, Move Phase); the other rulesets walk them
     "water": {"water": True},
     "climb": {"climb": True},

@@ -21,8 +21,9 @@ from .reach import _within_reach
 from .skills import _pool
 
 # reading: obscured +1, heavily obscured +2 (+1 for a melee attack: what is within arm's
-# reach still shows against a moonless sky), unseen +3; (ranged, melee) by PnP penalty
-VIS_DIFFICULTY: Final = {0: (0, 0), -2: (1, 1), -4: (2, 1), -10: (3, 3)}
+# reach still shows against a moonless sky), barely visible (thick fog, -5) as heavily
+# obscured, unseen +3; (ranged, melee) by the map's visibility (grid.VISIBILITY)
+VIS_DIFFICULTY: Final = {0: (0, 0), -2: (1, 1), -4: (2, 1), -5: (2, 1), -10: (3, 3)}
 
 # reading: a zone's cover makes ranged attacks into it harder; a zone is never all cover,
 # so even one of full cover only adds +3 (a single square of full cover would forbid)

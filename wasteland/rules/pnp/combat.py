@@ -33,6 +33,9 @@ from .stats import (
 )
 
 COVER_BONUS: Final = {COVER_LIGHT: ("light cover", 2), COVER_HEAVY: ("heavy cover", 4)}
+# reading: the map's barely visible (-5: Simple's only vaguely made out, seed 001) is still
+# seen, so seed 000's heavily obscured (-4); the other levels are seed 000's penalties
+PNP_VISIBILITY: Final = {-5: -4}
 BLEED_RATE: Final = 1  # reading: a bleeding creature loses 1 HP at the start of each of its turns
 RATE_PENALTY: Final = (0, 3, 6)  # seed 000, Rate of Fire: 2nd shot -3, every later one -6
 WHIP_DICE: Final = {1: Dice(1, 4), 2: Dice(1, 6)}
@@ -97,6 +100,7 @@ def attack_mods(b: Battle, c: Combatant, t: Combatant, ws: int, location: str | 
         else:
             mods.append(("height", 1))
     vis = min(g.vis[t.pos], b.extra.get("ambient", 0))
+    vis = PNP_VISIBILITY.get(vis, vis)
     if vis:
         mods.append(("visibility", vis))
     if not melee:

@@ -21,8 +21,9 @@ RANGE_STEPS: Final = ((1, 0), (2, -2), (3, -4), (4, -6), (8, -8))  # seed 001, R
 SCOPE_PENALTY: Final = -10  # within point blank
 # visibility of a square (grid.VISIBILITY values) as seed 001's Visibility Penalty steps,
 # by the seed's own examples: obscured (dim light, light smoke) is partially obscured,
-# heavily obscured (darkness, heavy smoke) moderately, unseen completely obscured
-VISIBILITY_PENALTY: Final = {0: 0, -2: -4, -4: -8, -10: -20}
+# heavily obscured (darkness, heavy smoke) moderately, barely visible (thick fog: only
+# vaguely made out) heavily obscured, unseen completely obscured
+VISIBILITY_PENALTY: Final = {0: 0, -2: -4, -4: -8, -5: -16, -10: -20}
 EYE_PENALTY: Final = -4  # a crippled eye: lightly obscured; all: moderately
 EYES_PENALTY: Final = -8
 EVADE_PENALTY: Final = -5

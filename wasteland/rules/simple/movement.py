@@ -10,6 +10,7 @@ from wasteland.rules.grid import NO_CAP
 from wasteland.rules.hexes import Hexes, hexes_for
 
 from .attack import can_attack
+from .stats import charge_hexes
 
 
 def next_step(b: Battle, h: Hexes, c: Combatant, mode: str, target: int, left: int = 99,
@@ -158,7 +159,8 @@ def nearest_cover(b: Battle, c: Combatant, hexes: int) -> int | None:
 
 def charge_path(b: Battle, c: Combatant, t: Combatant) -> tuple[int, ...] | None:
     """A charge (seed 001, Charge Phase): 1 to 4 free hexes in a straight line from where
-    it stands, ending next to ``t``; the shortest such line, then the lowest end hex."""
+    it stands (2 on two crippled legs: Crippled Effects), ending next to ``t``; the shortest
+    such line, then the lowest end hex."""
     h = hexes_for(b.grid)
     if h.dist(c.pos, t.pos) <= 1:
         return None  # reading: a charge closes in; one already engaged strikes in its action
@@ -166,8 +168,9 @@ def charge_path(b: Battle, c: Combatant, t: Combatant) -> tuple[int, ...] | None
     if caps[c.pos] < NO_CAP:
         return None  # nor from the water or a climb: it runs on open ground
     best: tuple[int, ...] | None = None
+    reach = charge_hexes(c)
     for d in range(6):
-        ray = h.ray(c.pos, d, 4)
+        ray = h.ray(c.pos, d, reach)
         for k, cell in enumerate(ray):
             if cell in b.occupied or caps[cell] < NO_CAP:  # reading: not through water
                 break

@@ -27,6 +27,7 @@ CROUCH: Final = "crouch"
 PRONE: Final = "prone"
 STANCE_HEXES: Final = {PRONE: 1, CROUCH: 2, STAND: 4}  # seed 001, Move Phase
 RUN_HEXES: Final = 8
+CHARGE_HEXES: Final = 4  # seed 001, Charge Phase: at most four hexes
 STANCE_SHRINK: Final = {STAND: 0, CROUCH: 1, PRONE: 2}  # size categories smaller (seed 001)
 # how many times farther a target of each size counts for range (seed 001, Size, Stance
 # and Range Penalties), smallest first as SIZES_SIMPLE
@@ -104,6 +105,15 @@ def move_hexes(c: Combatant, run: bool = False) -> int:
     """Hexes a move covers: by stance (prone 1, crouch 2, stand 4) or running (8); halved,
     rounded down, when every leg is crippled (seed 001, Crippled Effects)."""
     n = RUN_HEXES if run else STANCE_HEXES[stance(c)]
+    if all_crippled(c, "leg") and block(c).legs > 0:
+        n //= 2
+    return n
+
+
+def charge_hexes(c: Combatant) -> int:
+    """The most hexes a charge covers: four, halved (rounded down) when every leg is
+    crippled, since a charge is movement (seed 001, Charge Phase; Crippled Effects)."""
+    n = CHARGE_HEXES
     if all_crippled(c, "leg") and block(c).legs > 0:
         n //= 2
     return n
