@@ -14,8 +14,8 @@ asks a ``Tactics`` instead. Two kinds of answer:
   ``medicine_rank``, ``target_number`` ...);
 - capabilities: facts about a ruleset's own decision structure (``ap_economy``: actions
   paid from a side's AP pool after a free minor; ``phases``: a decision per phase;
-  ``magazines``, ``multi_shot``, ``friendly_fire``, ``pairs``, ``values_shots``,
-  ``aims``), which a caller tests instead of the ruleset's name.
+  ``magazines``, ``staged_reload``, ``multi_shot``, ``friendly_fire``, ``pairs``,
+  ``values_shots``, ``aims``), which a caller tests instead of the ruleset's name.
 
 This base class answers as a ruleset without the feature would (no zones, no AP, no
 pairing), so a new ruleset overrides only what it has. Each ruleset package holds its
@@ -65,6 +65,7 @@ class Tactics:
         self.pairs = False  # an attack and an item in one action, at a penalty (``pair``)
         self.values_shots = False  # ``shot_value`` prices a shot (V.A.T.S. against plain)
         self.aims = False  # Aim, a free minor action that rerolls an attack's d20
+        self.staged_reload = False  # a clip reloads over actions, emptying it first
         self.vats_cost: dict[str, int] = {}  # AP a V.A.T.S. shot at a body part costs
         self.large_only: frozenset[str] = frozenset()  # kinds that spend a whole turn's slots
         self.extra_dice_cost: tuple[int, ...] = ()  # total AP for 0, 1, 2 ... extra d20s

@@ -162,6 +162,7 @@ class PnPTactics(Tactics):
         super().__init__()
         self.name = "pnp"
         self.multi_shot = True
+        self.staged_reload = True
         self.pairs = True
         self.values_shots = True
         self.vats_cost = dict(VATS_COST)
