@@ -12,6 +12,7 @@ from wasteland.rules.actions import ACTION_TABLE, Action
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.protocol import Decision, Ruleset
+from wasteland.rules.tactics import tactics_of
 
 
 @dataclass
@@ -45,16 +46,10 @@ class Agent(Protocol):
 
 def rounds_ready(b: Battle, c: Combatant, i: int) -> int:
     """Shots ``c`` can fire with weapon slot ``i`` without reloading first (99 for a weapon
-    that uses no ammunition). PnP fires from the magazine (none while a reload is under
-    way); 2d20 has no magazines and fires from the ammunition carried, so its weapon
-    states' ``loaded`` stays 0 and must not be read as empty."""
-    a = c.arm(i)
-    if b.ruleset == "f2d20":
-        return 99 if a.ammo is None else c.ammo.get(a.ammo, 0)
-    if a.magazine == "none":
-        return 99
-    st = c.weapon_states[i]
-    return st.loaded if st.reload_step == 0 else 0
+    that uses no ammunition), as the ruleset counts them: PnP fires from the magazine
+    (none while a reload is under way); 2d20 has no magazines and fires from the
+    ammunition carried (Tactics.rounds_ready)."""
+    return tactics_of(b).rounds_ready(c, i)
 
 
 def view_of(ruleset: Ruleset, battle: Battle) -> View:

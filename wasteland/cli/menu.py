@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle, Combatant
-from wasteland.rules.pnp.ruleset import LARGE_ONLY
 from wasteland.rules.protocol import Ruleset
 
 from .orders import ATTACKS, aims_first, rules_line
@@ -29,18 +28,7 @@ def chance(b: Battle, rs: Ruleset, c: Combatant, a: Action, aim: bool | None = N
         return None
     t = b.combatants[a.target]
     try:
-        if rs.name == "pnp" and a.kind == "vats":
-            from wasteland.rules.pnp.odds import hit_chance
-
-            return hit_chance(b, c, t, a.option, vats=True)
-        if b.ruleset == "simple" and a.kind == "charge":
-            from wasteland.rules.simple.odds import hit_chance as simple_hit
-
-            return simple_hit(b, c, t, c.active_weapon, None, charge=True)
-        fn = getattr(rs, "hit_chance", None)
-        if fn is not None and (aim is not None or extra_dice):
-            return float(fn(b, c, t, a.option, extra_dice=extra_dice, aim=aim))
-        return None if fn is None else float(fn(b, c, t, a.option))
+        return rs.tactics.attack_chance(b, c, t, a.kind, a.option, extra_dice, aim)
     except (KeyError, IndexError, ValueError, ZeroDivisionError):
         return None  # an odds helper that cannot price this one: show the action bare
 
@@ -55,14 +43,13 @@ def notes(b: Battle, rs: Ruleset, slot: str, a: Action, aim_first: bool = False
     p = chance(b, rs, c, a, aim=True if first else None)
     if p is not None:
         out.append(f"{round(100 * p)}% to hit")
-    if rs.name == "pnp":
-        if a.kind == "vats" and a.option:
-            from wasteland.rules.pnp.stats import VATS_COST
-
-            out.append(f"{VATS_COST[a.option]} AP")
-        # a Large-only action offered in the Small slot spends the Small action too
-        if slot == "small" and a.kind in LARGE_ONLY:
-            out.append("spends both actions")
+    tac = rs.tactics
+    if a.kind == "vats" and a.option in tac.vats_cost:
+        out.append(f"{tac.vats_cost[a.option]} AP")
+    # a Large-only action offered in the Small slot spends the Small action too
+    if slot == "small" and a.kind in tac.large_only:
+        out.append("spends both actions")
+    if tac.staged_reload:
         if a.kind in ("reload", "prepare") and (a.kind == "reload" or a.option == "reload"):
             w, st = c.weapon, c.wstate
             if w.magazine in ("clip", "complex") and st.reload_step == 0 and st.loaded:
@@ -92,26 +79,26 @@ def reach_text(b: Battle, rs: Ruleset) -> str:
         return "no move to a chosen square now"
     g = b.grid
     cells = sorted(can, key=lambda i: (can[i], g.ys[i], g.xs[i]))
-    unit = "zones crossed" if b.ruleset == "f2d20" else "steps"
+    unit = rs.tactics.move_unit
     return f"goto reaches ({unit}): " + ", ".join(f"({g.xs[i]}, {g.ys[i]}) {can[i]}" for i in cells)
 
 
 def orders_hint(b: Battle, rs: Ruleset, legal: list[Action], width: int) -> list[str]:
     """2d20, the player's own turn: what an answer may add (orders.py) and the table
     rules in force, wrapped at ``width`` columns between words."""
-    if b.ruleset != "f2d20" or b.extra.get("window") is not None or b.reactions:
-        return []
+    tac = rs.tactics
+    if not tac.ap_economy or b.extra.get("window") is not None or b.reactions:
+        return []  # the orders (+N, aim, keep) drive an AP economy's turn (2d20)
     import textwrap
 
     me = b.order[b.turn]
     parts = []
     if any(a.kind in ATTACKS for a in legal):
-        from wasteland.rules.f2d20.dice import EXTRA_DICE_COST
-
+        costs = tac.extra_dice_cost
         pool = int(b.extra["pools"][b.combatants[me].side])
-        n = max(k for k, cost in enumerate(EXTRA_DICE_COST) if cost <= pool)
+        n = tac.buyable_dice(b, b.combatants[me].side)
         if n:
-            parts.append(f"attack +N: N d20s ({'/'.join(map(str, EXTRA_DICE_COST[1:n + 1]))}"
+            parts.append(f"attack +N: N d20s ({'/'.join(map(str, costs[1:n + 1]))}"
                          f" AP, pool {pool})")
         if aims_first(b, rs, me, Action("attack", 0)):
             parts.append("attacks aim first (free now; in the chances), noaim: not")

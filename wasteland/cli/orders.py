@@ -174,7 +174,7 @@ def has_extras(answer: Answer) -> bool:
 def aim_helps(b: Battle, rs: Ruleset, slot: int) -> bool:
     """2d20, the combatant's own turn: Aim is legal, costs nothing (the minor action is
     free) and would reroll (no attack yet this round)."""
-    if b.ruleset != "f2d20" or b.over or b.extra.get("window") is not None or b.reactions:
+    if not rs.tactics.aims or b.over or b.extra.get("window") is not None or b.reactions:
         return False
     c = b.combatants[slot]
     return (b.extra.get("minor", 1) == 0 and c.cond.get("attacked") != b.round
@@ -186,7 +186,7 @@ def aims_first(b: Battle, rs: Ruleset, slot: int, action: Action, aim: bool | No
     """Whether the answer ``action`` (with ``aim`` as typed) aims before it attacks: an
     attack on the combatant's own turn with Aim legal, asked for or (the aim rule
     ``auto``) free and helpful. ``helps``: aim_helps, when the caller has it."""
-    if action.kind not in ATTACKS or aim is False or b.ruleset != "f2d20":
+    if action.kind not in ATTACKS or aim is False or not rs.tactics.aims:
         return False
     if aim is True:
         return (b.extra.get("window") is None and not b.reactions
@@ -221,18 +221,17 @@ def begin(b: Battle, rs: Ruleset, slot: int, answer: Answer) -> tuple[Action, Or
     """The first engine action of ``answer`` (Aim, when it aims first) and the orders for
     the decisions after it. Raises OrderError when the extras do not fit."""
     a = answer.action
-    if has_extras(answer) and b.ruleset != "f2d20":
+    if has_extras(answer) and not rs.tactics.ap_economy:
         raise OrderError("+N, aim, noaim and keep go with 2d20 actions only")
     if answer.buy is not None:
-        from wasteland.rules.f2d20.dice import EXTRA_DICE_COST
-
+        costs = rs.tactics.extra_dice_cost
         if a.kind not in ATTACKS:
             raise OrderError(f"+{answer.buy} buys d20s for an attack; "
                              f"{a.text(b.ids, slot)} is not one")
         if answer.buy > MAX_BUY:
             raise OrderError(f"+{answer.buy}: at most +{MAX_BUY} d20s")
         pool = int(b.extra["pools"][b.combatants[slot].side])
-        cost = EXTRA_DICE_COST[answer.buy]
+        cost = costs[answer.buy]
         if cost > pool:
             raise OrderError(f"+{answer.buy} d20s cost {cost} AP; the pool has {pool}")
     if answer.aim is True and not aims_first(b, rs, slot, a, True):
@@ -257,7 +256,7 @@ def auto_answer(b: Battle, rs: Ruleset, orders: Orders | None, advice: Advice
     legal = rs.legal_actions(b)
     if len(legal) == 1:
         return legal[0], "the only choice"
-    if b.ruleset != "f2d20":
+    if not rs.tactics.ap_economy:  # the rules below pace an AP economy's windows (2d20)
         return None
     dec = rs.decider(b)
     mine = orders is not None and orders.current(b, dec.combatant)
@@ -296,7 +295,7 @@ def ai_buy(b: Battle, rs: Ruleset, slot: int, action: Action, aim: bool
     """What the AI (a packet agent) would buy in the dice window that attack ``action``
     opens (after Aim when ``aim``): (d20s, why), worked out on the battle and put back;
     None when no d20 can be bought (an empty pool: no window)."""
-    if b.ruleset != "f2d20" or int(b.extra["pools"][b.combatants[slot].side]) < 1:
+    if not rs.tactics.extra_dice_cost or int(b.extra["pools"][b.combatants[slot].side]) < 1:
         return None
     from wasteland.agents.base import view_of
     from wasteland.agents.packets import PacketAgent

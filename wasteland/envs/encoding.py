@@ -32,7 +32,7 @@ has a ``speed`` field (2d20 has none: 0); a weapon's range, fire rate and ammuni
 its profile named like the ruleset when it has one (2d20: the range band and fire rate;
 ammunition comes straight from the supply, there is no magazine to load); the AP economy
 from ``battle.extra`` (``pools``, ``minor``, ``major``, ``moved``) when present; and, for a
-ruleset that measures by zones (it has a ``zones(battle)`` method), the range band to each
+ruleset that measures by zones (its ``tactics.zones(battle)`` is not None), the range band to each
 combatant and the zone's cover instead of the square's.
 """
 
@@ -292,8 +292,7 @@ class Encoder:
             stats = getattr(c.creature, battle.ruleset, None)
             self.speed.append(_clip(getattr(stats, "speed", 0) / SPEED_SCALE))
         # zones (2d20): the cover of a square is its zone's, and range bands are known
-        zones_of = getattr(ruleset, "zones", None)
-        self.zones: Zones | None = zones_of(battle) if callable(zones_of) else None
+        self.zones: Zones | None = ruleset.tactics.zones(battle)
         z = self.zones
         if z is not None:
             self.cover: Sequence[int] = [z.cover(k) if k >= 0 else 0 for k in z.zone_of]

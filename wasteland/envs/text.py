@@ -32,6 +32,7 @@ from wasteland.rules.battle import ACTIVE, Battle, Combatant
 from wasteland.rules.errors import IllegalActionError
 from wasteland.rules.grid import COVER_NAMES
 from wasteland.rules.protocol import Decision, Ruleset
+from wasteland.rules.tactics import tactics_of
 
 BANDS = ("close", "medium", "long", "extreme")
 # the attacks whose odds the ruleset's hit_chance gives (the option is the body part)
@@ -68,54 +69,36 @@ def parse(battle: Battle, text: str, legal_ids: list[int], actor: int) -> int:
 
 # --- measures ---------------------------------------------------------------------------
 def distance(battle: Battle, a: Combatant, b: Combatant) -> tuple[int, str]:
-    """How far ``b`` is from ``a`` and in what unit: squares, hexes or a range band."""
-    g = battle.grid
-    if battle.ruleset == "f2d20":
-        from wasteland.rules.zones import zones_for
-
-        return zones_for(g).band(a.pos, b.pos), "band"
-    if battle.ruleset == "simple":
-        from wasteland.rules.hexes import hexes_for
-
-        return hexes_for(g).dist(a.pos, b.pos), "hexes"
-    return g.dist(a.pos, b.pos), "squares"
+    """How far ``b`` is from ``a`` and in what unit: squares, hexes or a range band, as
+    the ruleset measures."""
+    tac = tactics_of(battle)
+    return tac.distance(battle, a.pos, b.pos), tac.unit
 
 
 def sees(battle: Battle, a: Combatant, b: Combatant) -> bool:
     """Whether ``a`` has a line of sight to ``b`` (Simple: across hexes)."""
     if a is b:
         return True
-    if battle.ruleset == "simple":
-        from wasteland.rules.hexes import hexes_for
-
-        return hexes_for(battle.grid).sees(a.pos, b.pos)
-    return battle.grid.los(a.pos, b.pos)
+    return tactics_of(battle).sees(battle, a.pos, b.pos)
 
 
 def cover(battle: Battle, c: Combatant) -> str:
     """The cover of the square (2d20: the zone) ``c`` stands on: none, light, heavy, full."""
-    if battle.ruleset == "f2d20":
-        from wasteland.rules.zones import zones_for
-
-        zones = zones_for(battle.grid)
-        return COVER_NAMES[zones.cover(zones.zone_of[c.pos])]
-    return COVER_NAMES[battle.grid.cover[c.pos]]
+    return COVER_NAMES[tactics_of(battle).cover_level(battle, c.pos)]
 
 
 def hit_chances(battle: Battle, ruleset: Ruleset, legal_ids: list[int], actor: int
                 ) -> dict[str, float]:
     """The ruleset's exact chance to hit of each legal attack, by its notation."""
-    fn = getattr(ruleset, "hit_chance", None)
+    tac = ruleset.tactics
     out: dict[str, float] = {}
-    if fn is None:
-        return out
     me = battle.combatants[actor]
     for i in legal_ids:
         a = ACTION_TABLE[i]
         if a.kind not in AIMED_KINDS or a.target is None:
             continue
         try:
-            p = float(fn(battle, me, battle.combatants[a.target], a.option))
+            p = tac.hit_chance(battle, me, battle.combatants[a.target], a.option)
         except (ValueError, KeyError, TypeError, IndexError):
             continue  # a ruleset that cannot price this shot: no number rather than a wrong one
         out[a.text(battle.ids, actor)] = round(p, 4)
@@ -126,7 +109,7 @@ def hit_chances(battle: Battle, ruleset: Ruleset, legal_ids: list[int], actor: i
 def _weapon(battle: Battle, c: Combatant) -> dict[str, Any]:
     w = c.weapon
     out: dict[str, Any] = {"name": w.name}
-    if battle.ruleset == "f2d20":
+    if not tactics_of(battle).magazines:  # guns fire from the ammunition carried
         if w.ammo:
             out["ammo"] = c.ammo.get(w.ammo, 0)
     elif w.magazine != "none":

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
     from .battle import Battle, Combatant, DiceHook
     from .events import Event
+    from .tactics import Tactics
 
 
 class Decision(NamedTuple):
@@ -27,6 +28,12 @@ class Decision(NamedTuple):
 
 class Ruleset(Protocol):
     name: str
+
+    @property
+    def tactics(self) -> Tactics:
+        """The ruleset's answers to the tactical questions agents, envs and menus ask
+        (chances, damage, reach, cover, moves, what a turn can buy: rules/tactics.py)."""
+        ...
 
     def new_battle(self, scenario: Scenario, seed: int, bestiary: Bestiary | None = None,
                    keep_log: bool = True, max_rounds: Any = None,

@@ -30,7 +30,6 @@ from wasteland.cli.orders import (
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import WastelandError
-from wasteland.rules.f2d20.dice import EXTRA_DICE_COST
 from wasteland.rules.goto import goto
 
 from .actions import ActionsPanel
@@ -159,12 +158,9 @@ class PlayApp(App[int]):
         return destinations(self.battle, self.game.rs)
 
     def provokes(self, me: int) -> str:
-        """PnP: who gets an attack of opportunity when the player walks off its square."""
-        if self.battle.ruleset != "pnp":
-            return ""
-        from wasteland.rules.pnp.movement import threats_on_leaving
-
-        who = threats_on_leaving(self.battle, self.battle.combatants[me])
+        """Who gets an attack of opportunity when the player walks off its square (PnP;
+        the ruleset says: none elsewhere)."""
+        who = self.game.rs.tactics.threats_on_leaving(self.battle, self.battle.combatants[me])
         return f"; leaving provokes {', '.join(e.id for e in who)}" if who else ""
 
     def redraw(self) -> None:
@@ -216,11 +212,12 @@ class PlayApp(App[int]):
         text = c.explanation if c else ""
         if self.game.needs_player():
             me = self.game.decision().combatant
-            if c is not None and c.action.kind in ATTACKS and self.battle.ruleset == "f2d20":
+            ap = self.game.rs.tactics.ap_economy  # the orders and table rules of 2d20's turns
+            if c is not None and c.action.kind in ATTACKS and ap:
                 text = self.attack_line(c)
             # on a short screen the rules line is left out while it would only say
             # "default", so the d line keeps its reason (? lists the t key)
-            if self.battle.ruleset == "f2d20" and (
+            if ap and (
                     self.keep or self.size.height >= SHORT_SCREEN
                     or rules_of(self.battle) != DEFAULTS):
                 text += (f"\nrules (t): {rules_changed(self.battle)}"
@@ -245,8 +242,7 @@ class PlayApp(App[int]):
             parts.append("aims first (a: not)")
         elif can_aim:
             parts.append("no aim first (a: aim)")
-        pool = int(b.extra["pools"][me.side])
-        top = max(k for k, cost in enumerate(EXTRA_DICE_COST) if cost <= pool)
+        top = g.rs.tactics.buyable_dice(b, me.side)
         if top and not b.reactions:
             ai = g.ai_buy(c.action, c.aim)
             n = c.buy if c.buy is not None else (ai[0] if ai else 0)
@@ -323,7 +319,7 @@ class PlayApp(App[int]):
 
     def _attack_row(self) -> Choice | None:
         c = self.query_one(ActionsPanel).current
-        if (c is None or c.action.kind not in ATTACKS or self.battle.ruleset != "f2d20"
+        if (c is None or c.action.kind not in ATTACKS or not self.game.rs.tactics.ap_economy
                 or not self.game.needs_player()):
             return None
         return c
@@ -335,8 +331,8 @@ class PlayApp(App[int]):
         if c is None:
             return
         b = self.battle
-        pool = int(b.extra["pools"][b.combatants[self.game.decision().combatant].side])
-        top = max(k for k, cost in enumerate(EXTRA_DICE_COST) if cost <= pool)
+        side = b.combatants[self.game.decision().combatant].side
+        top = self.game.rs.tactics.buyable_dice(b, side)
         ai = self.game.ai_buy(c.action, c.aim)
         now = c.buy if c.buy is not None else (ai[0] if ai else 0)
         self.row_buy[c.action] = max(0, min(top, now + step))
@@ -356,7 +352,7 @@ class PlayApp(App[int]):
 
     def action_toggle_keep(self) -> None:
         """Keep the turn open after the next action (or not)."""
-        if self.game.needs_player() and self.battle.ruleset == "f2d20":
+        if self.game.needs_player() and self.game.rs.tactics.ap_economy:
             self.keep = not self.keep
             self.redraw()
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wasteland.agents.packets.odds import _cd_expected, damage_per_hit
+from wasteland.agents.packets.odds import damage_per_hit
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.protocol import Decision, Ruleset
@@ -122,22 +122,18 @@ def window_odds(b: Battle, rs: Ruleset, dec: Decision, a: Action) -> str:
     if dec.slot == "dice":
         if a.kind == "noroll":
             return "100% no roll"
-        from wasteland.rules.f2d20.dice import EXTRA_DICE_COST
-
+        tac = rs.tactics
         held = me.active_weapon
         me.active_weapon = w["ws"]  # the odds read the weapon in hand; the window's is
         try:
-            hit = rs.hit_chance(b, me, t, w.get("location"), extra_dice=n)  # type: ignore[attr-defined]
+            hit = tac.hit_chance(b, me, t, w.get("location"), n)
         finally:
             me.active_weapon = held
-        return f"{hit:.0%} {EXTRA_DICE_COST[n]}AP"
-    from wasteland.rules.f2d20 import stats as S
-
-    p = me.weapons[w["ws"]].f2d20
-    if p is None:
+        return f"{hit:.0%} {tac.extra_dice_cost[n]}AP"
+    got = rs.tactics.boost_damage(me, w["ws"], t, w["loc"], n)
+    if got is None:
         return ""
-    dr = S.dr(t, w["loc"], p.damage_type)
-    dmg = _cd_expected(min(p.cd + n, 14), p.effects.vicious, p.effects.piercing, dr)
+    dmg, dr = got
     return f"~{dmg:.1f}dmg DR{dr}"
 
 

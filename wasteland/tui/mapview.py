@@ -50,7 +50,7 @@ DOWN_GLYPH = {"down": "o", "dying": "+", "dead": "x"}
 def cell_of(b: Battle, rs: Ruleset, pos: int) -> tuple[int, int]:
     """The (column, row) of square ``pos`` in the map text."""
     x, y = b.grid.xy(pos)
-    if b.ruleset == "simple" and not zoned(rs):
+    if rs.tactics.unit == "hexes":  # textmap draws hex rows offset by one column
         return 2 * x + (y & 1), y
     return x, y
 
@@ -68,7 +68,7 @@ def square_at(b: Battle, rs: Ruleset, col: int, row: int) -> int | None:
     """The square drawn at (col, row) (the inverse of cell_of); None off the map or
     between two hexes."""
     x = col
-    if b.ruleset == "simple" and not zoned(rs):
+    if rs.tactics.unit == "hexes":  # textmap draws hex rows offset by one column
         if (col - (row & 1)) % 2:
             return None
         x = (col - (row & 1)) // 2

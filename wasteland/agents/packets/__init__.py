@@ -70,12 +70,12 @@ the constructor's ``overrides`` (by combatant id) on top of both.
 from .agent import PacketAgent
 from .aid import CHEM_BELOW, MEDICS
 from .movement import STAY_CLOSE
-from .odds import EXTRA_DICE_COST, FLOOR_2D20, damage_per_hit, hit_chance
+from .odds import FLOOR_AP, damage_per_hit, hit_chance
 from .packet import END, SNIPE_CLOSE
 from .spare import ASSIST_MIN
 from .weapons import AREA_RADIUS, weapon_kind
 
 __all__ = [
-    "ASSIST_MIN", "AREA_RADIUS", "CHEM_BELOW", "END", "EXTRA_DICE_COST", "FLOOR_2D20", "MEDICS",
+    "ASSIST_MIN", "AREA_RADIUS", "CHEM_BELOW", "END", "FLOOR_AP", "MEDICS",
     "PacketAgent", "SNIPE_CLOSE", "STAY_CLOSE", "damage_per_hit", "hit_chance", "weapon_kind",
 ]

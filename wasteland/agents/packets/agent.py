@@ -7,6 +7,7 @@ from __future__ import annotations
 from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Combatant
+from wasteland.rules.tactics import tactics_of
 
 from ..base import View
 from .aid import CHEM_BELOW
@@ -25,7 +26,7 @@ class PacketAgent(Phases):
         b, me, dec = view.battle, view.me, view.decision
         p = self.packet(me, b)
         self._note = ""
-        if b.ruleset == "simple":
+        if tactics_of(b).phases:  # a decision per phase (Simple): phases.py
             return self._simple(view, me, p)
         if dec.slot in ("dice", "boost", "defend"):
             return self._window(view, me, p)
@@ -89,7 +90,7 @@ class PacketAgent(Phases):
         if draw is not None:
             return draw
         w = me.weapon
-        if (b.ruleset == "pnp" and w.magazine != "none"
+        if (tactics_of(b).magazines and w.magazine != "none"
                 and (me.wstate.loaded == 0 or me.wstate.reload_step)
                 and self._legal(view, Action("reload"))):
             return self._say(Action("reload"), f"{w.name} is empty: reloads")

@@ -8,11 +8,10 @@ from typing import Final
 from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import ACTIVE, UNCONSCIOUS, Combatant
-from wasteland.rules.f2d20 import stats as S
+from wasteland.rules.tactics import tactics_of
 
 from ..base import View
 from .attack import Attacks
-from .odds import _pnp_chance
 
 CHEM_BELOW: Final = {"never": 0, "stims_when_hurt": 50, "sometimes": 35, "always": 75}
 MEDICS: Final = ("human", "character", "mutant")  # creature kinds that give first aid (2d20)
@@ -28,7 +27,8 @@ class Aid(Attacks):
         at -8 still meet min_to_hit; in the Small action with no one to attack from here,
         the move that brings it within reach first, keeping the stimpak for that pair."""
         b = view.battle
-        if b.ruleset != "pnp" or me.weapon.hands != 1 or not self._armed(b, me):
+        tac = tactics_of(b)
+        if not tac.pairs or me.weapon.hands != 1 or not self._armed(b, me):
             return None
         if self._flee_reason(me, p):
             return None
@@ -42,7 +42,7 @@ class Aid(Attacks):
                 a = Action("pair", e.slot, "stimpak")
                 if not self._legal(view, a) or self._area_blocked(b, me, me.active_weapon, e, p):
                     continue
-                chance = _pnp_chance(b, me, e, -8)
+                chance = tac.pair_hit_chance(b, me, e)
                 if chance > 0 and chance >= floor:
                     return self._say(a, f"attacks {e.id} and takes a stimpak at once (two "
                                         f"hands, -8: {chance:.0%} to hit, min_to_hit "
@@ -63,9 +63,10 @@ class Aid(Attacks):
         hurt one (HP at or under the chem_use share, 50% under chem_use never) when no
         healing item will do (none carried, or chem_use never) and it has Medicine ranks."""
         b = view.battle
-        if b.ruleset == "f2d20":
+        tac = tactics_of(b)
+        if tac.ap_economy:  # first aid costs the major action: only to save the dying now
             return self._care_2d20(view, me, p, heal=False)
-        if b.ruleset != "pnp":
+        if tac.phases:  # Simple's action phase heals by itself (phases.py)
             return None
         g = b.grid
         patients = [me, *sorted(b.allies_of(me), key=lambda a: (g.dist(me.pos, a.pos), a.slot))]
@@ -78,7 +79,7 @@ class Aid(Attacks):
         # the chem step before this one has used a healing item when chem_use allows one
         # and it carries one, so a hurt patient reaching here has no healing item to use
         care = CHEM_BELOW[p.chem_use] or CHEM_BELOW["stims_when_hurt"]
-        ranks = me.creature.pnp.medicine
+        ranks = tac.medicine_rank(me)
         for c in patients:
             a = Action("first_aid", c.slot)
             if not self._legal(view, a):
@@ -104,6 +105,7 @@ class Aid(Attacks):
         carried, or chem_use never)."""
 
         b = view.battle
+        tac = tactics_of(b)
         if me.creature.kind not in MEDICS:
             return None
         g = b.grid
@@ -113,8 +115,8 @@ class Aid(Attacks):
             a = Action("first_aid", c.slot)
             if c.status == UNCONSCIOUS and c.cond.get("dying") and self._legal(view, a):
                 return self._say(a, f"gives first aid to {c.id}: dying, to stabilize it "
-                                    f"({S.injuries(c)} injuries)")
-        ranks = S.medicine_rank(me)
+                                    f"({tac.injuries(c)} injuries)")
+        ranks = tac.medicine_rank(me)
         care = CHEM_BELOW[p.chem_use] or CHEM_BELOW["stims_when_hurt"]
         if ranks <= 0 or not heal:
             return None

@@ -6,8 +6,7 @@ from __future__ import annotations
 from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import LOCATIONS, Action
 from wasteland.rules.battle import Combatant
-from wasteland.rules.pnp.combat import can_attack
-from wasteland.rules.pnp.movement import nearest_cover
+from wasteland.rules.tactics import tactics_of
 
 from ..base import View
 from .movement import Movement
@@ -28,6 +27,8 @@ class Attacks(Movement):
         if major > pool:
             return None
         floor = self._floor(b, p)
+        # an AP economy (2d20): its free minor action may go on a prone, a burrow or Aim
+        free_minor = tactics_of(b).ap_economy and minor == 0
         order = [t] + sorted((e for e in enemies if e is not t),
                              key=lambda e: (g.dist(me.pos, e.pos), e.slot))
         for i, e in enumerate(order):
@@ -47,19 +48,19 @@ class Attacks(Movement):
             first = self._small_first(view, me, e, enemies, p)
             if first is not None:
                 return first
-            if b.ruleset == "f2d20" and minor == 0 and not me.cond.get("prone"):
+            if free_minor and not me.cond.get("prone"):
                 low, how = self._lie_low(view, me, p, enemies)
                 if low and self._legal(view, Action("prone")):
                     return self._say(Action("prone"), f"drops prone before shooting {e.id} "
                                                       f"rather than aim: {how}")
-            if (b.ruleset == "f2d20" and minor == 0 and self._burrower(me)
+            if (free_minor and self._burrower(me)
                     and self._legal(view, Action("cover"))):
                 # learned from the trained radscorpions (issue 10, item 9): in reach at the
                 # start of its turn, a burrower that goes under first strikes from the
                 # burrow, a sneak attack, and cannot be targeted until it does
                 return self._say(Action("cover"), f"burrows, then strikes {e.id} from below "
                                                   f"(a sneak attack)")
-            if (b.ruleset == "f2d20" and minor == 0 and self._legal(view, Action("aim"))
+            if (free_minor and self._legal(view, Action("aim"))
                     and me.cond.get("attacked") != b.round and not self._burrower(me)):
                 return self._say(Action("aim"), f"takes aim at {e.id} before attacking "
                                                 f"({chance:.0%} to hit)")
@@ -70,9 +71,10 @@ class Attacks(Movement):
                      enemies: list[Combatant], p: AIPacket) -> Action | None:
         """PnP: an attack taken first forgoes the small action, so before attacking ``t``
         it tops up a gun loaded round by round, or steps into cover from enemy guns when
-        it can still shoot ``t`` from there."""
+        it can still shoot ``t`` from there (the ruleset's cover within a move, and its
+        reach from there)."""
         b = view.battle
-        if b.ruleset != "pnp" or b.slot != "small":
+        if view.decision.slot != "small":  # a turn with a Small action first (PnP)
             return None
         w = me.weapon
         st = me.wstate
@@ -87,14 +89,15 @@ class Attacks(Movement):
                 or not self._legal(view, Action("cover"))):
             return None
 
-        cell = nearest_cover(b, me)
+        tac = tactics_of(b)
+        cell = tac.cover_within_move(b, me)
         if cell is None:
             return None
 
         start = me.pos
         me.pos = cell  # what-if: can it still shoot from there; put back at once
         try:  # the ruleset's own test: sight, range, and no full cover at either end
-            ok = can_attack(b, me, t, me.active_weapon)
+            ok = tac.can_attack(b, me, t, me.active_weapon)
         finally:
             me.pos = start
         if not ok:
@@ -114,7 +117,7 @@ class Attacks(Movement):
         kind = "attack"
         aim = ""
         plain = chance
-        if p.called_freq and b.ruleset == "pnp" and any(
+        if p.called_freq and tactics_of(b).values_shots and any(
                 self._legal(view, Action("vats", t.slot, loc)) for loc in LOCATIONS):
             return self._vats(view, me, t, p, why, chance)
         if p.called_freq and self.rng.random() * 100 < p.called_freq:

@@ -9,6 +9,7 @@ from typing import Final
 from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle, Combatant
+from wasteland.rules.tactics import tactics_of
 
 from ..base import View
 from .odds import hit_chance, shot_damage
@@ -117,10 +118,9 @@ class Movement(Weapons):
         """2d20: the best shot's expected damage after a move (one zone) toward or away
         from ``t``, asking the ruleset where the move ends; 0 when it cannot say."""
         b = view.battle
-        dest = getattr(view.ruleset, "_destination", None)
-        if dest is None or not self._legal(view, Action("move", t.slot, mode)):
+        if not self._legal(view, Action("move", t.slot, mode)):
             return 0.0
-        cell = dest(b, self._zones(b), me, t, mode, 1)
+        cell = tactics_of(b).destination(b, me, t, mode, 1)
         if cell is None:
             return 0.0
         start = me.pos
@@ -144,11 +144,12 @@ class Movement(Weapons):
 
     def _reposition(self, view: View, me: Combatant, p: AIPacket,
                     enemies: list[Combatant]) -> Action | None:
-        """2d20, gun in hand, free minor and major actions: a move (the minor) to where the
-        shot (the major) has better odds - out of reach, into the weapon's range band, out
-        of a zone whose cover shields the target. It asks the ruleset where a move ends."""
+        """A zoned ruleset (2d20), gun in hand, free minor and major actions: a move (the
+        minor) to where the shot (the major) has better odds - out of reach, into the
+        weapon's range band, out of a zone whose cover shields the target. It asks the
+        ruleset where a move ends."""
         b = view.battle
-        if (b.ruleset != "f2d20" or me.weapon.kind != "ranged" or p.distance == "stay"
+        if (self._zones(b) is None or me.weapon.kind != "ranged" or p.distance == "stay"
                 or me.cond.get("prone")):
             return None  # prone, a move is a crawl that costs the shot
         if self._lie_low(view, me, p, enemies)[0]:
@@ -156,8 +157,7 @@ class Movement(Weapons):
         if p.distance == "stay_close" and self._leader_far(b, me) is not None:
             return None  # its place is by its leader first
         minor, major, _pool = self._costs(b, me)
-        dest = getattr(view.ruleset, "_destination", None)
-        if minor or major or dest is None or self._rounds(b, me, me.active_weapon) <= 0:
+        if minor or major or self._rounds(b, me, me.active_weapon) <= 0:
             return None
         here, _ = self._shot_value(view, me, enemies, p)
         best_v, best_a, best_t = here * 1.15 + 0.1, None, None
@@ -180,12 +180,12 @@ class Movement(Weapons):
             a = Action("move", lead.slot, "toward")
             if self._legal(view, a):
                 return self._say(a, f"keeps close to {lead.id} (distance stay_close)")
+        zones = self._zones(b)
         if self._legal(view, Action("attack", t.slot)) and (
-                major or (b.ruleset == "f2d20" and me.weapon.kind == "ranged")):
+                major or (zones is not None and me.weapon.kind == "ranged")):
             # it has struck and another is not worth AP, or a gun that can already fire
             # at it gains nothing by walking closer (a better square was weighed above)
             return self._spare(view, me, t, p, why)
-        zones = self._zones(b)
         if p.distance != "stay" and zones is not None and me.weapon.kind == "ranged":
             here = self._shot_value(view, me, b.enemies_of(me), p)[0]
             if here > 0 and self._value_after(view, me, t, "toward", p) <= here:

@@ -10,11 +10,10 @@ from typing import Any, Final
 from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import ACTION_INDEX, Action
 from wasteland.rules.battle import Battle, Combatant
-from wasteland.rules.f2d20 import stats as S
-from wasteland.rules.zones import zones_for
+from wasteland.rules.tactics import tactics_of
 
 from ..base import View
-from .odds import EXTRA_DICE_COST, FLOOR_2D20, hit_chance
+from .odds import FLOOR_AP, hit_chance
 
 SNIPE_CLOSE: Final = 3  # squares: a sniper backs away from an enemy this close
 END: Final = Action("end")
@@ -134,19 +133,14 @@ class PacketBase:
 
     @staticmethod
     def _zones(b: Battle) -> Any:
-        if b.ruleset != "f2d20":
-            return None
-
-        return zones_for(b.grid)
+        """The map as zones, for a ruleset whose ranges and moves count zones; else None."""
+        return tactics_of(b).zones(b)
 
     @staticmethod
     def _full_hp(b: Battle, me: Combatant) -> int:
         """Its maximum HP before radiation damage (2d20 lowers the maximum; elsewhere the
         maximum is the maximum)."""
-        if b.ruleset != "f2d20":
-            return me.max_hp
-
-        return int(S.stats(me).hp)
+        return tactics_of(b).full_hp(me)
 
     def _flee_reason(self, me: Combatant, p: AIPacket) -> str | None:
         if p.flee_below and me.hp * 100 <= p.flee_below * me.max_hp:
@@ -182,31 +176,33 @@ class PacketBase:
     # --- odds ----------------------------------------------------------------------------
     def _odds(self, view: View, me: Combatant, t: Combatant, location: str | None,
               p: AIPacket, ws: int | None = None) -> tuple[float, int]:
-        """(chance to hit, d20s it would buy for it): 2d20 buys dice with the side's AP
-        while a die adds more to the odds than the AP are worth to it (less, the more
-        aggressive it is); other rulesets buy nothing."""
+        """(chance to hit, d20s it would buy for it): a ruleset that sells extra d20s for
+        AP (2d20) has it buy dice with the side's AP while a die adds more to the odds than
+        the AP are worth to it (less, the more aggressive it is); elsewhere it buys
+        nothing."""
         base = hit_chance(view, me, t, location, ws)
         b = view.battle
-        if b.ruleset != "f2d20" or base >= 1.0:
+        costs = tactics_of(b).extra_dice_cost
+        if not costs or base >= 1.0:
             return base, 0
         _minor, major, pool = self._costs(b, me)
         if view.decision.slot == "act":
             pool -= major  # the attack itself may cost AP first
         worth = 0.2 - 0.12 * p.aggression / 100
         best, best_v, best_p = 0, base, base
-        for n in (1, 2, 3):
-            if EXTRA_DICE_COST[n] > pool:
+        for n in range(1, len(costs)):
+            if costs[n] > pool:
                 break
             pn = hit_chance(view, me, t, location, ws, n)
-            v = pn - worth * EXTRA_DICE_COST[n]
+            v = pn - worth * costs[n]
             if v > best_v + 1e-9:
                 best, best_v, best_p = n, v, pn
         return best_p, best
 
     def _floor(self, b: Battle, p: AIPacket) -> float:
-        """The least chance it attacks at: min_to_hit, and under 2d20 at least 10% (a
-        wasted major action there costs what a rally would have banked)."""
-        return max(p.min_to_hit / 100, FLOOR_2D20 if b.ruleset == "f2d20" else 0.0)
+        """The least chance it attacks at: min_to_hit, and under an AP economy (2d20) at
+        least 10% (a wasted major action there costs what a rally would have banked)."""
+        return max(p.min_to_hit / 100, FLOOR_AP if tactics_of(b).ap_economy else 0.0)
 
     # defined in subclasses (agent.py, spare.py), called from aid.py, movement.py; real
     # methods rather than declarations under TYPE_CHECKING, which mypyc cannot compile

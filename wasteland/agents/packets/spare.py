@@ -9,8 +9,7 @@ from typing import Final
 from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Combatant
-from wasteland.rules.f2d20 import stats as S
-from wasteland.rules.f2d20.odds import successes
+from wasteland.rules.tactics import tactics_of
 
 from ..base import View
 from .aid import Aid
@@ -29,7 +28,7 @@ class Spare(Aid):
         g = b.grid
         minor, major, pool = self._costs(b, me)
         hold = " (distance stay)" if p.distance == "stay" else ""
-        if b.ruleset == "f2d20":
+        if tactics_of(b).ap_economy:  # a minor and a major to spend, AP to bank
             if minor == 0 and self._legal(view, Action("cover")):
                 return self._say(Action("cover"), "burrows out of reach until it strikes again")
             enemies = b.enemies_of(me)
@@ -90,19 +89,17 @@ class Spare(Aid):
         lapses)."""
 
         b = view.battle
-        can_attack = getattr(view.ruleset, "can_attack", None)
-        if can_attack is None:
-            return None
+        tac = tactics_of(b)
         g = b.grid
         for ally in sorted(b.allies_of(me), key=lambda a: (g.dist(me.pos, a.pos), a.slot)):
             a = Action("assist", ally.slot)
             w = ally.weapon.f2d20
             if w is None or not self._legal(view, a):
                 continue
-            foes = [e for e in enemies if can_attack(b, ally, e, ally.active_weapon)]
+            foes = [e for e in enemies if tac.can_attack(b, ally, e, ally.active_weapon)]
             if not foes:
                 continue
-            tn, _tag = S.target_number(me, w.skill)
+            tn, _tag = tac.target_number(me, w.skill)
             if min(tn, 20) < ASSIST_MIN * 20:
                 continue
             return self._say(a, f"assists {ally.id} against {foes[0].id} (1d20 at TN {tn} "
@@ -114,16 +111,18 @@ class Spare(Aid):
         """2d20 Rally (seed 002): END + Survival, or CHA + Speech (a creature: Mind + Other)
         while an ally stands, whichever is expected to bank more AP."""
 
+        tac = tactics_of(view.battle)
+
         def mean(tn_tag: tuple[int, int]) -> float:
-            return sum(k * q for k, q in enumerate(successes(tn_tag[0], tn_tag[1], 2)))
+            return tac.mean_successes(tn_tag[0], tn_tag[1], 2)
 
         plain = Action("rally")
         if not self._legal(view, plain):
             return None
-        survival = S.target_number(me, "survival")
+        survival = tac.target_number(me, "survival")
         speech_a = Action("rally_with", None, "speech")
         if self._legal(view, speech_a):
-            speech = S.target_number(me, "speech", ("mind", "other"))
+            speech = tac.target_number(me, "speech", ("mind", "other"))
             if mean(speech) > mean(survival):
                 self.last_reason = (f"rallies with CHA + Speech (TN {speech[0]}, not "
                                     f"{survival[0]} for END + Survival) to gain AP")

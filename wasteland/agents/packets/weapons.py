@@ -8,6 +8,7 @@ from typing import Final
 from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import ACTIVE, Battle, Combatant
+from wasteland.rules.tactics import tactics_of
 
 from ..base import View, rounds_ready
 from .odds import hit_chance, shot_damage
@@ -16,13 +17,10 @@ from .packet import PacketBase
 AREA_RADIUS: Final = 2  # squares around the target an area weapon endangers
 
 
-def _area_weapon(c: Combatant, i: int, ruleset: str = "pnp") -> bool:
-    """Whether weapon slot ``i`` hits around its target: splash or spread (PnP), burst
-    (2d20; a 2d20 Spread lands its extra hits on the target itself)."""
-    a = c.arm(i)
-    if ruleset == "f2d20":
-        return a.burst
-    return a.area_pnp
+def _area_weapon(b: Battle, c: Combatant, i: int) -> bool:
+    """Whether weapon slot ``i`` hits around its target, as the ruleset says: splash or
+    spread (PnP), burst (2d20; a 2d20 Spread lands its extra hits on the target itself)."""
+    return tactics_of(b).area_weapon(c, i)
 
 
 def weapon_kind(c: Combatant, i: int) -> str:
@@ -57,23 +55,28 @@ class Weapons(PacketBase):
     @staticmethod
     def _can_hold(b: Battle, me: Combatant, hands: int) -> bool:
         """Crippled (PnP) or injured (2d20) arms: a weapon needs hands it has left."""
-        if hands == 0:
-            return True
-        hurt = me.crippled.get("arm", 0)
-        if b.ruleset == "f2d20":
-            return hurt == 0 or (hurt == 1 and hands == 1)
-        return me.loc_counts.get("arm", 0) - hurt >= hands
+        return tactics_of(b).can_hold(me, hands)
 
     def _armed(self, b: Battle, me: Combatant) -> bool:
-        """Whether it has a weapon it can hold and fire (or reload)."""
+        """Whether it has a weapon it can hold and fire (or reload: from the ammunition
+        carried into a magazine, a ruleset with magazines that a turn's reload fills)."""
+        loads = self._loads(b)
         for i in range(len(me.weapons)):
             a = me.arm(i)
             if not self._can_hold(b, me, a.hands):
                 continue
             if (not a.ranged or self._rounds(b, me, i) > 0
-                    or (b.ruleset == "pnp" and me.ammo.get(a.ammo or "", 0) > 0)):
+                    or (loads and me.ammo.get(a.ammo or "", 0) > 0)):
                 return True
         return False
+
+    @staticmethod
+    def _loads(b: Battle) -> bool:
+        """Whether an empty gun with ammunition carried counts as armed: a ruleset with
+        magazines that a turn's reload fills (PnP). Under phases (Simple) a reload is an
+        action phase's whole decision, and whom it targets counts loaded rounds only."""
+        tac = tactics_of(b)
+        return tac.magazines and not tac.phases
 
     def _can_reach(self, b: Battle, me: Combatant, i: int, t: Combatant) -> bool:
         """Whether weapon slot ``i`` could attack ``t`` from here (for the weapon in hand
@@ -98,7 +101,7 @@ class Weapons(PacketBase):
     def _area_blocked(self, b: Battle, me: Combatant, i: int, t: Combatant,
                       p: AIPacket) -> str | None:
         """Why the packet forbids an area weapon on ``t`` (None: it may fire)."""
-        if not _area_weapon(me, i, b.ruleset):
+        if not _area_weapon(b, me, i):
             return None
         g = b.grid
         if p.area_attack_mode == "never":
@@ -107,7 +110,7 @@ class Weapons(PacketBase):
             return f"{t.id} too close to its own blast"
         # a 2d20 burst only carries on into enemies (docs/rules/f2d20.md), so there is no
         # ally to be careful of
-        if p.area_attack_mode == "be_careful" and b.ruleset != "f2d20":
+        if p.area_attack_mode == "be_careful" and tactics_of(b).friendly_fire:
             friends = [a for a in b.allies_of(me) if g.dist(a.pos, t.pos) <= AREA_RADIUS]
             if friends:
                 return f"{friends[0].id} stands near {t.id} (area_attack_mode be_careful)"
@@ -120,7 +123,7 @@ class Weapons(PacketBase):
         if self._area_blocked(b, me, i, t, p) or not self._can_hold(b, me, a.hands):
             return False
         return (not a.ranged or self._rounds(b, me, i) > 0
-                or (b.ruleset == "pnp" and me.ammo.get(a.ammo or "", 0) > 0))
+                or (self._loads(b) and me.ammo.get(a.ammo or "", 0) > 0))
 
     def _score(self, view: View, me: Combatant, i: int, t: Combatant,
                p: AIPacket) -> tuple[float, bool]:
@@ -129,18 +132,19 @@ class Weapons(PacketBase):
         it cannot fire at all or the packet forbids it."""
         b = view.battle
         a = me.arm(i)
+        tac = tactics_of(b)
         if not self._usable(b, me, i, t, p):
             return 0.0, False
         rounds = self._rounds(b, me, i)
         chance = hit_chance(view, me, t, None, i)
         shots = 1.0
-        if b.ruleset == "pnp" and a.rof > 1:
+        if tac.multi_shot and a.rof > 1:
             shots += max(0.0, min(a.rof, rounds) - 1) * 0.35
         score = chance * shot_damage(view, me, i, t) * shots
         now = self._can_reach(b, me, i, t) and chance >= 0.05
         if not now:
             score *= 0.5
-        if a.ranged and b.ruleset == "f2d20" and p.distance != "stay":
+        if a.ranged and tac.ap_economy and p.distance != "stay":
             step = self._step_back_value(view, me, i, t)
             if step > score:  # a step out of reach first, and the shot this turn
                 score, now = step, step > 0.0
@@ -149,19 +153,19 @@ class Weapons(PacketBase):
         return score, now
 
     def _step_back_value(self, view: View, me: Combatant, i: int, t: Combatant) -> float:
-        """2d20: the expected damage of a shot at ``t`` with weapon slot ``i`` after
-        stepping out of an enemy's reach with the free minor action (a gun in reach pays +2
-        difficulty); 0 when no enemy is in reach or the step is not to be had."""
+        """An AP economy (2d20): the expected damage of a shot at ``t`` with weapon slot
+        ``i`` after stepping out of an enemy's reach with the free minor action (a gun in
+        reach pays +2 difficulty); 0 when no enemy is in reach or the step is not to be
+        had (the ruleset does not say where it ends)."""
         b = view.battle
         g = b.grid
-        dest = getattr(view.ruleset, "_destination", None)
         close = [e for e in b.enemies_of(me) if g.dist(me.pos, e.pos) <= 1]
-        if not close or dest is None or self._costs(b, me)[0]:
+        if not close or self._costs(b, me)[0]:
             return 0.0
         near = min(close, key=lambda e: e.slot)
         if not self._legal(view, Action("move", near.slot, "away")):
             return 0.0
-        cell = dest(b, self._zones(b), me, near, "away", 1)
+        cell = tactics_of(b).destination(b, me, near, "away", 1)
         if cell is None or not g.sight[cell][t.pos]:
             return 0.0
         held, start = me.active_weapon, me.pos

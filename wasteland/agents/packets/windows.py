@@ -7,9 +7,7 @@ from __future__ import annotations
 from wasteland.bestiary.models import AIPacket
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Combatant
-from wasteland.rules.f2d20 import stats as S
-from wasteland.rules.f2d20.dice import MAX_POOL
-from wasteland.rules.f2d20.odds import aims, outcomes
+from wasteland.rules.tactics import tactics_of
 
 from ..base import View
 from .odds import hit_chance
@@ -66,18 +64,15 @@ class Windows(Spare):
         risks (each gives the other side 1 AP); else take the hit unrolled (``noroll``)."""
 
         b = view.battle
+        tac = tactics_of(b)
         pool = int(b.extra["pools"][me.side])
-        room = MAX_POOL - pool
-        tn, tag = S.attack_test(me, me.active_weapon)
-        banked = risked = 0.0
-        for succ, comp, q in outcomes(tn, tag, 2, 20, aims(b, me)):
-            banked += q * min(succ, room)
-            risked += q * comp
+        room = tac.max_pool - pool
+        banked, risked = tac.zero_roll(b, me)
         if banked > risked:
             return self._say(Action("buy", None, "0"),
                              f"rolls anyway at difficulty 0 against {t.id} to bank AP "
-                             f"({banked:.1f} AP expected, pool {pool}/{MAX_POOL})")
-        why = (f"AP pool full ({pool}/{MAX_POOL})" if room == 0 else
+                             f"({banked:.1f} AP expected, pool {pool}/{tac.max_pool})")
+        why = (f"AP pool full ({pool}/{tac.max_pool})" if room == 0 else
                f"{banked:.2f} AP expected against {risked:.2f} complications")
         return self._say(Action("noroll"), f"hits {t.id} without a roll at difficulty 0: "
                                            f"rolling gains nothing ({why})")

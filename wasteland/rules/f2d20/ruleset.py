@@ -38,6 +38,7 @@ from wasteland.rules.events import (
 )
 from wasteland.rules.protocol import Decision
 from wasteland.rules.setup import lay_out
+from wasteland.rules.tactics import Tactics
 from wasteland.rules.zones import Zones, zones_for
 
 from . import stats as S
@@ -143,6 +144,13 @@ class F2d20(Aid):
 
     def zones(self, b: Battle) -> Zones:
         return zones_for(b.grid)
+
+    @property
+    def tactics(self) -> Tactics:
+        """Its answers to the tactical questions (tactics.py)."""
+        from .tactics import F2d20Tactics
+
+        return F2d20Tactics(self)
 
     def _order(self, b: Battle, events: list[Event]) -> None:
         """Highest Initiative first; ties broken by a d20 (reading: the seed lets the GM

@@ -37,6 +37,7 @@ from wasteland.rules.events import (
 from wasteland.rules.grid import COVER_FULL
 from wasteland.rules.protocol import Decision
 from wasteland.rules.setup import lay_out
+from wasteland.rules.tactics import Tactics
 
 from . import movement
 from .combat import can_attack, deal_damage, down, resolve_attack, weapon_dice
@@ -385,6 +386,13 @@ class PnP:
             ids.extend(_attack_ids(t.slot, t.loc_kinds))
         ids.sort()
         return ids
+
+    @property
+    def tactics(self) -> Tactics:
+        """Its answers to the tactical questions (tactics.py)."""
+        from .tactics import TACTICS
+
+        return TACTICS
 
     def hit_chance(self, b: Battle, c: Combatant, t: Combatant,
                    location: str | None = None) -> float:

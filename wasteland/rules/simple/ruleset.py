@@ -41,6 +41,7 @@ from wasteland.rules.events import (
 from wasteland.rules.hexes import hexes_for
 from wasteland.rules.protocol import Decision
 from wasteland.rules.setup import lay_out
+from wasteland.rules.tactics import Tactics
 
 from . import movement as M
 from . import stats as S
@@ -238,6 +239,13 @@ class Simple:
 
     def legal_actions(self, b: Battle) -> list[Action]:
         return [ACTION_TABLE[i] for i in self.legal_ids(b)]
+
+    @property
+    def tactics(self) -> Tactics:
+        """Its answers to the tactical questions (tactics.py)."""
+        from .tactics import TACTICS
+
+        return TACTICS
 
     def hit_chance(self, b: Battle, c: Combatant, t: Combatant,
                    location: str | None = None) -> float:

@@ -1,0 +1,48 @@
+"""J.E. Sawyer's Simple's answers to the tactical questions (rules/tactics.py): hexes for
+distance and sight, its exact odds (a charge's blow included), reach, and the fact that
+its decisions come a phase at a time (move, charge, action), from the rules here."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from wasteland.rules.battle import Battle, Combatant
+from wasteland.rules.hexes import hexes_for
+from wasteland.rules.tactics import Tactics
+
+from .attack import can_attack
+from .odds import hit_chance
+
+
+class SimpleTactics(Tactics):
+    """Simple's answers."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.name = "simple"
+        self.phases = True
+        self.unit = "hexes"
+
+    def distance(self, b: Battle, a: int, c: int) -> int:
+        return hexes_for(b.grid).dist(a, c)
+
+    def sees(self, b: Battle, a: int, c: int) -> bool:
+        return hexes_for(b.grid).sees(a, c)
+
+    def hit_chance(self, b: Battle, c: Combatant, t: Combatant, location: str | None = None,
+                   extra_dice: int = 0) -> float:
+        return hit_chance(b, c, t, c.active_weapon, location)
+
+    def attack_chance(self, b: Battle, c: Combatant, t: Combatant, kind: str,
+                      location: str | None = None, extra_dice: int = 0,
+                      aim: bool | None = None) -> float:
+        """A charge's blow has the charge's bonus."""
+        if kind == "charge":
+            return hit_chance(b, c, t, c.active_weapon, None, charge=True)
+        return hit_chance(b, c, t, c.active_weapon, location)
+
+    def can_attack(self, b: Battle, c: Combatant, t: Combatant, ws: int) -> bool:
+        return can_attack(b, c, t, ws)
+
+
+TACTICS: Final = SimpleTactics()
