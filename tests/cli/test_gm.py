@@ -78,6 +78,17 @@ def test_bad_dice_and_bad_actions_get_one_line_and_the_session_goes_on(tmp_path)
     assert out.rstrip().endswith(("win.", "Draw."))
 
 
+def test_a_huge_line_is_echoed_cut_and_answered_in_one_line(tmp_path):
+    """Issue 23: gm echoed a 5 MB line back whole (twice: the echo and the error)."""
+    huge = "x" * 5_000_000
+    out = run(tmp_path, "pnp", [huge, "9" * 5000])
+    assert len(out) < 200_000
+    assert "x" * 121 not in out
+    assert "(5,000,000 characters)" in out and "is not a legal action now" in out
+    assert "(5,000 characters)" in out  # a 5,000-digit action number is not int()ed
+    assert out.rstrip().endswith(("win.", "Draw."))
+
+
 def test_override_replaces_the_npcs_choice(tmp_path):
     # ted ends his turn; the radscorpion proposes to close in; the GM makes it end instead
     con = Console(file=io.StringIO(), width=200)

@@ -187,3 +187,22 @@ def test_a_damaged_checkpoint_is_one_line(capsys, monkeypatch, tmp_path, case, f
         rewrite(zp, "policy.pth", buf.getvalue())
     r = cli(capsys, monkeypatch, "export", str(run), "--name", "t", "--out", str(tmp_path / "x"))
     one_line_error(r, "final.zip", fragment)
+
+
+def test_export_refuses_an_out_that_is_a_file_and_a_corrupt_summary(capsys, monkeypatch, tmp_path):
+    """Issue 23: FileExistsError and JSONDecodeError tracebacks; nothing is overwritten."""
+    run, _, _ = real_run(tmp_path)
+    taken = tmp_path / "taken"
+    taken.write_text("mine")
+    for out, fragment in ((taken, "a file, not a folder"),
+                          (taken / "sub", "cannot make the folder")):
+        r = cli(capsys, monkeypatch, "export", str(run), "--name", "t", "--out", str(out))
+        one_line_error(r, f"--out {out}", fragment)
+    assert taken.read_text() == "mine"
+    (run / "summary.json").write_text('{"steps": 12')
+    r = cli(capsys, monkeypatch, "export", str(run), "--name", "t", "--out", str(tmp_path / "x"))
+    one_line_error(r, "summary.json: not readable JSON", "fix or delete it")
+    (run / "summary.json").write_text("[1, 2]")
+    r = cli(capsys, monkeypatch, "export", str(run), "--name", "t", "--out", str(tmp_path / "x"))
+    one_line_error(r, "summary.json: a list, not a JSON object")
+    assert not (tmp_path / "x").exists()

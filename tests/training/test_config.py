@@ -172,6 +172,14 @@ def test_an_unknown_config_name_lists_the_shipped_ones():
     (["radscorpion_pnp", "--set", "creatures=[dragon]"], ["unknown creature 'dragon'"]),
     (["radscorpion_pnp", "--resume", "nowhere"], ["--resume nowhere: not a training run"]),
     (["gone.yaml"], ["gone.yaml: cannot read"]),
+    # issue 23: these trained 2,048 steps while the run said 1 or 2
+    (["radscorpion_pnp", "--set", "steps=true"], [CFG, "steps: Input should be a valid integer"]),
+    (["radscorpion_pnp", "--set", "steps=2.0"], [CFG, "steps: Input should be a valid integer"]),
+    (["radscorpion_pnp", "--set", "steps=1"], [CFG, "steps 1 is less than one rollout",
+                                                "ppo.n_steps 1024 x n_envs 2 = 2,048"]),
+    (["radscorpion_pnp", "--set", "subproc=1"], [CFG, "subproc: Input should be a valid boolean"]),
+    (["radscorpion_pnp", "--set", "ppo.gamma=.nan"], [CFG, "ppo.gamma"]),
+    (["radscorpion_pnp", "--set", "reward.draw=true"], [CFG, "reward.draw", "boolean, not a number"]),
 ])
 def test_train_command_refuses_in_one_line(capsys, monkeypatch, tmp_path, args, fragments):
     r = cli(capsys, monkeypatch, "train", *args)

@@ -25,7 +25,7 @@ from wasteland.rules import saves
 from wasteland.rules.battle import Battle, DiceHook
 from wasteland.rules.edits import WORDS as EDITS
 from wasteland.rules.edits import apply_edit
-from wasteland.rules.errors import WastelandError
+from wasteland.rules.errors import WastelandError, clip
 from wasteland.rules.newcomers import join
 from wasteland.rules.setup import scenario_ids
 
@@ -93,7 +93,7 @@ class GmSession(Game):
             line = next(self.lines)
         except StopIteration:
             return None
-        self.say(f"> {line.strip()}", "dim")
+        self.say(f"> {clip(line)}", "dim")
         return line.strip()
 
     def ask_dice(self, who: int, sides: int, n: int, why: str) -> list[int] | None:
@@ -235,7 +235,7 @@ def start_gm(ruleset: str | None, scenario: str | None, party: str | None, seed:
     def read() -> str | None:
         line = next(lines, None)
         if line is not None:
-            console.print(f"> {line.strip()}", style="dim", highlight=False, markup=False)
+            console.print(f"> {clip(line)}", style="dim", highlight=False, markup=False)
         return None if line is None else line.strip()
 
     def say(text: str, style: str | None = None) -> None:

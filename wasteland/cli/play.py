@@ -28,7 +28,7 @@ from wasteland.bestiary.models import Scenario
 from wasteland.rules import saves
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle, DiceHook
-from wasteland.rules.errors import WastelandError
+from wasteland.rules.errors import WastelandError, clip
 from wasteland.rules.protocol import Ruleset, get_ruleset
 from wasteland.rules.textmap import render_text
 
@@ -328,7 +328,7 @@ class Game:
             except StopIteration:
                 return "input ended."
             cmd = line.strip()
-            self.say(f"> {cmd}", "dim")
+            self.say(f"> {clip(cmd)}", "dim")
             done = self.command(cmd)
             if done == "quit":
                 return "quit."

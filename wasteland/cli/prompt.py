@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from wasteland.rules.actions import GOTO, Action, parse_action
 from wasteland.rules.battle import Battle
-from wasteland.rules.errors import NotationError
+from wasteland.rules.errors import NotationError, clip
 from wasteland.rules.protocol import Ruleset
 
 from .menu import destinations
@@ -21,7 +21,7 @@ def match(text: str, legal: list[Action], labels: list[str]) -> Action:
     words = text.strip().lower().split()
     if not words:
         raise ChoiceError("empty input; type a number from the list, an action, or help")
-    if len(words) == 1 and words[0].isdigit():
+    if len(words) == 1 and words[0].isdigit() and len(words[0]) <= 6:
         n = int(words[0])
         if 1 <= n <= len(legal):
             return legal[n - 1]
@@ -37,8 +37,8 @@ def match(text: str, legal: list[Action], labels: list[str]) -> Action:
     if len(found) == 1:
         return found[0][0]
     if found:
-        raise ChoiceError(f"{text.strip()!r} is ambiguous: {', '.join(lab for _, lab in found)}")
-    raise ChoiceError(f"{text.strip()!r} is not a legal action now; legal: {', '.join(labels)}")
+        raise ChoiceError(f"{clip(text)!r} is ambiguous: {', '.join(lab for _, lab in found)}")
+    raise ChoiceError(f"{clip(text)!r} is not a legal action now; legal: {', '.join(labels)}")
 
 
 def choose(text: str, legal: list[Action], labels: list[str], b: Battle, rs: Ruleset

@@ -136,6 +136,7 @@ battle keeps its event log (otherwise it does not, for speed).
 
 from __future__ import annotations
 
+import numbers
 from pathlib import Path
 from typing import Any
 
@@ -175,6 +176,42 @@ def check_options(modes: list[str], render_mode: str | None, illegal_action: str
     if illegal_action not in ILLEGAL_MODES:
         raise WastelandError(f"unknown illegal_action {illegal_action!r}; available: "
                              f"{', '.join(ILLEGAL_MODES)}")
+
+
+RESET_OPTIONS = ("battle_seed",)
+
+
+def reset_seed(options: dict[str, Any] | None) -> int | None:
+    """The battle seed ``reset(options=...)`` asks for, or None; one line for an option
+    the envs do not take (the scenario and ruleset are the constructor's) or a seed that
+    is not a whole number a save can hold."""
+    from wasteland.limits import MAX_SEED
+
+    if options is None:
+        return None
+    if not isinstance(options, dict):
+        raise WastelandError(f"reset options must be a dict, got {type(options).__name__}")
+    unknown = sorted(str(k) for k in options if k not in RESET_OPTIONS)
+    if unknown:
+        raise WastelandError(f"unknown reset option {unknown[0]!r}; accepted: "
+                             f"{', '.join(RESET_OPTIONS)} (the scenario, ruleset and agents "
+                             f"are the constructor's arguments: make another env)")
+    seed = options.get("battle_seed")
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= int(seed) <= MAX_SEED:
+        raise WastelandError(f"battle_seed must be a whole number from 0 to {MAX_SEED}, got "
+                             f"{str(seed)[:40]!r}")
+    return int(seed)
+
+
+def real_option(name: str, value: Any, lo: float, hi: float) -> float:
+    """A real-valued constructor argument as a float; one line if it is not one in range."""
+    if (isinstance(value, bool) or not isinstance(value, numbers.Real)
+            or not lo <= float(value) <= hi):
+        raise WastelandError(f"{name} must be a number from {lo:g} to {hi:g}, got "
+                             f"{str(value)[:40]!r}")
+    return float(value)
 
 
 def render_battle(mode: str | None, battle: Battle | None, ruleset: Ruleset) -> str | None:
@@ -301,7 +338,7 @@ class raw_env(AECEnv, EzPickle):
         self.render_mode = render_mode
         self.max_rounds = max_rounds
         self.max_cycles = max_cycles
-        self.reward_shaping = float(reward_shaping)
+        self.reward_shaping = real_option("reward_shaping", reward_shaping, 0.0, 100.0)
         self.illegal_action = illegal_action
 
         probe = self.ruleset.new_battle(self.scenario, 0, bestiary, keep_log=False,
@@ -360,9 +397,10 @@ class raw_env(AECEnv, EzPickle):
         ``seed``), or taken from ``options["battle_seed"]`` when given."""
         if seed is not None:
             self._np_random, self._np_random_seed = seeding.np_random(seed)
+        fixed = reset_seed(options)
         battle_seed = int(self.np_random.integers(0, 2**31 - 1))
-        if options and options.get("battle_seed") is not None:
-            battle_seed = int(options["battle_seed"])
+        if fixed is not None:
+            battle_seed = fixed
         b, self._enc = start_battle(self.ruleset, self.scenario, battle_seed, self.bestiary,
                                     self.render_mode, self.max_rounds)
         self.battle = b

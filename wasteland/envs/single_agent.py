@@ -62,7 +62,9 @@ from .combat_v0 import (
     action_index,
     check_options,
     illegal_message,
+    real_option,
     render_battle,
+    reset_seed,
     resolve_ruleset,
     resolve_scenario,
     start_battle,
@@ -118,7 +120,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.scenario = resolve_scenario(scenario, bestiary)
         self.render_mode = render_mode
         self.max_rounds = max_rounds
-        self.reward_shaping = float(reward_shaping)
+        self.reward_shaping = real_option("reward_shaping", reward_shaping, 0.0, 100.0)
         self.illegal_action = illegal_action
         sides = [s.name for s in self.scenario.sides]
         if isinstance(learner, str):
@@ -129,7 +131,7 @@ class SingleAgentEnv(gymnasium.Env):
             raise WastelandError(f"learner side {learner} out of range; sides: "
                                  + ", ".join(f"{i} {s}" for i, s in enumerate(sides)))
         self.learner = learner
-        self.draw_reward = float(draw_reward)
+        self.draw_reward = real_option("draw_reward", draw_reward, -1.0, 1.0)
 
         probe = self.ruleset.new_battle(self.scenario, 0, bestiary, keep_log=False,
                                         max_rounds=max_rounds)
@@ -200,7 +202,7 @@ class SingleAgentEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
         rng = self.np_random
-        fixed = options.get("battle_seed") if options else None
+        fixed = reset_seed(options)
         for _ in range(NEW_BATTLE_TRIES):
             battle_seed = int(rng.integers(0, 2**31 - 1))
             if fixed is not None:

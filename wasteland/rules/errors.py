@@ -31,3 +31,15 @@ class SaveError(WastelandError, ValueError):
 def one_line(text: str) -> str:
     """A message that quotes a file's own text stays one line whatever the text holds."""
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+ECHO_MAX = 120
+
+
+def clip(text: str, limit: int = ECHO_MAX) -> str:
+    """``text`` as one line of at most about ``limit`` characters, for echoing what a user
+    typed: a pasted megabyte is named by its length, not printed back whole."""
+    text = one_line(text.strip())
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters)"

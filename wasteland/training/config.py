@@ -135,6 +135,11 @@ class TrainConfig(Strict):
             raise ValueError("no scenarios: list some, or set arenas.share to 1")
         if any(not 1 <= n <= 1024 for n in self.network):
             raise ValueError("network: layer widths are 1 to 1024")
+        rollout = self.ppo.n_steps * self.n_envs
+        if self.steps < rollout:  # PPO trains whole rollouts: it would train `rollout` steps
+            raise ValueError(f"steps {self.steps:,} is less than one rollout (ppo.n_steps "
+                             f"{self.ppo.n_steps} x n_envs {self.n_envs} = {rollout:,}); ask "
+                             f"for at least {rollout:,} or lower ppo.n_steps")
         starts = [p.start for p in self.opponents]
         if not starts or starts[0] != 0 or starts != sorted(starts):
             raise ValueError("opponents: phases start at 0 and in order of start")

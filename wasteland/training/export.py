@@ -51,7 +51,13 @@ def write_policy(policy: Policy, out_dir: Path) -> tuple[Path, Path]:
     """NAME.npz and NAME.json in ``out_dir``, each written atomically."""
     import io
 
-    out_dir.mkdir(parents=True, exist_ok=True)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise WastelandError(f"--out {out_dir}: a file, not a folder; give the folder the "
+                             f"policy's NAME.npz and NAME.json go in")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:  # a file where a parent folder should be, no permission
+        raise WastelandError(f"--out {out_dir}: cannot make the folder ({e.strerror})") from None
     buf = io.BytesIO()
     arrays = {f"w{i}": w.astype(np.float32) for i, w in enumerate(policy.weights)}
     arrays.update({f"b{i}": b.astype(np.float32) for i, b in enumerate(policy.biases)})

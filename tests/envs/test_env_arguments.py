@@ -1,0 +1,45 @@
+"""Bad env arguments are the project's typed one-line errors (issue 23, item 2): a reset
+option the envs do not take was silently ignored (options={"scenario": ...}); a
+battle_seed or reward_shaping of the wrong type raised a bare ValueError."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+
+from wasteland.envs import combat_v0
+from wasteland.rules.errors import WastelandError
+
+
+@pytest.mark.parametrize("options, fragment", [
+    ({"scenario": "duel"}, "unknown reset option 'scenario'; accepted: battle_seed"),
+    ({"battle_seed": "x"}, "battle_seed must be a whole number from 0 to"),
+    ({"battle_seed": True}, "battle_seed must be a whole number"),
+    ({"battle_seed": 1.5}, "battle_seed must be a whole number"),
+    ({"battle_seed": -1}, "battle_seed must be a whole number"),
+    ({"battle_seed": 2**70}, "battle_seed must be a whole number"),
+    ([("battle_seed", 1)], "reset options must be a dict"),
+])
+@pytest.mark.parametrize("which", ["aec", "gym"])
+def test_bad_reset_options_are_one_line(options, fragment, which):
+    e = (combat_v0.env(scenario="duel") if which == "aec"
+         else gymnasium.make("Wasteland/Combat-v0", scenario="duel"))
+    with pytest.raises(WastelandError, match=fragment.replace("(", r"\(")):
+        e.reset(seed=1, options=options)
+
+
+def test_a_good_battle_seed_of_numpy_type_is_taken():
+    e = combat_v0.raw_env(scenario="duel")
+    e.reset(options={"battle_seed": np.int64(7)})
+    first = e.battle.seed
+    e.reset(options={"battle_seed": 7})
+    assert first == e.battle.seed == 7
+
+
+@pytest.mark.parametrize("value", ["x", True, float("nan"), float("inf"), -0.5, 1e9])
+def test_bad_reward_shaping_is_one_line(value):
+    with pytest.raises(WastelandError, match="reward_shaping must be a number from 0 to 100"):
+        combat_v0.raw_env(scenario="duel", reward_shaping=value)
+    with pytest.raises(WastelandError, match="reward_shaping must be a number from 0 to 100"):
+        gymnasium.make("Wasteland/Combat-v0", scenario="duel", reward_shaping=value)
