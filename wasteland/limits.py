@@ -134,34 +134,39 @@ MAX_INT_DIGITS = 40
 
 
 def load_json(text: str, where: str, error: Callable[[str], Exception] = LimitError) -> Any:
-    """JSON ``text`` as values, or ``error`` with one line naming ``where``: too deep, an
-    integer of more than MAX_INT_DIGITS digits, NaN, Infinity or a number past a float's
-    range (none of them can be written back as JSON), or not JSON at all."""
+    """JSON ``text`` as values, or ``error`` with one line naming ``where`` (left out when
+    empty): too deep, an integer of more than MAX_INT_DIGITS digits, NaN, Infinity or a
+    number past a float's range (none of them can be written back as JSON), or not JSON."""
     import json
 
-    check_json_nesting(text, where, error)
+    def fail(message: str) -> Exception:
+        return error(f"{where}: {message}" if where else message)
+
+    if not json_depth_ok(text):
+        raise fail(f"lists and objects nested more than {MAX_DEPTH} deep; at most "
+                   f"{MAX_DEPTH} are accepted")
 
     def whole(digits: str) -> int:
         if len(digits.lstrip("-")) > MAX_INT_DIGITS:
-            raise error(f"{where}: an integer of {len(digits.lstrip('-')):,} digits; at most "
-                        f"{MAX_INT_DIGITS} are accepted")
+            raise fail(f"an integer of {len(digits.lstrip('-')):,} digits; at most "
+                       f"{MAX_INT_DIGITS} are accepted")
         return int(digits)
 
     def real(digits: str) -> float:
         x = float(digits)
         if not math.isfinite(x):
-            raise error(f"{where}: the number {digits[:40]} is past a float's range")
+            raise fail(f"the number {digits[:40]} is past a float's range")
         return x
 
     def constant(name: str) -> float:
-        raise error(f"{where}: {name} is not a JSON number")
+        raise fail(f"{name} is not a JSON number")
 
     try:
         return json.loads(text, parse_int=whole, parse_float=real, parse_constant=constant)
     except json.JSONDecodeError as e:
-        raise error(f"{where}: not JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+        raise fail(f"not JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
     except RecursionError:  # a depth the counter allowed but the C parser did not
-        raise error(f"{where}: nested too deep") from None
+        raise fail("nested too deep") from None
 
 
 def _line(ev: Any) -> int | str:

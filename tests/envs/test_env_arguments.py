@@ -13,7 +13,8 @@ from wasteland.rules.errors import WastelandError
 
 
 @pytest.mark.parametrize("options, fragment", [
-    ({"scenario": "duel"}, "unknown reset option 'scenario'; accepted: battle_seed"),
+    ({"scenario": "duel"}, "reset option 'scenario' is the constructor's: make another env"),
+    ({"ruleset": "f2d20", "battle_seed": 3}, "reset option 'ruleset' is the constructor's"),
     ({"battle_seed": "x"}, "battle_seed must be a whole number from 0 to"),
     ({"battle_seed": True}, "battle_seed must be a whole number"),
     ({"battle_seed": 1.5}, "battle_seed must be a whole number"),
@@ -27,6 +28,13 @@ def test_bad_reset_options_are_one_line(options, fragment, which):
          else gymnasium.make("Wasteland/Combat-v0", scenario="duel"))
     with pytest.raises(WastelandError, match=fragment.replace("(", r"\(")):
         e.reset(seed=1, options=options)
+
+
+def test_another_unknown_option_is_warned_about_and_ignored():
+    e = combat_v0.raw_env(scenario="duel")
+    with pytest.warns(UserWarning, match="ignoring unknown reset options colour"):
+        e.reset(seed=1, options={"colour": "red", "battle_seed": 4})
+    assert e.battle.seed == 4
 
 
 def test_a_good_battle_seed_of_numpy_type_is_taken():

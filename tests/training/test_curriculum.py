@@ -17,7 +17,9 @@ PHASES = ("opponents=[{start: 0, mix: {packet: 1}}, {start: 0.3, mix: {random: 1
 
 
 def cfg(*more: str):
-    return load_config("radscorpion_pnp", ["steps=1000", PHASES, *more])
+    # one rollout of 100 x 1 steps fits in the 1,000
+    return load_config("radscorpion_pnp", ["steps=1000", "ppo.n_steps=100", "n_envs=1", PHASES,
+                                           *more])
 
 
 @pytest.mark.parametrize("progress,mix", [

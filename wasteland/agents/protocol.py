@@ -101,10 +101,10 @@ def load(line: str) -> dict[str, Any]:
         raise ReplyError("malformed", f"a line of {len(line):,} characters; at most "
                                       f"{MAX_LINE:,} are accepted")
 
-    def malformed(message: str) -> ReplyError:
-        return ReplyError("malformed", message)
+    def malformed(message: str) -> ReplyError:  # what is wrong first, then the line
+        return ReplyError("malformed", f"{message}: {line.strip()[:80]!r}")
 
-    msg = load_json(line, f"message {line.strip()[:60]!r}", malformed)
+    msg = load_json(line, "", malformed)
     if not isinstance(msg, dict):
         raise ReplyError("malformed", f"not a JSON object: {line.strip()[:80]!r}")
     return msg

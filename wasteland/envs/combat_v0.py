@@ -179,23 +179,31 @@ def check_options(modes: list[str], render_mode: str | None, illegal_action: str
 
 
 RESET_OPTIONS = ("battle_seed",)
+# what a caller may expect reset to change, but which the constructor fixes for the env's life
+CONSTRUCTOR_ONLY = ("scenario", "ruleset", "bestiary", "max_rounds", "max_cycles",
+                    "reward_shaping", "illegal_action", "render_mode", "opponents", "learner",
+                    "side", "draw_reward")
 
 
 def reset_seed(options: dict[str, Any] | None) -> int | None:
-    """The battle seed ``reset(options=...)`` asks for, or None; one line for an option
-    the envs do not take (the scenario and ruleset are the constructor's) or a seed that
-    is not a whole number a save can hold."""
+    """The battle seed ``reset(options=...)`` asks for, or None; one line for a scenario,
+    ruleset or other constructor argument given to reset (it would be ignored) or a seed
+    that is not a whole number a save can hold. Other keys are warned about and ignored,
+    as PettingZoo's API test expects of an env."""
     from wasteland.limits import MAX_SEED
 
     if options is None:
         return None
     if not isinstance(options, dict):
         raise WastelandError(f"reset options must be a dict, got {type(options).__name__}")
+    fixed = sorted(str(k) for k in options if k in CONSTRUCTOR_ONLY)
+    if fixed:
+        raise WastelandError(f"reset option {fixed[0]!r} is the constructor's: make another env "
+                             f"with {fixed[0]}=...; reset takes {', '.join(RESET_OPTIONS)}")
     unknown = sorted(str(k) for k in options if k not in RESET_OPTIONS)
     if unknown:
-        raise WastelandError(f"unknown reset option {unknown[0]!r}; accepted: "
-                             f"{', '.join(RESET_OPTIONS)} (the scenario, ruleset and agents "
-                             f"are the constructor's arguments: make another env)")
+        gymnasium.logger.warn(f"ignoring unknown reset options {', '.join(unknown)}; reset takes "
+                              f"{', '.join(RESET_OPTIONS)}")
     seed = options.get("battle_seed")
     if seed is None:
         return None
