@@ -43,11 +43,11 @@ def build_spec(ruleset: str, scenario: str, side: str, party: str | None,
 
 def check_numbers(n: int, seed: int, jobs: int, until_precision: float | None) -> None:
     from wasteland.limits import MAX_FIGHTS, MAX_SEED
+    from wasteland.sim.runner import check_jobs
 
     if not 1 <= n <= MAX_FIGHTS:
         raise WastelandError(f"-n must be 1 to {MAX_FIGHTS:,} fights, got {n}")
-    if jobs < 1:
-        raise WastelandError(f"--jobs must be at least 1 process, got {jobs}")
+    check_jobs(jobs)
     if until_precision is not None and not 0 < until_precision < 1:
         raise WastelandError(f"--until-precision must be between 0 and 1 (the width of the win "
                              f"rate's interval, e.g. 0.02), got {until_precision:g}")
