@@ -161,6 +161,37 @@ def test_bad_input_is_one_line(capsys, monkeypatch, tmp_path, args, answer):
     assert err.startswith("error: ") and answer in err, err
 
 
+@pytest.mark.parametrize("mode", [
+    ({"scenario": "duel", "side": "1"}, ["--scenario", "duel", "--side", "1"]),
+    ({"scenario": "duel", "enemies": "radscorpion", "balance": "enemies", "target": "hard",
+      "given": frozenset({"--target"})},
+     ["--scenario", "duel", "--enemies", "radscorpion", "--balance", "enemies", "--target",
+      "hard"]),
+    ({"chain": "duel,vault_corridor"}, ["--chain", "duel,vault_corridor"]),
+])
+def test_the_request_is_answered_as_the_command_prints_it(capsys, monkeypatch, mode):
+    from wasteland.sim.modes import answer
+    from wasteland.sim.request import SimRequest
+
+    def timeless(d):
+        return {k: timeless(v) if isinstance(v, dict) else v for k, v in d.items()
+                if k != "seconds"}
+
+    fields, args = mode
+    rep = answer(SimRequest(fights=8, jobs=1, **fields))
+    code, out, _ = cli(capsys, monkeypatch, "simulate", *args, "-n", "8", "--jobs", "1", "--json")
+    assert code == 0 and timeless(json.loads(out)) == timeless(json.loads(json.dumps(rep)))
+
+
+def test_a_mode_refuses_what_it_has_no_use_for():
+    from wasteland.rules.errors import WastelandError
+    from wasteland.sim.modes import answer
+    from wasteland.sim.request import SimRequest
+
+    with pytest.raises(WastelandError, match="^--chain names the encounters; it takes no --plot$"):
+        answer(SimRequest(chain="duel", plot="x.png", given=frozenset({"--plot"})))
+
+
 def test_jobs_past_the_cores_is_one_line(capsys, monkeypatch):
     monkeypatch.setattr(os, "cpu_count", lambda: 3)
     code, out, err = cli(capsys, monkeypatch, "simulate", "-n", "5", "--jobs", "4")
