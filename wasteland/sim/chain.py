@@ -329,7 +329,7 @@ def build_chain(req: SimRequest) -> ChainSpec:
         raise WastelandError(f"--chain: 1 to {MAX_STAGES} scenarios, comma-separated, got "
                              f"{len(names)}")
     rs = get_ruleset(req.ruleset)
-    kinds, side = req.agent_names, req.party_side
+    kinds, side = req.agent_names, req.side_text
     first, me = encounter(names[0], side, req.party, None, options=("--party", "--enemies"))
     stages = [Stage(first, me, side_agents(first, kinds))]
     for name in names[1:]:

@@ -50,7 +50,7 @@ def build_spec(req: SimRequest) -> SimSpec:
     from .spec import SimSpec, side_agents
 
     rs = get_ruleset(req.ruleset)
-    sc, me = encounter(req.scenario, req.party_side, req.party, req.enemies,
+    sc, me = encounter(req.scenario, req.side_text, req.party, req.enemies,
                        options=("--party", "--enemies"))
     spec = SimSpec(req.ruleset, sc, side_agents(sc, req.agent_names), me)
     rs.new_battle(sc, req.seed, keep_log=False)
@@ -83,7 +83,7 @@ def run_balance(req: SimRequest, backend: Backend | None,
     if target not in VERDICTS:
         raise WastelandError(f"--target must be one of {', '.join(VERDICTS)}, got {target!r}")
     spec = build_spec(req)
-    sc, me = encounter(req.scenario, req.party_side, req.party, req.enemies,
+    sc, me = encounter(req.scenario, req.side_text, req.party, req.enemies,
                        options=("--party", "--enemies"))
     foe = 1 if me == 0 else 0
     base = [p.creature for p in sc.sides[foe].combatants]

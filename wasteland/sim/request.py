@@ -23,6 +23,9 @@ Progress = Callable[[str, int], AbstractContextManager[Callable[[int], None]]]
 
 @dataclass(frozen=True)
 class SimRequest:
+    """`wasteland simulate`'s options, a field each (docs/simulate.md says what each
+    means), so that the modes and their checks take one value instead of eighteen."""
+
     scenario: str = "vault_corridor"
     ruleset: str = "pnp"
     side: str | None = None  # the party's side, name or number: else 0, or a save's people's
@@ -39,7 +42,7 @@ class SimRequest:
     target: str = "medium"
     chain: str | None = None
     from_save: str | None = None
-    plot: str | None = None
+    plot: str | None = None  # its path is checked before any fight; the command draws it
     # the options the command line named, as it spells them ("--scenario"): a mode that
     # has no use for one refuses it even when it was given its default value
     given: frozenset[str] = frozenset()
@@ -54,7 +57,8 @@ class SimRequest:
         return "encounter" if self.balance is None else "balance"
 
     @property
-    def party_side(self) -> str:
+    def side_text(self) -> str:
+        """--side for a new encounter: as given, else the first side."""
         return self.side or "0"
 
     @property
@@ -68,11 +72,12 @@ class SimRequest:
     def agent_names(self) -> list[str] | None:
         return self.agents.split(",") if self.agents else None
 
-    def refuse(self, mode: str, options: tuple[str, ...]) -> None:
-        """One line for the first of ``options`` given, which ``mode`` has no use for."""
+    def refuse(self, why: str, options: tuple[str, ...]) -> None:
+        """One line, ``why`` and the first of ``options`` given: a mode that has no use
+        for them says so rather than ignore them."""
         clash = [o for o in options if o in self.given]
         if clash:
-            raise WastelandError(f"{mode}; it takes no {clash[0]}")
+            raise WastelandError(f"{why}; it takes no {clash[0]}")
 
     def check(self) -> Backend | None:
         """The checks every mode shares, and the backend (None: the local pool)."""
