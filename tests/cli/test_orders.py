@@ -10,8 +10,9 @@ from pathlib import Path
 
 from rich.console import Console
 
+from wasteland.cli.game import Game
 from wasteland.cli.orders import rules_of
-from wasteland.cli.play import Game, begin
+from wasteland.cli.play import begin
 from wasteland.rules import saves
 
 SCORP = "young_radscorpion_0"

@@ -23,8 +23,9 @@ from test_resume import cut as upto  # the answers after a resume, "quit" at a c
 
 from wasteland.agents.policy import FORMAT, Policy, PolicyAgent, action_hash, observation_hash
 from wasteland.cli.fight import fight_on, new_fight, resumed_fight, save_fight
+from wasteland.cli.game import npc_agents
 from wasteland.cli.gm import start_gm
-from wasteland.cli.play import npc_agents, start
+from wasteland.cli.play import start
 from wasteland.cli.session import rng_snapshot
 from wasteland.envs.encoding import OBS_SIZE
 from wasteland.rules import saves

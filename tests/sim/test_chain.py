@@ -9,11 +9,11 @@ import json
 import pytest
 
 import wasteland.sim.chain as chain
-from wasteland.cli.simulate_chain import build_chain
 from wasteland.rules.battle import DEAD
 from wasteland.rules.protocol import get_ruleset
-from wasteland.sim.chain import OUT, ChainTally, fight_chain
+from wasteland.sim.chain import OUT, ChainTally, build_chain, fight_chain
 from wasteland.sim.fight import rounds_held
+from wasteland.sim.request import SimRequest
 from wasteland.sim.runner import run
 
 from .kit import cli
@@ -41,7 +41,7 @@ def watched(monkeypatch):
 
 @pytest.mark.parametrize("ruleset", ["pnp", "f2d20"])
 def test_what_is_left_after_a_fight_starts_the_next(monkeypatch, ruleset):
-    spec = build_chain(ruleset, "ruined_street,duel,vault_corridor", "0", None, None, 0)
+    spec = build_chain(SimRequest(ruleset=ruleset, chain="ruined_street,duel,vault_corridor"))
     rs = get_ruleset(ruleset)
     checked = dead_seen = revived = 0
     for seed in range(12):
@@ -70,7 +70,7 @@ def test_what_is_left_after_a_fight_starts_the_next(monkeypatch, ruleset):
 
 
 def test_records_say_out_for_the_dead_of_earlier_fights():
-    spec = build_chain("f2d20", "ruined_street,duel", "0", None, None, 0)
+    spec = build_chain(SimRequest(ruleset="f2d20", chain="ruined_street,duel"))
     rs = get_ruleset("f2d20")
     found = False
     for seed in range(12):
@@ -89,7 +89,7 @@ def test_stage_one_is_the_fight_simulate_fights():
     from .kit import spec as sim_spec
 
     one = sim_spec("ruined_street", "pnp")
-    spec = build_chain("pnp", "ruined_street,duel", "0", None, None, 0)
+    spec = build_chain(SimRequest(chain="ruined_street,duel"))
     rs = get_ruleset("pnp")
     for seed in range(4):
         plain = fight(rs, one, seed)
@@ -99,14 +99,14 @@ def test_stage_one_is_the_fight_simulate_fights():
 
 
 def test_one_two_and_four_processes_give_the_same_chains():
-    spec = build_chain("pnp", "vault_corridor,duel", "0", None, None, 0)
+    spec = build_chain(SimRequest(chain="vault_corridor,duel"))
     one = list(run(spec, fight_chain, 3, 10, 1))
     assert list(run(spec, fight_chain, 3, 10, 2)) == one
     assert list(run(spec, fight_chain, 3, 10, 4)) == one
 
 
 def test_the_tally_follows_the_chains():
-    spec = build_chain("f2d20", "ruined_street,duel", "0", None, None, 0)
+    spec = build_chain(SimRequest(ruleset="f2d20", chain="ruined_street,duel"))
     t = ChainTally(spec)
     for r in run(spec, fight_chain, 0, 12, 1):
         t.add(r)

@@ -4,6 +4,7 @@ input."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import pytest
@@ -143,6 +144,7 @@ def test_until_precision_says_when_the_cap_was_hit(capsys, monkeypatch):
     (["--enemies", "0 radscorpion"], "--enemies: '0 radscorpion': a count from 1 to 10"),
     (["--enemies", "11 radscorpion"], "--enemies: '11 radscorpion': a count from 1 to 10"),
     (["--enemies", "two radscorpion"], "--enemies: 'two radscorpion' is not a creature id"),
+    (["--enemies", "\u00b2 radscorpion"], "--enemies: '\u00b2 radscorpion': a count from 1 to 10"),
     (["--party", "6 brawler", "--enemies", "5 raider"], "at most 10"),
     (["--party", "3 brawler", "--scenario", "{tiny}"], "no free square left for brawler"),
     (["--seed", "9223372036854775807", "-n", "2"], "--seed: the fights use seeds"),
@@ -157,6 +159,47 @@ def test_bad_input_is_one_line(capsys, monkeypatch, tmp_path, args, answer):
     assert out == ""
     assert len(err.splitlines()) == 1 and "Traceback" not in err, err
     assert err.startswith("error: ") and answer in err, err
+
+
+@pytest.mark.parametrize("mode", [
+    ({"scenario": "duel", "side": "1"}, ["--scenario", "duel", "--side", "1"]),
+    ({"scenario": "duel", "enemies": "radscorpion", "balance": "enemies", "target": "hard",
+      "given": frozenset({"--target"})},
+     ["--scenario", "duel", "--enemies", "radscorpion", "--balance", "enemies", "--target",
+      "hard"]),
+    ({"chain": "duel,vault_corridor"}, ["--chain", "duel,vault_corridor"]),
+])
+def test_the_request_is_answered_as_the_command_prints_it(capsys, monkeypatch, mode):
+    from wasteland.sim.modes import answer
+    from wasteland.sim.request import SimRequest
+
+    def timeless(d):
+        return {k: timeless(v) if isinstance(v, dict) else v for k, v in d.items()
+                if k != "seconds"}
+
+    fields, args = mode
+    rep = answer(SimRequest(fights=8, jobs=1, **fields))
+    code, out, _ = cli(capsys, monkeypatch, "simulate", *args, "-n", "8", "--jobs", "1", "--json")
+    assert code == 0 and timeless(json.loads(out)) == timeless(json.loads(json.dumps(rep)))
+
+
+def test_a_mode_refuses_what_it_has_no_use_for():
+    from wasteland.rules.errors import WastelandError
+    from wasteland.sim.modes import answer
+    from wasteland.sim.request import SimRequest
+
+    with pytest.raises(WastelandError, match="^--chain names the encounters; it takes no --plot$"):
+        answer(SimRequest(chain="duel", plot="x.png", given=frozenset({"--plot"})))
+
+
+def test_jobs_past_the_cores_is_one_line(capsys, monkeypatch):
+    monkeypatch.setattr(os, "cpu_count", lambda: 3)
+    code, out, err = cli(capsys, monkeypatch, "simulate", "-n", "5", "--jobs", "4")
+    assert code == 2 and out == ""
+    assert err == "error: --jobs must be at most 3, this machine's cores, got 4\n"
+    code, out, err = cli(capsys, monkeypatch, "evaluate", "--agents", "random,packet", "-n", "1",
+                         "--jobs", "4", "--no-cache")
+    assert code == 2 and err == "error: --jobs must be at most 3, this machine's cores, got 4\n"
 
 
 def test_counts_in_creature_lists_and_the_plain_lists_still_work():

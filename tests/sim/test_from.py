@@ -103,7 +103,7 @@ def test_the_side_of_a_play_save_is_the_people_s(tmp_path):
     from rich.console import Console
 
     from wasteland.cli.play import start
-    from wasteland.cli.simulate_from import party_side
+    from wasteland.sim.branch import party_side
 
     con = Console(file=io.StringIO())
     start("pnp", "duel", "Radscorpion", 2, None, tmp_path / "p.json", con, iter(["1", "quit"]))

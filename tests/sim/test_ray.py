@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from wasteland.cli.simulate_chain import build_chain
 from wasteland.sim.branch import fight_from, from_spec
-from wasteland.sim.chain import ChainTally, fight_chain
+from wasteland.sim.chain import ChainTally, build_chain, fight_chain
+from wasteland.sim.request import SimRequest
 from wasteland.sim.runner import make_backend, run, run_fights
 from wasteland.sim.simulate import CHECK_EVERY, simulate
 
@@ -87,7 +87,7 @@ def test_f2d20_and_a_saved_moment(backend):
 
 
 def test_chains_are_the_local_ones(backend):
-    cs = build_chain("pnp", "ruined_street,duel", "0", None, None, 0)
+    cs = build_chain(SimRequest(chain="ruined_street,duel"))
     local = simulate(cs, 30, 0, 1, fn=fight_chain, tally=ChainTally(cs)).report()
     remote = simulate(cs, 30, 0, fn=fight_chain, tally=ChainTally(cs), backend=backend).report()
     assert remote == local

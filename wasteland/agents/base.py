@@ -3,9 +3,10 @@ returns one of them (with a one-line reason, for the GM)."""
 
 from __future__ import annotations
 
+import importlib
 import os
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, cast
 
 from wasteland.bestiary.models import AGENT_KINDS
 from wasteland.rules.actions import ACTION_TABLE, Action
@@ -73,30 +74,36 @@ def kind_of(agent: object) -> str:
     return str(getattr(agent, "kind", None) or getattr(agent, "name", ""))
 
 
+# where each kind of agent is made, imported on first use: every agent module imports
+# this one (View, Agent), so none of them may be imported here
+MAKERS: Final[dict[str, str]] = {
+    "random": "wasteland.agents.random_agent:RandomAgent",
+    "scripted": "wasteland.agents.scripted:ScriptedAgent",
+    "packet": "wasteland.agents.packets:PacketAgent",
+    "policy": "wasteland.agents.policy:PolicyAgent",
+    "cmd": "wasteland.agents.external:CmdAgent",
+}
+
+
+def maker(kind: str) -> Any:
+    """The class MAKERS names for ``kind``."""
+    module, _, attribute = MAKERS[kind].partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
 def make_agent(name: str, seed: int = 0) -> Agent:
     """An agent by name: random, scripted, packet, ``policy:NAME`` (a shipped policy,
     or ``policy:path/to/NAME.npz``) or ``cmd:COMMAND`` (a program speaking the agent
     protocol, agents/external.py). A policy agent keeps in ``kind`` the name that makes
     it again (its path made absolute), which a save records."""
-    from .random_agent import RandomAgent
-    from .scripted import ScriptedAgent
-
     if name.startswith("policy:"):
-        from .policy import PolicyAgent
-
-        agent = PolicyAgent(name[len("policy:"):], seed)
-        agent.kind = agent_kind(name)  # type: ignore[attr-defined]
-        return agent
+        agent = maker("policy")(name[len("policy:"):], seed)
+        agent.kind = agent_kind(name)
+        return cast(Agent, agent)
     if name.startswith(("cmd:", "cmd@")):
-        from .external import CmdAgent
-
-        return CmdAgent(name, seed)
-    if name == "random":
-        return RandomAgent(seed)
-    if name == "scripted":
-        return ScriptedAgent()
-    if name == "packet":
-        from .packets import PacketAgent
-
-        return PacketAgent(seed)
+        return cast(Agent, maker("cmd")(name, seed))
+    if name == "scripted":  # no random state, so no seed
+        return cast(Agent, maker("scripted")())
+    if name in ("random", "packet"):
+        return cast(Agent, maker(name)(seed))
     raise WastelandError(f"unknown agent {name!r}; available: {', '.join(AGENTS)}")

@@ -92,11 +92,11 @@ def rulesets(text: str | None) -> tuple[str, ...]:
 
 def check_numbers(n: int, seed: int, jobs: int) -> None:
     from wasteland.limits import MAX_FIGHTS, MAX_SEED
+    from wasteland.sim.runner import check_jobs
 
     if not 1 <= n <= MAX_FIGHTS:
         raise WastelandError(f"-n must be 1 to {MAX_FIGHTS:,} games per pairing, got {n}")
-    if jobs < 1:
-        raise WastelandError(f"--jobs must be at least 1 process, got {jobs}")
+    check_jobs(jobs)
     if not -MAX_SEED <= seed <= MAX_SEED - (n - 1):
         raise WastelandError(f"--seed: the games use seeds {seed} to {seed + n - 1}; seeds "
                              f"run from {-MAX_SEED} to {MAX_SEED}")

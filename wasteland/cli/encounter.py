@@ -24,8 +24,6 @@ def resolve_side(scenario: Scenario, text: str) -> int:
 def creature_ids(text: str, option: str) -> list[str]:
     """Comma-separated creature ids, each optionally preceded by a count: "3 radscorpion,
     super_mutant" is three radscorpions and a super mutant."""
-    from wasteland.rules.actions import MAX_COMBATANTS
-
     out: list[str] = []
     for part in text.split(","):
         words = part.split()
@@ -33,17 +31,31 @@ def creature_ids(text: str, option: str) -> list[str]:
             continue
         count = 1
         if len(words) == 2 and words[0].isdigit():
-            count = int(words[0])
-            if not 1 <= count <= MAX_COMBATANTS:
-                raise WastelandError(f"{option}: {part.strip()!r}: a count from 1 to "
-                                     f"{MAX_COMBATANTS} (a battle holds {MAX_COMBATANTS} "
-                                     f"combatants)")
+            count = _count(words[0], part.strip(), option)
             words = words[1:]
         if len(words) != 1:
             raise WastelandError(f"{option}: {part.strip()!r} is not a creature id or "
                                  f"'COUNT creature_id' (e.g. '3 radscorpion')")
         out += [words[0]] * count
     return out
+
+
+def _count(digits: str, part: str, option: str) -> int:
+    """The count ``digits`` that begins ``part`` of a creature list, checked."""
+    from wasteland.rules.actions import MAX_COMBATANTS
+
+    # int() refuses more than 4,300 digits, and digits such as '²' at all, with a
+    # ValueError; no count that long fits in a battle anyway
+    if digits.isdecimal() and len(digits.lstrip("0")) <= len(str(MAX_COMBATANTS)):
+        count = int(digits)
+        if 1 <= count <= MAX_COMBATANTS:
+            return count
+    shown = repr(part)
+    if len(digits) > 20:  # the whole number would make the one line thousands long
+        rest = part[len(digits):]
+        shown = f"'{digits[:3]}...{digits[-3:]}{rest}' (a count of {len(digits):,} digits)"
+    raise WastelandError(f"{option}: {shown}: a count from 1 to {MAX_COMBATANTS} (a battle "
+                         f"holds {MAX_COMBATANTS} combatants)")
 
 
 def encounter(name: str, side: str, character: str | None = None,

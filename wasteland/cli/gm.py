@@ -29,7 +29,7 @@ from wasteland.rules.errors import WastelandError, clip
 from wasteland.rules.newcomers import join
 from wasteland.rules.setup import scenario_ids
 
-from .play import INTERRUPTED, Game
+from .game import INTERRUPTED, Game
 from .prompt import ChoiceError, choose
 
 HELP = ("Party turns: a number, or the action (words may be shortened), or goto X Y to "

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from wasteland.bestiary.models import Scenario
 from wasteland.rules.battle import Battle, Combatant
@@ -20,6 +21,10 @@ from wasteland.rules.protocol import Ruleset
 
 from .fight import play_out
 from .record import FightRecord
+
+if TYPE_CHECKING:
+    from .request import Progress, SimRequest
+    from .runner import Backend
 
 
 def branch(b: Battle, seed: int) -> Battle:
@@ -97,3 +102,36 @@ def fight_from(rs: Ruleset, spec: FromSpec, seed: int) -> FightRecord:
     the battle's current one."""
     b = branch(spec.battle, seed)
     return play_out(rs, b, spec.agents, spec.party, seed, first_round=spec.battle.round)
+
+
+def party_side(b: Battle, side: str | None) -> int:
+    """--side, else the side the people played in `play` or `gm` (their save says), else 0."""
+    from wasteland.cli.encounter import resolve_side
+
+    if side is not None:
+        return resolve_side(b.scenario, side)
+    humans = (b.session or {}).get("humans") or [0]
+    return int(humans[0])
+
+
+def run_from(req: SimRequest, backend: Backend | None,
+             progress: Progress | None = None) -> dict[str, Any]:
+    """`simulate --from`'s report: the odds of the rest of the saved fight."""
+    import time
+
+    from wasteland.rules import saves
+    from wasteland.rules.protocol import get_ruleset
+
+    from .simulate import fight_all, report_of
+
+    req.refuse("--from continues the saved fight", ("--scenario", "--ruleset", "--party",
+                                                    "--enemies", "--balance", "--chain"))
+    req.check_numbers()
+    b = saves.load(str(req.from_save))
+    spec = from_spec(b, req.agent_names, party_side(b, req.side))
+    start = time.perf_counter()
+    sim = fight_all(spec, req, backend, progress, fn=fight_from)
+    rep = report_of(sim, req.procs, start)
+    decides = get_ruleset(b.ruleset).decider(b).combatant
+    rep["from"] = {"save": str(req.from_save), "round": b.round, "decides": b.ids[decides]}
+    return rep

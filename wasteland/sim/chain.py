@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wasteland.bestiary.models import Scenario
 from wasteland.limits import MAX_SEED
@@ -39,6 +39,10 @@ from wasteland.rules.battle import ACTIVE, DEAD, Combatant
 from wasteland.rules.protocol import Ruleset
 
 from .fight import play_out, rounds_held
+
+if TYPE_CHECKING:
+    from .request import SimRequest
+    from .runner import Backend
 
 # cond keys that outlast a fight; the rest of cond belongs to the fight's moment
 LASTING = ("broken",)
@@ -305,3 +309,55 @@ class ChainTally:
                 f"{pct(self.all_cleared / n)}% [{pct(lo)}-{pct(hi)}] (cleared from the start: "
                 f"{steps}), someone goes down in {pct(self.anyone_down / n)}%, someone dies "
                 f"in {pct(self.anyone_died / n)}%")
+
+
+MAX_STAGES = 20
+
+
+def build_chain(req: SimRequest) -> ChainSpec:
+    """The chain ``req`` describes, each stage checked by building its battle with the
+    whole party, so that anything wrong is one line before the first fight."""
+    from wasteland.bestiary.loader import load_scenario
+    from wasteland.cli.encounter import encounter, resolve_side
+    from wasteland.rules.errors import WastelandError
+    from wasteland.rules.protocol import get_ruleset
+
+    from .spec import SimSpec, side_agents
+
+    names = [x.strip() for x in str(req.chain).split(",") if x.strip()]
+    if not 1 <= len(names) <= MAX_STAGES:
+        raise WastelandError(f"--chain: 1 to {MAX_STAGES} scenarios, comma-separated, got "
+                             f"{len(names)}")
+    rs = get_ruleset(req.ruleset)
+    kinds, side = req.agent_names, req.side_text
+    first, me = encounter(names[0], side, req.party, None, options=("--party", "--enemies"))
+    stages = [Stage(first, me, side_agents(first, kinds))]
+    for name in names[1:]:
+        sc = load_scenario(name)
+        stages.append(Stage(sc, resolve_side(sc, side), side_agents(sc, kinds)))
+    head = SimSpec(req.ruleset, first, stages[0].agents, me)
+    spec = ChainSpec(req.ruleset, tuple(stages), tuple(head.party_ids),
+                     tuple(head.party_creatures))
+    for k in range(len(stages)):
+        b = rs.new_battle(spec.scenario_for(k, spec.member_ids), req.seed, keep_log=False)
+        if len(set(b.ids)) != len(b.ids):
+            twice = next(i for i in b.ids if b.ids.count(i) > 1)
+            raise WastelandError(f"--chain: in {stages[k].scenario.id} a party member and an "
+                                 f"enemy are both called {twice!r}")
+    return spec
+
+
+def run_chain(req: SimRequest, backend: Backend | None) -> dict[str, Any]:
+    """`simulate --chain`'s report: how far the party gets."""
+    import time
+
+    from .simulate import report_of, simulate
+
+    req.refuse("--chain names the encounters", ("--scenario", "--enemies", "--balance",
+                                                "--plot"))
+    req.check_numbers()
+    spec = build_chain(req)
+    start = time.perf_counter()
+    sim = simulate(spec, req.fights, req.seed, req.procs, req.until_precision, fn=fight_chain,
+                   tally=ChainTally(spec), backend=backend)
+    return report_of(sim, req.procs, start)

@@ -3,14 +3,18 @@ win rate is known precisely enough."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from .runner import Backend, FightFn, run, run_fights
 from .spec import Encounter, SimSpec
 from .tally import Tally
+
+if TYPE_CHECKING:
+    from .request import Progress, SimRequest
 
 # the precision is checked after every CHECK_EVERY fights in seed order, never at a point
 # that depends on the number of processes, so an early stop is at the same fight for any
@@ -94,3 +98,28 @@ def simulate(spec: Encounter, n: int, seed: int = 0, jobs: int = 1,
     except KeyboardInterrupt:
         sim.interrupted = True
     return sim
+
+
+def fight_all(spec: Encounter, req: SimRequest, backend: Backend | None,
+              progress: Progress | None = None, label: str = "fighting",
+              fn: FightFn | None = None) -> Simulation:
+    """The simulation ``req`` asks for of ``spec``, its progress shown by ``progress``."""
+    def fought(on_fight: Callable[[int], None] | None = None) -> Simulation:
+        return simulate(spec, req.fights, req.seed, req.procs, req.until_precision,
+                        on_fight=on_fight, fn=fn, backend=backend)
+
+    if progress is None:
+        return fought()
+    with progress(label, req.fights) as tick:
+        return fought(tick)
+
+
+def report_of(sim: Simulation, jobs: int, start: float) -> dict[str, Any]:
+    """A finished run's report with its processes and wall time (every mode's). A Ctrl-C
+    before any fight ended leaves nothing to show: it goes on as a KeyboardInterrupt."""
+    if sim.interrupted and sim.tally.n == 0:
+        raise KeyboardInterrupt
+    rep: dict[str, Any] = sim.report()
+    rep["jobs"] = jobs
+    rep["seconds"] = time.perf_counter() - start
+    return rep

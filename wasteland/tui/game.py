@@ -1,7 +1,8 @@
-"""The full-screen game's session: play's Game (saving, autosave, the NPC agents and how
-they take their turn, applying an action as one step) driven by the app's events instead
-of a loop that reads lines, plus what only a screen offers: undo of the player's last
-decision and the choice the packet agent would make in the player's place."""
+"""The full-screen game's session: the table's Game (cli/game.py: saving, autosave, the
+NPC agents and how they take their turn, applying an action as one step) driven by the
+app's events instead of a loop that reads lines, plus what only a screen offers: undo of
+the player's last decision and the choice the packet agent would make in the player's
+place."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from typing import Any
 
 from rich.console import Console
 
+from wasteland.cli.game import Game
 from wasteland.cli.orders import ATTACKS, Answer, Orders, ai_buy, aims_first
-from wasteland.cli.play import Game
 from wasteland.cli.session import restore_agent, rng_snapshot
 from wasteland.rules import saves
 from wasteland.rules.actions import Action

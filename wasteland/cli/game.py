@@ -1,0 +1,352 @@
+"""A game at the table, shared by the line game (`wasteland play`), the GM tool (cli/gm.py)
+and the full-screen game (wasteland/tui/game.py): the battle, the NPC agents and how they
+take their turn, the player's answers, the commands, saving and autosave.
+
+It lives apart from play.py because play.py starts the full-screen game, which builds on
+this class: neither of the two imports the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.panel import Panel
+
+from wasteland.agents.base import Agent, kind_of, make_agent
+from wasteland.rules import saves
+from wasteland.rules.actions import Action
+from wasteland.rules.battle import Battle
+from wasteland.rules.errors import WastelandError, clip
+from wasteland.rules.protocol import Ruleset, get_ruleset
+from wasteland.rules.textmap import render_text
+
+from .menu import goto_hint, labelled, layout, orders_hint, reach_text
+from .orders import Answer, OrderError, Orders, auto_answer, set_rule, split_extras
+from .orders import begin as begin_orders
+from .prompt import ChoiceError, choose
+from .session import agent_record, choose_save_path, restore_agent, rng_snapshot
+
+HELP = ("Type the number of an action, or the action itself (words may be shortened: "
+        "'att rad he'), or goto X Y to move to a square (the map's coordinates).\n"
+        "2d20: an answer may add +N (d20s to buy for the attack: 1, 3, 6 AP), aim or noaim "
+        "(aim first, or not), keep (the turn goes on after it): 'att rad +1 keep', '18 +2'.\n"
+        "Commands: help, look (map and status), reach (the squares a goto reaches now), "
+        "odds (your side's chances from here, about a second), save [FILE], quit (saves).\n"
+        "set [NAME VALUE]: the table rules that answer for you (buy, boost, aim, end); "
+        "set ask: be asked every question, set auto: the defaults.")
+INTERRUPTED = 130  # the shell's code for Ctrl-C
+
+
+class Game:
+    def __init__(self, battle: Battle, console: Console, lines: Iterator[str],
+                 save_path: Path, resumed: Path | None = None) -> None:
+        self.b = battle
+        self.rs: Ruleset = get_ruleset(battle.ruleset)
+        self.humans = set(battle.session["humans"])
+        self.console = console
+        self.lines = lines
+        self.npcs = npc_agents(battle)
+        self.save_path, moved = choose_save_path(save_path, battle.session["id"], resumed)
+        if moved:
+            self.say(moved, "yellow")
+        self.shown = len(battle.log)
+        self.saved_round = battle.round
+        # the deciding NPC side and its agent's random state before the decision under way:
+        # a save made while it waits (a GM's proposal) must let the resumed session propose
+        # the same thing
+        self.pending: tuple[int, dict[str, Any]] | None = None
+        # what the player's last answer asked of the decisions after it (orders.py)
+        self.orders: Orders | None = None
+        self._advisor: Any = None
+        self._advice: tuple[tuple[int, int], Action, str] | None = None
+
+    def say(self, text: str, style: str | None = None) -> None:
+        self.console.print(text, style=style, highlight=False, markup=False)
+
+    def look(self) -> None:
+        self.console.print(Panel(render_text(self.b, self.rs, last_events=0),
+                                 title=f"{self.b.scenario.name} ({self.b.ruleset})",
+                                 expand=False), highlight=False)
+
+    def events(self) -> None:
+        for e in self.b.log[self.shown:]:
+            self.say(e.text())
+        self.shown = len(self.b.log)
+
+    # --- saving --------------------------------------------------------------------------
+    def write(self, path: Path) -> None:
+        """Save now; raises WastelandError or OSError."""
+        records = []
+        for side, agent in self.npcs.items():
+            record = agent_record(kind_of(agent), agent, side)
+            if self.pending is not None and self.pending[0] == side:
+                record.update(self.pending[1])
+            records.append(record)
+        self.b.session["agents"] = records
+        saves.save(self.b, path)
+
+    def save(self, path: Path | None = None, quiet: bool = False) -> bool:
+        """Save to ``path`` (default: this game's file); a failure is one line, and the game
+        goes on. A named file holding another fight is not overwritten."""
+        target = self.save_path
+        if path is not None:
+            try:
+                target, moved = choose_save_path(path, self.b.session["id"])
+            except WastelandError as e:
+                self.say(f"cannot save: {e}", "red")
+                return False
+            if moved:
+                self.say(moved, "yellow")
+        try:
+            self.write(target)
+        except (WastelandError, OSError) as e:
+            self.say(f"cannot save to {target}: {getattr(e, 'strerror', None) or e}", "red")
+            return False
+        if not quiet:
+            self.say(f"saved to {target}", "bold")
+        return True
+
+    def autosave(self) -> None:
+        """Once a round (and at the end), so a crash loses at most the round under way."""
+        if self.b.round != self.saved_round or self.b.over:
+            self.saved_round = self.b.round
+            self.save(quiet=True)
+
+    def stop(self, why: str) -> int:
+        """Quit, end of input or Ctrl-C: save and say where and how to come back."""
+        self.say(why)
+        if self.save():
+            self.say(f"resume with: wasteland {self.b.session['command']} --resume "
+                     f"{self.save_path}", "bold")
+        return INTERRUPTED if why.startswith("interrupted") else 0
+
+    # --- applying ------------------------------------------------------------------------
+    def apply(self, action: Action) -> None:
+        """Apply ``action`` as one step: an interruption in the middle (Ctrl-C, a GM who
+        quits at a dice prompt) leaves the battle as it was before it."""
+        b = self.b
+        snap = (b.state(), len(b.log), len(b.moves))
+        try:
+            self.rs.apply(b, action)
+        except BaseException:
+            b.restore(snap[0])
+            del b.log[snap[1]:]
+            del b.moves[snap[2]:]
+            raise
+
+    # --- commands ------------------------------------------------------------------------
+    help_text = HELP
+
+    def command(self, line: str) -> str | None:
+        """Run help / look / save [FILE]; "quit" for quit, "done" when handled, None when
+        the line is not a command."""
+        word = line.split()[0].lower() if line else ""
+        if word in ("help", "?"):
+            self.say(self.help_text)
+        elif word == "look":
+            self.look()
+        elif word == "odds":
+            self.odds()
+        elif word == "reach":
+            self.say(reach_text(self.b, self.rs))
+        elif word == "set":
+            try:
+                self.say(set_rule(self.b, line.lower().split()[1:]), "bold")
+            except OrderError as e:
+                self.say(str(e), "red")
+        elif word == "save":
+            parts = line.split(maxsplit=1)
+            self.save(Path(parts[1]) if len(parts) > 1 else None)
+        elif word in ("quit", "exit"):
+            return "quit"
+        else:
+            return None
+        return "done"
+
+    def odds(self) -> None:
+        """The people's chances from this moment, simulated on copies of the battle: the
+        game itself (its dice, the NPCs' random state) is not touched."""
+        from wasteland.sim.odds import live_odds
+
+        self.say(live_odds(self.b, min(self.humans)).line(), "bold")
+
+    def run(self) -> int:
+        self.say(f"this game saves to {self.save_path} every round, on quit and on Ctrl-C",
+                 "dim")
+        self.look()
+        self.events()
+        self.save(quiet=True)
+        try:
+            return self.loop()
+        except KeyboardInterrupt:
+            return self.stop("interrupted.")
+
+    def loop(self) -> int:
+        while not self.b.over:
+            dec = self.rs.decider(self.b)
+            actor = self.b.combatants[dec.combatant]
+            if actor.side in self.humans:
+                stop = self.human_turn(dec.combatant, dec.slot, dec.reaction)
+                if stop is not None:
+                    return self.stop(stop)
+            else:
+                self.npc_turn(actor.side, actor.slot)
+            self.events()
+            self.autosave()
+        return self.finish()
+
+    def suggestion(self) -> tuple[Action, str]:
+        """What the packet agent would choose in the player's place, and why. Its own
+        agent, so the NPCs' random state is not touched; asked once per decision, so the
+        choice shown is the one taken."""
+        key = (id(self.b), len(self.b.moves))
+        if self._advice is not None and self._advice[0] == key:
+            return self._advice[1], self._advice[2]
+        if self._advisor is None:
+            from wasteland.agents.packets import PacketAgent
+
+            self._advisor = PacketAgent(self.b.seed)
+        a = self._advisor.act(self._view())
+        self._advice = (key, a, str(self._advisor.last_reason))
+        return a, self._advice[2]
+
+    def auto_answer(self) -> tuple[Action, str] | None:
+        """What is taken for the player now without asking (orders.auto_answer), or None."""
+        return auto_answer(self.b, self.rs, self.orders, self.suggestion)
+
+    def auto(self, slot: int) -> bool:
+        """A decision of the player's answered without asking (the only choice, the
+        orders of the last answer, a table rule): taken, logged with why. False when the
+        player is asked."""
+        got = self.auto_answer()
+        if got is None:
+            return False
+        action, why = got
+        self.say(f"  {self.b.ids[slot]}: {action.text(self.b.ids, slot)} ({why})", "dim")
+        self.apply(action)
+        if self.orders is not None:
+            self.orders.taken(action)
+        return True
+
+    def answer(self, slot: int, answer: Answer, echo: str | None = None) -> None:
+        """The player's answer: ``echo`` said (once it is accepted), its first action
+        applied, its orders kept for the decisions after it. Raises OrderError when its
+        extras do not fit (nothing is said or taken)."""
+        first, orders = begin_orders(self.b, self.rs, slot, answer)
+        if echo:
+            self.say(echo, "bold")
+        if first != answer.action:
+            self.say(f"  {self.b.ids[slot]}: {first.text(self.b.ids, slot)} (first, with "
+                     f"the attack: the minor action is free; noaim does not)", "dim")
+        self.apply(first)
+        self.orders = orders
+
+    def npc_turn(self, side: int, slot: int) -> None:
+        """One decision of an NPC: its agent chooses, the choice is shown and applied (the
+        full-screen game, wasteland.tui, drives NPCs through this too)."""
+        npc = self.npc_for(side)
+        action = npc.act(self._view())
+        self.say(f"  {self.b.ids[slot]}: {action.text(self.b.ids, slot)} "
+                 f"({npc.last_reason})", "cyan")
+        self.apply(action)
+        self.pending = None
+
+    def npc_for(self, side: int) -> Agent:
+        """The agent of an NPC side, its random state noted as the decision begins."""
+        agent = self.npcs[side]
+        self.pending = (side, rng_snapshot(agent))
+        return agent
+
+    def finish(self) -> int:
+        from wasteland.agents.external import close_agents, faults_of
+
+        self.look()
+        w = self.b.winner
+        self.say("Draw." if w is None else f"{self.b.side_names[w]} win.", "bold")
+        self.say_faults(faults_of(self.npcs.values()))
+        close_agents(self.npcs.values(), self.b)
+        return 0
+
+    def say_faults(self, faults: dict[str, int]) -> None:
+        """A program agent's faults (cmd:), if it had any."""
+        if any(faults.values()):
+            self.say("program agent faults (each played by a fallback): "
+                     + ", ".join(f"{k} {n}" for k, n in faults.items()), "yellow")
+
+    def _view(self):  # noqa: ANN202 - a View, imported lazily with the agents
+        from wasteland.agents.base import view_of
+
+        return view_of(self.rs, self.b)
+
+    def show_choices(self, slot: int, phase: str, reaction: str | None, legal: list[Action],
+                     labels: list[str], verb: str = "decides") -> None:
+        """Whose decision it is, and its legal actions numbered from 1 with what each costs
+        beyond its notation (hit chances, AP, the Large action), no entry split by a line
+        break."""
+        what = f"reaction: {reaction.replace('_', ' ')}" if reaction else phase
+        self.say(f"{self.b.ids[slot]} {verb} ({what}):", "bold")
+        entries = labelled(self.b, self.rs, phase, legal, labels)
+        for line in layout(entries, max(40, self.console.width - 1)):
+            self.say(line)
+        hint = goto_hint(self.b, self.rs)
+        if hint:
+            self.say(hint, "dim")
+        for line in orders_hint(self.b, self.rs, legal, max(40, self.console.width - 1)):
+            self.say(line, "dim")
+
+    def human_turn(self, slot: int, phase: str, reaction: str | None) -> str | None:
+        """One decision of a human combatant; the reason to stop when the player quits or
+        the input ends."""
+        b = self.b
+        if self.auto(slot):  # nothing to choose, or answered already: not asked
+            return None
+        legal = self.rs.legal_actions(b)
+        labels = [a.text(b.ids, slot) for a in legal]
+        self.show_choices(slot, phase, reaction, legal, labels)
+        while True:
+            try:
+                line = next(self.lines)
+            except StopIteration:
+                return "input ended."
+            cmd = line.strip()
+            self.say(f"> {clip(cmd)}", "dim")
+            done = self.command(cmd)
+            if done == "quit":
+                return "quit."
+            if done == "done":
+                continue
+            rest, buy, aim, keep = split_extras(cmd)
+            try:
+                action = choose(rest or cmd, legal, labels, b, self.rs)
+                self.answer(slot, Answer(action, buy, aim, keep))
+            except (ChoiceError, OrderError) as e:
+                self.say(f"{e} (help for commands)", "red")
+                continue
+            return None
+
+
+def npc_kind(b: Battle, side: int) -> str:
+    """The agent of an NPC side in a new game: --ai, else the scenario's for that side,
+    else the packet."""
+    return b.session["options"].get("ai") or b.scenario.sides[side].agent or "packet"
+
+
+def npc_agents(b: Battle) -> dict[int, Agent]:
+    """One agent per NPC side: as saved (kind and random state) when the game resumes,
+    else by npc_kind. An older save holds one packet for every NPC side (side None)."""
+    humans = set(b.session["humans"])
+    saved = {rec.get("side"): rec for rec in b.session.get("agents", [])
+             if rec.get("kind") != "human"}
+    out: dict[int, Agent] = {}
+    for side in range(len(b.side_names)):
+        if side in humans:
+            continue
+        rec = saved.get(side) or saved.get(None)
+        agent = make_agent(rec["kind"] if rec else npc_kind(b, side), b.seed)
+        if rec:
+            restore_agent(agent, rec)
+        out[side] = agent
+    return out
