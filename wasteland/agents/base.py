@@ -57,7 +57,7 @@ def view_of(ruleset: Ruleset, battle: Battle) -> View:
     return View(battle, ruleset, ruleset.decider(battle), ruleset.legal_ids(battle))
 
 
-AGENTS: Final = (*AGENT_KINDS, "policy:NAME", "cmd:COMMAND")
+AGENTS: Final = (*AGENT_KINDS, "policy:NAME", "cmd:COMMAND", "search[@SECONDS|:key=value,...]")
 
 
 def agent_kind(name: str) -> str:
@@ -82,6 +82,13 @@ MAKERS: Final[dict[str, str]] = {
     "packet": "wasteland.agents.packets:PacketAgent",
     "policy": "wasteland.agents.policy:PolicyAgent",
     "cmd": "wasteland.agents.external:CmdAgent",
+    "search": "wasteland.agents.search:SearchAgent",
+    "sloppy": "wasteland.agents.levels:SloppyAgent",
+}
+# the difficulty levels (agents/levels.py LEVELS), by the agent each names
+LEVEL_AGENTS: Final[dict[str, str]] = {
+    "easy": "sloppy", "normal": "packet", "hard": "search:rollouts=24",
+    "deadly": "search:rollouts=96,candidates=8",
 }
 
 
@@ -104,6 +111,12 @@ def make_agent(name: str, seed: int = 0) -> Agent:
         return cast(Agent, maker("cmd")(name, seed))
     if name == "scripted":  # no random state, so no seed
         return cast(Agent, maker("scripted")())
-    if name in ("random", "packet"):
+    if name in ("random", "packet", "sloppy"):
         return cast(Agent, maker(name)(seed))
+    if name == "search" or name.startswith(("search@", "search:")):
+        return cast(Agent, maker("search")(name, seed))
+    if name in LEVEL_AGENTS:
+        agent = make_agent(LEVEL_AGENTS[name], seed)
+        agent.kind = name  # type: ignore[attr-defined]
+        return agent
     raise WastelandError(f"unknown agent {name!r}; available: {', '.join(AGENTS)}")

@@ -17,6 +17,9 @@ AGENT_HELP = {
     "scripted": "attack the closest enemy in range, approach otherwise, reload, stimpak when low",
     "packet": "Fallout 2 style AI packets per creature: aggression, distance, targets, chems, "
               "called shots, run away",
+    "sloppy": "the packet, but a third of its choices random: enemies that make mistakes",
+    "search": "the packet's choice checked by continuations of the fight (search@SECONDS, "
+              "search:rollouts=N,candidates=N,horizon=ROUNDS; docs/search.md)",
 }
 
 
@@ -133,10 +136,14 @@ def export(
 
 
 def agent_rows() -> list[dict[str, Any]]:
+    from wasteland.agents.levels import LEVELS, measured
     from wasteland.agents.policy import load_policy, shipped_names
 
     rows: list[dict[str, Any]] = [{"agent": k, "kind": "scripted" if k != "random" else "random",
                                    "about": v} for k, v in AGENT_HELP.items()]
+    for level, (agent, meaning) in LEVELS.items():
+        rows.append({"agent": level, "kind": "level", "plays": agent,
+                     "about": f"{meaning} ({agent}){measured(level)}"})
     for n in shipped_names():
         try:
             p = load_policy(n)

@@ -95,8 +95,10 @@ RngState = tuple[Literal[3], Annotated[list[Annotated[StrictInt, Field(ge=0, le=
 class AgentState(_Strict):
     # a trained policy: "policy:NAME" (shipped) or "policy:/absolute/path/NAME.npz"; a
     # program: "cmd:COMMAND" or "cmd@SECONDS:COMMAND"
-    kind: Literal["random", "scripted", "packet", "human"] | Annotated[
-        StrictStr, Field(pattern=r"^(policy:|cmd(@[0-9.]+)?:)\S", max_length=4096)]
+    kind: Literal["random", "scripted", "packet", "human", "sloppy", "easy", "normal", "hard",
+                  "deadly"] | Annotated[
+        StrictStr, Field(pattern=r"^(policy:|cmd(@[0-9.]+)?:|search($|@[0-9.]+$|:[a-z0-9=.,]+$))\S*",
+                         max_length=4096)]
     side: Annotated[StrictInt, Field(ge=0, le=MAX_COMBATANTS)] | None = None
     rng: RngState | None = None
     # the packet that plays a policy's side for the creature kinds it was not trained for

@@ -9,14 +9,13 @@ and the agents of the game it came from are neither read nor advanced.
 
 from __future__ import annotations
 
-import copy
-import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from wasteland.bestiary.models import Scenario
-from wasteland.rules.battle import Battle, Combatant
+from wasteland.rules.battle import Battle
 from wasteland.rules.errors import WastelandError
+from wasteland.rules.fork import fork
 from wasteland.rules.protocol import Ruleset
 
 from .fight import play_out
@@ -27,25 +26,8 @@ if TYPE_CHECKING:
     from .runner import Backend
 
 
-def branch(b: Battle, seed: int) -> Battle:
-    """A quiet copy of ``b`` with its own dice, seeded ``seed``: the map, the scenario and
-    the stat blocks are shared (no fight writes them), everything a save holds as state is
-    copied. No log, no history, no table dice (a GM's --physical-dice hook is dropped), no
-    session. Built with the constructors rather than copy.copy, which the engine's classes
-    need not support once compiled."""
-    party = [Combatant(slot=c.slot, id=c.id, side=c.side, creature=c.creature,
-                       weapons=c.weapons[:c.own_weapons],
-                       weapon_bonus=c.weapon_bonus[:c.own_weapons], armor=c.armor,
-                       pos=c.pos, hp=c.hp, max_hp=c.max_hp) for c in b.combatants]
-    out = Battle(b.ruleset, b.scenario, b.grid, party, list(b.side_names), b.seed,
-                 random.Random(), b.items, keep_log=False)
-    out.quiet = True
-    state = b.state()
-    state["pending_move"] = copy.deepcopy(state["pending_move"])
-    out.restore(state)  # every combatant's and the battle's dynamic state, copied (and the
-    # weapons taken in the fight, from the state)
-    out.rng.seed(seed)
-    return out
+# the one fork, kept under the name the simulations have always called it by
+branch = fork
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,115 @@
+"""The search agent against the packet, seat by seat, and what a decision costs.
+
+A seat is a scenario, a ruleset and the side the agent plays (the others are packets).
+For each seat, fights 0..N-1 are played twice on the same seeds: once with the packet in
+the seat, once with the agent; the table gives both win rates, their paired difference
+with its 95% interval, and the agent's mean and 99th-percentile seconds a decision.
+
+    .venv/bin/python benchmarks/search.py --seats duel:pnp:1 --fights 200 --agent search
+    .venv/bin/python benchmarks/search.py --fights 1000 --jobs 2 --json results.json
+
+Without --seats, the seats of wasteland/arena/seats.py (the benchmark suite) are used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import wasteland  # noqa: E402,F401  - the OpenBLAS setting a user gets
+
+Z95 = 1.959964
+
+
+def play(args: tuple[str, str, int, str, int]) -> tuple[int, list[float]]:
+    """One fight: (1 if the seat's side won, else 0; the agent's seconds per decision)."""
+    from wasteland.agents.base import make_agent, view_of
+    from wasteland.bestiary.loader import load_scenario
+    from wasteland.rules.actions import ACTION_TABLE
+    from wasteland.rules.protocol import get_ruleset
+
+    scenario, ruleset, side, agent, seed = args
+    rs = get_ruleset(ruleset)
+    b = rs.new_battle(load_scenario(scenario), seed, keep_log=False)
+    b.quiet = True
+    agents = [make_agent(agent if s == side else "packet", seed + s)
+              for s in range(len(b.side_names))]
+    times = []
+    while not b.over:
+        v = view_of(rs, b)
+        who = b.combatants[v.decision.combatant].side
+        if len(v.legal_ids) == 1 and (who != side or agent == "packet"):
+            action = ACTION_TABLE[v.legal_ids[0]]
+        elif who == side:
+            t = time.perf_counter()
+            action = agents[who].act(v)
+            times.append(time.perf_counter() - t)
+        else:
+            action = agents[who].act(v)
+        rs.apply(b, action, check=False)
+    return int(b.winner == side), times
+
+
+def seat_result(seat: tuple[str, str, int], agent: str, fights: int, first: int,
+                pool: ProcessPoolExecutor | None) -> dict:
+    scenario, ruleset, side = seat
+    jobs = [(scenario, ruleset, side, a, first + k) for a in ("packet", agent)
+            for k in range(fights)]
+    out = list(pool.map(play, jobs, chunksize=4) if pool else map(play, jobs))
+    base, mine = out[:fights], out[fights:]
+    d = [m[0] - p[0] for p, m in zip(base, mine)]
+    mean = sum(d) / fights
+    sd = statistics.stdev(d) if fights > 1 else 0.0
+    times = [t for _, ts in mine for t in ts]
+    times.sort()
+    return {"seat": f"{scenario}:{ruleset}:{side}", "fights": fights,
+            "packet": sum(p[0] for p in base) / fights, "agent": sum(m[0] for m in mine) / fights,
+            "diff": mean, "lo": mean - Z95 * sd / math.sqrt(fights),
+            "hi": mean + Z95 * sd / math.sqrt(fights),
+            "mean_s": sum(times) / max(len(times), 1),
+            "p99_s": times[min(len(times) - 1, int(0.99 * len(times)))] if times else 0.0,
+            "decisions": len(times)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seats", default="", help="scenario:ruleset:side,... (default: the suite)")
+    ap.add_argument("--agent", default="search")
+    ap.add_argument("--fights", type=int, default=200)
+    ap.add_argument("--first-seed", type=int, default=0)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--json", default="")
+    a = ap.parse_args(argv)
+    if a.seats:
+        seats = []
+        for s in a.seats.split(","):
+            sc, rs, side = s.split(":")
+            seats.append((sc, rs, int(side)))
+    else:
+        from wasteland.arena.seats import SEATS
+
+        seats = [(s.scenario, s.ruleset, s.side) for s in SEATS]
+    pool = ProcessPoolExecutor(a.jobs) if a.jobs > 1 else None
+    rows = []
+    print(f"{'seat':28} {'packet':>7} {a.agent[:18]:>18} {'diff [95%]':>20} {'mean s':>7} {'p99 s':>6}")
+    for seat in seats:
+        r = seat_result(seat, a.agent, a.fights, a.first_seed, pool)
+        rows.append(r)
+        print(f"{r['seat']:28} {r['packet']:7.1%} {r['agent']:18.1%} "
+              f"{r['diff']:+6.1%} [{r['lo']:+.1%}, {r['hi']:+.1%}] {r['mean_s']:7.3f} "
+              f"{r['p99_s']:6.3f}", flush=True)
+    if a.json:
+        Path(a.json).write_text(json.dumps({"agent": a.agent, "rows": rows}, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

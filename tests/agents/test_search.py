@@ -1,0 +1,163 @@
+"""The search agent (issue 24): budgets named in one line, no peeking at the battle's
+dice, the same decision for the same seed and budget, the packet's choice kept unless
+another beats it beyond the noise, difficulty levels, and saves that resume exactly."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from wasteland.agents.base import make_agent, view_of
+from wasteland.agents.search import Arm, Budget, SearchAgent, candidates, paired, parse_budget, value
+from wasteland.bestiary.loader import load_scenario
+from wasteland.cli.fight import fight_on, new_fight, resumed_fight, save_fight
+from wasteland.rules import saves
+from wasteland.rules.actions import ACTION_INDEX
+from wasteland.rules.errors import WastelandError
+from wasteland.rules.fork import fork
+from wasteland.rules.protocol import RULESETS, get_ruleset
+
+SMALL = "search:rollouts=8,candidates=3,horizon=1"
+
+
+@pytest.mark.parametrize("name, budget", [
+    ("search", Budget()),
+    ("search@0.2", Budget(seconds=0.2)),
+    ("search:rollouts=64,horizon=0", Budget(rollouts=64, horizon=0)),
+    ("search:candidates=3,z=2.5", Budget(candidates=3, z=2.5)),
+])
+def test_budgets_parse_and_name_themselves_again(name, budget):
+    assert parse_budget(name) == budget
+    assert parse_budget(budget.text()) == budget
+
+
+@pytest.mark.parametrize("name, fragment", [
+    ("search@-1", "a time budget is 0.001 to 60 seconds a decision, got -1"),
+    ("search@x", "'x' is not a number of seconds"),
+    ("search@1e9", "a time budget is 0.001 to 60 seconds"),
+    ("search:rollouts=0", "rollouts must be a whole number from 1 to 10000, got '0'"),
+    ("search:rollouts=2.5", "rollouts must be a whole number"),
+    ("search:rollouts=" + "9" * 5000, "rollouts must be a whole number"),
+    ("search:depth=3", "'depth=3' is not key=value with a key of rollouts, candidates"),
+    ("search:horizon", "'horizon' is not key=value"),
+    ("search:", "unknown agent 'search:'"),
+    ("searchx", "unknown agent 'searchx'"),
+])
+def test_a_bad_budget_is_one_line(name, fragment):
+    with pytest.raises(WastelandError) as e:
+        make_agent(name, 0)
+    assert fragment in str(e.value) and "\n" not in str(e.value)
+
+
+def _battle(ruleset: str, seed: int = 4, scenario: str = "duel"):
+    rs = get_ruleset(ruleset)
+    b = rs.new_battle(load_scenario(scenario), seed)
+    packets = [make_agent("packet", s) for s in range(2)]
+    for _ in range(3):  # a few decisions in, so the fight has some history
+        v = view_of(rs, b)
+        rs.apply(b, packets[b.combatants[v.decision.combatant].side].act(v))
+    return rs, b
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_search_never_reads_the_battles_dice(ruleset):
+    """Two battles that differ only in their RNG's state get the same decision and the
+    same reason from searches with the same seed; and the battle's RNG is not advanced."""
+    rs, a = _battle(ruleset)
+    _, b = _battle(ruleset)
+    b.rng.seed(999)  # the future dice differ, nothing else does
+    assert a.state() != b.state() and {**a.state(), "rng": 0} == {**b.state(), "rng": 0}
+    before = a.rng.getstate()
+    got = []
+    for battle in (a, b):
+        agent = SearchAgent(SMALL, seed=5)
+        got.append((agent.act(view_of(rs, battle)), agent.last_reason))
+    assert got[0] == got[1]
+    assert a.rng.getstate() == before
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_same_seed_and_budget_decide_the_same(ruleset):
+    """A fight of a search agent against the packet, twice: the same decisions and reasons."""
+    runs = []
+    for _ in range(2):
+        rs, b = _battle(ruleset, seed=7)
+        agents = [SearchAgent(SMALL, seed=11), make_agent("packet", 1)]
+        seen = []
+        while not b.over and len(seen) < 30:
+            v = view_of(rs, b)
+            side = b.combatants[v.decision.combatant].side
+            action = agents[side].act(v)
+            seen.append((action, agents[side].last_reason))
+            rs.apply(b, action)
+        runs.append(seen)
+    assert runs[0] == runs[1]
+    assert any("continuations" in reason for _, reason in runs[0])
+
+
+def test_a_fork_shares_the_map_and_copies_the_state():
+    rs, b = _battle("pnp")
+    f = fork(b, 3)
+    assert f.grid is b.grid and f.scenario is b.scenario
+    assert {**f.state(), "rng": 0} == {**b.state(), "rng": 0}
+    f.combatants[0].hp -= 5
+    assert f.combatants[0].hp != b.combatants[0].hp
+    assert fork(b, 3).rng.random() == fork(b, 3).rng.random() != fork(b, 4).rng.random()
+
+
+def test_the_packets_choice_stands_unless_beaten_beyond_the_noise():
+    base, close, clear = Arm(1, [0.5, 0.6, 0.4, 0.5]), Arm(2, [0.6, 0.5, 0.4, 0.6]), \
+        Arm(3, [0.9, 1.0, 0.8, 0.9])
+    d, se, n = paired(close, base)
+    assert n == 4 and d == pytest.approx(0.025) and d < 1.0 * se  # kept: within the noise
+    d, se, _ = paired(clear, base)
+    assert d == pytest.approx(0.4) and d > 1.0 * se
+
+
+def test_value_is_the_result_or_the_share_of_hp_standing():
+    rs, b = _battle("pnp")
+    me = b.combatants[0].side
+    assert value(b, me) == pytest.approx(0.5 + 0.5 * (
+        sum(c.hp for c in b.combatants if c.side == me) / sum(c.max_hp for c in b.combatants
+                                                               if c.side == me)
+        - sum(c.hp for c in b.combatants if c.side != me) / sum(c.max_hp for c in b.combatants
+                                                                if c.side != me)))
+    b.over, b.winner = True, me
+    assert value(b, me) == 1.0 and value(b, 1 - me) == 0.0
+    b.winner = None
+    assert value(b, me) == 0.5
+
+
+def test_candidates_start_with_the_packets_choice_and_spread_over_kinds():
+    rs, b = _battle("pnp")
+    v = view_of(rs, b)
+    choice = ACTION_INDEX[make_agent("packet", 0).act(v)]
+    got = candidates(v, choice, 4)
+    assert got[0] == choice and len(got) == min(4, len(v.legal_ids)) == len(set(got))
+    assert set(got) <= set(v.legal_ids)
+
+
+@pytest.mark.parametrize("level, kind", [("easy", "sloppy"), ("normal", "packet"),
+                                         ("hard", "search"), ("deadly", "search")])
+def test_levels_name_agents_and_are_remade_by_their_level(level, kind):
+    agent = make_agent(level, 3)
+    assert agent.kind == level
+    assert type(agent).__name__.lower().startswith(kind)
+
+
+def test_a_fight_with_a_search_agent_saved_anywhere_resumes_exactly(tmp_path):
+    rng = random.Random(2)
+    path = tmp_path / "f.json"
+    for seed in range(3):
+        agents = [SMALL, "packet"] if seed % 2 == 0 else ["hard", "sloppy"]
+        whole, per_side = new_fight("pnp", "duel", seed, agents)
+        fight_on(whole, per_side)
+        cut = rng.randrange(len(whole.history))
+        b, per_side = new_fight("pnp", "duel", seed, agents)
+        fight_on(b, per_side, stop_after=cut)
+        save_fight(b, per_side, path)
+        resumed, per_side = resumed_fight(path, {})
+        fight_on(resumed, per_side)
+        assert resumed.history == whole.history and resumed.state() == whole.state()
+        assert saves.load(path).history[:cut] == whole.history[:cut]

@@ -1,0 +1,60 @@
+"""Difficulty levels a GM picks (``--ai hard``): names for agents from a sloppy packet
+through the packet to search budgets. ``wasteland agents`` lists each with its measured
+strength and time a decision (docs/search.md has the table and how it was measured)."""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from wasteland.rules.actions import ACTION_TABLE, Action
+
+from .base import LEVEL_AGENTS, View
+
+# what a GM can expect of each level; the agent each stands for is base.LEVEL_AGENTS
+MEANING: Final[dict[str, str]] = {
+    "easy": "the packet's tactics, but a third of its choices are random",
+    "normal": "the scripted AI packets (Fallout 2's AI.TXT fields)",
+    "hard": "the packet's choice checked by 24 continuations of the fight",
+    "deadly": "96 continuations over 8 candidate actions",
+}
+LEVELS: Final[dict[str, tuple[str, str]]] = {k: (LEVEL_AGENTS[k], MEANING[k]) for k in LEVEL_AGENTS}
+SLOPPY_SHARE = 1 / 3
+
+
+class SloppyAgent:
+    """The packet, except that a third of its decisions (its own coin) are a random legal
+    action: enemies that make mistakes. ``rng`` is its only random state."""
+
+    name = kind = "sloppy"
+
+    def __init__(self, seed: int = 0) -> None:
+        from .packets import PacketAgent
+
+        self.rng = random.Random(seed)
+        self.last_reason = ""
+        self._packet = PacketAgent
+
+    def act(self, view: View) -> Action:
+        ids = view.legal_ids
+        seed = self.rng.getrandbits(62)
+        if len(ids) > 1 and self.rng.random() < SLOPPY_SHARE:
+            self.last_reason = f"sloppy: a random pick among {len(ids)} legal actions"
+            return ACTION_TABLE[ids[int(self.rng.random() * len(ids))]]
+        packet = self._packet(seed)
+        action = packet.act(view)
+        self.last_reason = packet.last_reason
+        return action
+
+
+# measured by benchmarks/levels.py (docs/search.md): per level, the openskill ordinal of
+# `evaluate` over the levels and the mean seconds a decision
+MEASURED: Final[dict[str, tuple[float, float]]] = {}
+
+
+def measured(level: str) -> str:
+    """The level's measured strength and time a decision, as `wasteland agents` says it."""
+    if level not in MEASURED:
+        return ""
+    rating, seconds = MEASURED[level]
+    return f"; rating {rating:.1f}, {seconds * 1000:.0f} ms a decision"

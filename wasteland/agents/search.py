@@ -1,0 +1,269 @@
+"""The search agent: the packet's choice, checked by playing the fight on.
+
+For each decision it takes the packet's own choice and a few other legal actions (the
+candidates), and scores each by continuations: the battle forked with fresh dice
+(rules/fork.py: it never reads the battle's own RNG, so it cannot see the future dice),
+the candidate applied, then the fight played on by packets on every side for ``horizon``
+rounds (or to the end) and scored by ``value``. Continuation k of every candidate rolls
+the same dice (common random numbers), so their differences are not drowned in the
+dice's noise; successive halving spends the continuations on the candidates still close
+to the best; and the packet's choice is kept unless another beats it by more than ``z``
+standard errors of the paired difference. This is Bertsekas' rollout algorithm over the
+packet (never worse than the packet, in expectation, with enough continuations) with
+Churchill and Buro's script playouts as the continuation policy.
+
+Names, wherever an agent is named: ``search`` (the default budget), ``search@0.2`` (as
+many continuations as 0.2 s a decision allows: faster machines search more, and the
+fight is no longer a function of its seed), ``search:rollouts=64,horizon=2,candidates=6``.
+docs/search.md says what each budget buys.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from wasteland.rules.actions import ACTION_TABLE, Action
+from wasteland.rules.battle import ACTIVE, Battle
+from wasteland.rules.errors import WastelandError
+from wasteland.rules.fork import fork
+from wasteland.rules.protocol import Ruleset
+
+from .base import View, view_of
+
+# a continuation that runs this many decisions without ending its horizon is cut there
+MAX_DECISIONS = 4000
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How hard the search looks: ``rollouts`` continuations a decision in all (``seconds``
+    instead: a time budget), shared by at most ``candidates`` actions, each continuation
+    ``horizon`` rounds long (0: to the end of the fight); ``z``: how many standard errors
+    a candidate must beat the packet's choice by."""
+
+    rollouts: int = 48
+    candidates: int = 6
+    horizon: int = 2
+    z: float = 1.0
+    seconds: float = 0.0
+
+    LIMITS = {"rollouts": (1, 10_000), "candidates": (1, 64), "horizon": (0, 1000),
+              "z": (0.0, 10.0), "seconds": (0.0, 60.0)}
+
+    def text(self) -> str:
+        if self.seconds:
+            return f"search@{self.seconds:g}"
+        default = Budget()
+        parts = [f"{f.name}={getattr(self, f.name):g}" for f in fields(self)
+                 if getattr(self, f.name) != getattr(default, f.name)]
+        return "search" + (":" + ",".join(parts) if parts else "")
+
+
+def parse_budget(name: str) -> Budget:
+    """The budget ``search``, ``search@SECONDS`` or ``search:key=value,...`` names; one
+    line naming what is wrong and what is accepted."""
+    keys = ", ".join(f"{k} ({lo:g}-{hi:g})" for k, (lo, hi) in Budget.LIMITS.items())
+    form = f"search, search@SECONDS or search:key=value,... with keys {keys}"
+    if name == "search":
+        return Budget()
+    if name.startswith("search@"):
+        text = name[len("search@"):]
+        try:
+            seconds = float(text)
+        except ValueError:
+            raise WastelandError(f"agent {name!r}: {text!r} is not a number of seconds; "
+                                 f"accepted: {form}") from None
+        if not 0.001 <= seconds <= 60:
+            raise WastelandError(f"agent {name!r}: a time budget is 0.001 to 60 seconds a "
+                                 f"decision, got {text}")
+        return Budget(seconds=seconds)
+    if not name.startswith("search:") or name == "search:":
+        raise WastelandError(f"unknown agent {name!r}; accepted: {form}")
+    values: dict[str, Any] = {}
+    for part in name[len("search:"):].split(","):
+        key, eq, text = part.partition("=")
+        key = key.strip()
+        if key not in Budget.LIMITS or not eq:
+            raise WastelandError(f"agent {name!r}: {part.strip()!r} is not key=value with a key "
+                                 f"of {', '.join(Budget.LIMITS)}")
+        lo, hi = Budget.LIMITS[key]
+        try:
+            value: float = float(text) if key in ("z", "seconds") else int(text)
+        except ValueError:
+            value = math.nan
+        if not lo <= value <= hi:
+            kind = "a number" if key in ("z", "seconds") else "a whole number"
+            raise WastelandError(f"agent {name!r}: {key} must be {kind} from {lo:g} to {hi:g}, "
+                                 f"got {text.strip()[:20]!r}")
+        values[key] = value
+    return Budget(**values)
+
+
+def value(b: Battle, side: int) -> float:
+    """How good ``b`` looks for ``side``, 0 to 1: 1 won, 0 lost, a draw 0.5; a fight
+    still going is 0.5 plus half the difference between the shares of HP the two camps
+    keep standing (a downed or dead combatant keeps none)."""
+    if b.over:
+        return 0.5 if b.winner is None else float(b.winner == side)
+    mine = theirs = mine_max = theirs_max = 0
+    for c in b.combatants:
+        hp = max(c.hp, 0) if c.status == ACTIVE else 0
+        if c.side == side:
+            mine, mine_max = mine + hp, mine_max + c.max_hp
+        else:
+            theirs, theirs_max = theirs + hp, theirs_max + c.max_hp
+    return 0.5 + 0.5 * (mine / max(mine_max, 1) - theirs / max(theirs_max, 1))
+
+
+def continuation(rs: Ruleset, b: Battle, first: int, side: int, seed: int, horizon: int,
+                 base: Any) -> float:
+    """The value for ``side`` of fork(b, seed) after action id ``first``, played on by
+    ``base(seed + s)`` agents on every side s for ``horizon`` rounds (0: to the end)."""
+    f = fork(b, seed)
+    rs.apply(f, ACTION_TABLE[first], check=False)
+    agents = [base(seed + s) for s in range(len(f.side_names))]
+    stop = f.round + horizon if horizon else 1 << 30
+    for _ in range(MAX_DECISIONS):
+        if f.over or f.round >= stop:
+            break
+        v = view_of(rs, f)
+        ids = v.legal_ids
+        who = f.combatants[v.decision.combatant].side
+        action = ACTION_TABLE[ids[0]] if len(ids) == 1 else agents[who].act(v)
+        rs.apply(f, action, check=False)
+    return value(f, side)
+
+
+@dataclass
+class Arm:
+    """A candidate action and the values of its continuations, continuation k of every
+    arm rolled with the same seed."""
+
+    id: int
+    values: list[float]
+
+    @property
+    def mean(self) -> float:
+        return sum(self.values) / len(self.values) if self.values else 0.0
+
+
+def paired(a: Arm, b: Arm) -> tuple[float, float, int]:
+    """Mean and standard error of a - b over the continuations both have."""
+    n = min(len(a.values), len(b.values))
+    if n == 0:
+        return 0.0, math.inf, 0
+    d = [x - y for x, y in zip(a.values[:n], b.values[:n])]
+    m = sum(d) / n
+    if n < 2:
+        return m, math.inf, n
+    var = sum((x - m) ** 2 for x in d) / (n - 1)
+    return m, math.sqrt(var / n), n
+
+
+def candidates(view: View, base_id: int, k: int) -> list[int]:
+    """The base agent's choice first, then up to ``k - 1`` other legal actions, one per
+    kind and target before a second of any (attacks first, then the rest in table order):
+    the packet names no scores, so breadth stands in for its preferences."""
+    rest = [i for i in view.legal_ids if i != base_id]
+    rest.sort(key=lambda i: (ACTION_TABLE[i].kind != "attack", i))
+    seen: set[tuple[str, Any]] = set()
+    first: list[int] = []
+    second: list[int] = []
+    for i in rest:
+        a = ACTION_TABLE[i]
+        key = (a.kind, a.target)
+        (second if key in seen else first).append(i)
+        seen.add(key)
+    return [base_id, *(first + second)][:k]
+
+
+class SearchAgent:
+    """Plays its side by the packet's choice checked by continuations (module docstring).
+    ``rng`` is its only random state: each decision draws one seed from it, which seeds
+    the packet it asks and every continuation, so a saved game resumes the same."""
+
+    def __init__(self, name: str = "search", seed: int = 0) -> None:
+        self.budget = parse_budget(name)
+        self.name = self.kind = self.budget.text()
+        self.rng = random.Random(seed)
+        self.last_reason = ""
+        from .packets import PacketAgent
+
+        self.base = PacketAgent
+
+    def act(self, view: View) -> Action:
+        b, rs = view.battle, view.ruleset
+        seed = self.rng.getrandbits(62)
+        packet = self.base(seed)
+        choice = packet.act(view)
+        from wasteland.rules.actions import ACTION_INDEX
+
+        base_id = ACTION_INDEX[choice]
+        ids = candidates(view, base_id, self.budget.candidates)
+        if len(ids) == 1:
+            self.last_reason = f"search: only one sensible choice; packet: {packet.last_reason}"
+            return choice
+        side = view.me.side
+        arms = [Arm(i, []) for i in ids]
+        self._spend(rs, b, side, seed, arms)
+        base = arms[0]
+        best = max(arms, key=lambda a: (a.mean, a is base))
+        rival = best if best is not base else max(arms[1:], key=lambda a: a.mean)
+        d, se, _ = paired(rival, base)
+        me = view.me.slot
+        runs = sum(len(a.values) for a in arms)
+        base_text = ACTION_TABLE[base_id].text(b.ids, me)
+        rival_text = ACTION_TABLE[rival.id].text(b.ids, me)
+        if best is base or not d > self.budget.z * se:
+            self.last_reason = (f"search: keeps the packet's {base_text} ({_pct(base.mean)}, "
+                                f"{runs} continuations; next best {rival_text} {d:+.0%} "
+                                f"+-{_se(se)}): {packet.last_reason}")
+            return choice
+        self.last_reason = (f"search: {rival_text}: {_pct(rival.mean)} ({d:+.0%} +-{_se(se)}, "
+                            f"{runs} continuations); packet's {base_text} {_pct(base.mean)}")
+        return ACTION_TABLE[rival.id]
+
+    def _spend(self, rs: Ruleset, b: Battle, side: int, seed: int, arms: list[Arm]) -> None:
+        """Successive halving: rungs of continuations, each rung keeping the better half
+        (the base always kept, as the one every other is compared with), until the
+        continuations (or the seconds) of the budget are spent."""
+        bud = self.budget
+        deadline = time.perf_counter() + bud.seconds if bud.seconds else 0.0
+        total = bud.rollouts if not bud.seconds else 1 << 30
+        alive = list(arms)
+        rungs = max(1, math.ceil(math.log2(len(arms))))
+        spent = 0
+        rung = 0
+        while spent < total:
+            share = max(1, (total // rungs) // len(alive)) if not bud.seconds else 4
+            for arm in alive:
+                for _ in range(share):
+                    k = len(arm.values)
+                    arm.values.append(continuation(rs, b, arm.id, side, seed + 7919 * k,
+                                                   bud.horizon, self.base))
+                    spent += 1
+                    if deadline and time.perf_counter() > deadline:
+                        return
+            rung += 1
+            if len(alive) > 2 and rung < rungs:
+                keep = sorted(alive[1:], key=lambda a: -a.mean)[:max(1, (len(alive) - 1) // 2)]
+                alive = [alive[0], *keep]
+            elif not bud.seconds and rung >= rungs:
+                break
+
+
+def _pct(x: float) -> str:
+    return f"{x:.0%}"
+
+
+def _se(se: float) -> str:
+    return "?" if math.isinf(se) else f"{se:.0%}"
+
+
+def with_budget(name: str, **change: Any) -> str:
+    """The agent name of ``name``'s budget with ``change`` applied (levels, benchmarks)."""
+    return replace(parse_budget(name), **change).text()
