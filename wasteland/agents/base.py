@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol, cast
 
-from wasteland.bestiary.models import AGENT_KINDS
+from wasteland.bestiary.models import AGENT_KINDS, LEVEL_KINDS
 from wasteland.rules.actions import ACTION_TABLE, Action
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.errors import WastelandError
@@ -57,7 +57,8 @@ def view_of(ruleset: Ruleset, battle: Battle) -> View:
     return View(battle, ruleset, ruleset.decider(battle), ruleset.legal_ids(battle))
 
 
-AGENTS: Final = (*AGENT_KINDS, "policy:NAME", "cmd:COMMAND", "search[@SECONDS|:key=value,...]")
+AGENTS: Final = (*AGENT_KINDS, "policy:NAME", "cmd:COMMAND", "search[@SECONDS|:key=value,...]",
+                  *LEVEL_KINDS)
 
 
 def agent_kind(name: str) -> str:

@@ -419,16 +419,19 @@ class Placement(Strict):
         None, description="AI packet fields that override the creature's, for this fight")
 
 
-AGENT_KINDS = ("random", "scripted", "packet", "sloppy", "easy", "normal", "hard", "deadly")
-AGENT_CHOICES = ("random, scripted, packet, sloppy, the levels easy, normal, hard and deadly, "
-                 "search (search@SECONDS, search:rollouts=N,...), policy:NAME (a shipped "
-                 "policy, or a path to NAME.npz)")
+AGENT_KINDS = ("random", "scripted", "packet")
+# the difficulty levels (agents/levels.py) and the agent the easiest stands for
+LEVEL_KINDS = ("sloppy", "easy", "normal", "hard", "deadly")
+AGENT_CHOICES = ("random, scripted, packet, policy:NAME (a shipped policy, or a path to "
+                 "NAME.npz), search (search@SECONDS, search:rollouts=N,...), sloppy, or a "
+                 "level: easy, normal, hard, deadly")
 
 
 def agent_problem(name: str) -> str | None:
     """Why ``name`` is not an agent name (random, scripted, packet or policy:NAME), or None.
     Only the form is checked here; whether the policy exists is the loader's business."""
-    if name in AGENT_KINDS or name == "search" or name.startswith(("search@", "search:")):
+    if (name in AGENT_KINDS or name in LEVEL_KINDS or name == "search"
+            or name.startswith(("search@", "search:"))):
         return None  # a search budget is checked when the agent is made
     rest = name[len("policy:"):] if name.startswith("policy:") else None
     if rest and rest.strip() == rest and "," not in rest:
