@@ -73,7 +73,8 @@ def test_play_and_the_full_screen_game_do_not_import_each_other():
 
 AGENT_MODULES = ("wasteland.agents.random_agent", "wasteland.agents.scripted",
                  "wasteland.agents.policy", "wasteland.agents.external",
-                 "wasteland.agents.packets")
+                 "wasteland.agents.packets", "wasteland.agents.search",
+                 "wasteland.agents.levels")
 
 
 def test_the_agent_protocol_imports_no_agent():

@@ -53,7 +53,8 @@ def test_a_policy_path_is_relative_to_the_scenario_file(tmp_path: Path) -> None:
     assert one_line(str(e.value)) == (
         f"{tmp_path / 'maps' / 'two.yaml'}: scenario 'two': sides[1].agent: no policy file "
         f"{tmp_path / 'pol' / 'tiny.json'}; accepted: random, scripted, packet, policy:NAME "
-        f"(a shipped policy, or a path to NAME.npz)")
+        f"(a shipped policy, or a path to NAME.npz), search (search@SECONDS, "
+        f"search:rollouts=N,...), sloppy, or a level: easy, normal, hard, deadly")
 
 
 @pytest.mark.parametrize("agent, why", [
