@@ -88,8 +88,8 @@ MAKERS: Final[dict[str, str]] = {
 }
 # the difficulty levels (agents/levels.py LEVELS), by the agent each names
 LEVEL_AGENTS: Final[dict[str, str]] = {
-    "easy": "sloppy", "normal": "packet", "hard": "search:rollouts=24",
-    "deadly": "search:rollouts=96,candidates=8",
+    "easy": "sloppy", "normal": "packet", "hard": "search",
+    "deadly": "search:rollouts=160,candidates=8",
 }
 
 
