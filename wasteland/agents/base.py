@@ -118,6 +118,9 @@ def make_agent(name: str, seed: int = 0) -> Agent:
         return cast(Agent, maker("search")(name, seed))
     if name in LEVEL_AGENTS:
         agent = make_agent(LEVEL_AGENTS[name], seed)
-        agent.kind = name  # type: ignore[attr-defined]
+        try:
+            agent.kind = name  # type: ignore[attr-defined]
+        except AttributeError:  # the compiled packet takes no new attribute: "packet" it is
+            pass
         return agent
     raise WastelandError(f"unknown agent {name!r}; available: {', '.join(AGENTS)}")
