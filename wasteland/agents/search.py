@@ -23,10 +23,10 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
-from wasteland.rules.actions import ACTION_TABLE, Action
+from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, Action
 from wasteland.rules.battle import ACTIVE, Battle
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.fork import fork
@@ -200,8 +200,6 @@ class SearchAgent:
         seed = self.rng.getrandbits(62)
         packet = self.base(seed)
         choice = packet.act(view)
-        from wasteland.rules.actions import ACTION_INDEX
-
         base_id = ACTION_INDEX[choice]
         ids = candidates(view, base_id, self.budget.candidates)
         if len(ids) == 1:
@@ -263,7 +261,3 @@ def _pct(x: float) -> str:
 def _se(se: float) -> str:
     return "?" if math.isinf(se) else f"{se:.0%}"
 
-
-def with_budget(name: str, **change: Any) -> str:
-    """The agent name of ``name``'s budget with ``change`` applied (levels, benchmarks)."""
-    return replace(parse_budget(name), **change).text()
