@@ -4,12 +4,23 @@ another beats it beyond the noise, difficulty levels, and saves that resume exac
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 
 from wasteland.agents.base import make_agent, view_of
-from wasteland.agents.search import Arm, Budget, SearchAgent, candidates, paired, parse_budget, value
+from wasteland.agents.search import (
+    WEIGHTS,
+    Arm,
+    Budget,
+    SearchAgent,
+    candidates,
+    features,
+    paired,
+    parse_budget,
+    value,
+)
 from wasteland.bestiary.loader import load_scenario
 from wasteland.cli.fight import fight_on, new_fight, resumed_fight, save_fight
 from wasteland.rules import saves
@@ -115,18 +126,35 @@ def test_the_packets_choice_stands_unless_beaten_beyond_the_noise():
     assert d == pytest.approx(0.4) and d > 1.0 * se
 
 
-def test_value_is_the_result_or_the_share_of_hp_standing():
+def test_features_are_the_shares_standing_and_the_rounds_left():
     rs, b = _battle("pnp")
     me = b.combatants[0].side
-    assert value(b, me) == pytest.approx(0.5 + 0.5 * (
-        sum(c.hp for c in b.combatants if c.side == me) / sum(c.max_hp for c in b.combatants
-                                                               if c.side == me)
-        - sum(c.hp for c in b.combatants if c.side != me) / sum(c.max_hp for c in b.combatants
-                                                                if c.side != me)))
+    mine = [c for c in b.combatants if c.side == me]
+    theirs = [c for c in b.combatants if c.side != me]
+    theirs[0].hp = theirs[0].max_hp // 2
+    a = sum(c.hp for c in mine) / sum(c.max_hp for c in mine)
+    t = sum(c.hp for c in theirs) / sum(c.max_hp for c in theirs)
+    left = 1 - b.round / b.extra["max_rounds"]
+    assert features(b, me) == pytest.approx((a, t, 1.0, 1.0, (a - t) * left, left))
+    theirs[0].status = "unconscious"  # a downed combatant keeps no HP and does not stand
+    assert features(b, me)[1:4] == pytest.approx((0.0, 1.0, 0.0))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_value_is_the_result_or_the_fitted_chance_of_winning(ruleset):
+    rs, b = _battle(ruleset)
+    me = b.combatants[0].side
+    w = WEIGHTS[ruleset]
+    z = w[0] + sum(wi * xi for wi, xi in zip(w[1:], features(b, me)))
+    assert value(b, me) == pytest.approx(1 / (1 + math.exp(-z)))
+    before, theirs = value(b, me), value(b, 1 - me)
+    foe = next(c for c in b.combatants if c.side != me)
+    foe.hp = max(1, foe.hp // 3)  # the enemy hurt: better for me, worse for it
+    assert value(b, me) > before and value(b, 1 - me) < theirs
     b.over, b.winner = True, me
     assert value(b, me) == 1.0 and value(b, 1 - me) == 0.0
-    b.winner = None
-    assert value(b, me) == 0.5
+    b.winner = None  # the round limit: no side won, and the search counts it so
+    assert value(b, me) == 0.0 == value(b, 1 - me)
 
 
 def test_candidates_start_with_the_packets_choice_and_spread_over_kinds():
@@ -163,3 +191,45 @@ def test_a_fight_with_a_search_agent_saved_anywhere_resumes_exactly(tmp_path):
         fight_on(resumed, per_side)
         assert resumed.history == whole.history and resumed.state() == whole.state()
         assert saves.load(path).history[:cut] == whole.history[:cut]
+
+
+def test_plans_are_the_packet_with_one_field_changed_and_start_differently():
+    from wasteland.agents.packets import PacketAgent
+    from wasteland.agents.search import PLANS
+
+    rs, b = _battle("pnp", scenario="vault_corridor")
+    v = view_of(rs, b)
+    agent = SearchAgent("search", seed=1)
+    base_id = ACTION_INDEX[PacketAgent(9).act(v)]
+    arms = agent._plans(v, 9, base_id)
+    firsts = [a.id for a in arms]
+    assert base_id not in firsts and len(set(firsts)) == len(firsts) <= Budget().candidates - 1
+    for arm in arms:
+        assert arm.plan in PLANS
+        assert ACTION_INDEX[PacketAgent(9, {v.me.id: arm.plan.fields}).act(v)] == arm.id
+
+
+@pytest.mark.parametrize("rival_better, spent", [(False, 12), (True, 43)])
+def test_the_search_stops_early_when_no_candidate_beats_the_packets_choice(
+        monkeypatch, rival_better, spent):
+    """Rung one gives each of six arms 2 continuations; when none beats the packet's
+    choice, the rest of the budget is not spent."""
+    import wasteland.agents.search as search
+
+    calls = []
+
+    def fake(rs, b, first, side, seed, horizon, base, plan=None, slot=-1):
+        calls.append(first)
+        return 0.5 + (0.1 if (first != base_id) == rival_better else -0.1)
+
+    rs, b = _battle("pnp", scenario="vault_corridor")
+    v = view_of(rs, b)
+    agent = SearchAgent("search:plans=0", seed=1)
+    from wasteland.agents.packets import PacketAgent
+
+    base_id = ACTION_INDEX[PacketAgent(0).act(v)]
+    arms = [Arm(i, []) for i in candidates(v, base_id, 6)]
+    assert len(arms) == 6
+    monkeypatch.setattr(search, "continuation", fake)
+    agent._spend(rs, b, v.me.side, 0, arms, v.me.slot)
+    assert len(calls) == spent

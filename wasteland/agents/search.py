@@ -24,7 +24,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Final
 
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, Action
 from wasteland.rules.battle import ACTIVE, Battle
@@ -43,16 +43,19 @@ class Budget:
     """How hard the search looks: ``rollouts`` continuations a decision in all (``seconds``
     instead: a time budget), shared by at most ``candidates`` actions, each continuation
     ``horizon`` rounds long (0: to the end of the fight); ``z``: how many standard errors
-    a candidate must beat the packet's choice by."""
+    a candidate must beat the packet's choice by; ``plans``: 1, the candidates are plans
+    (the packet with one field changed, followed through the continuation), 0, single
+    actions followed by the packet."""
 
     rollouts: int = 48
     candidates: int = 6
     horizon: int = 2
     z: float = 1.0
+    plans: int = 1
     seconds: float = 0.0
 
     LIMITS = {"rollouts": (1, 10_000), "candidates": (1, 64), "horizon": (0, 1000),
-              "z": (0.0, 10.0), "seconds": (0.0, 60.0)}
+              "z": (0.0, 10.0), "plans": (0, 1), "seconds": (0.0, 60.0)}
 
     def text(self) -> str:
         if self.seconds:
@@ -103,39 +106,110 @@ def parse_budget(name: str) -> Budget:
     return Budget(**values)
 
 
-def value(b: Battle, side: int) -> float:
-    """How good ``b`` looks for ``side``, 0 to 1: 1 won, 0 lost, a draw 0.5; a fight
-    still going is 0.5 plus half the difference between the shares of HP the two camps
-    keep standing (a downed or dead combatant keeps none)."""
-    if b.over:
-        return 0.5 if b.winner is None else float(b.winner == side)
+FEATURES: Final = ("my HP share", "their HP share", "my share standing",
+                   "their share standing", "HP share difference x rounds left",
+                   "share of rounds left")
+
+
+def features(b: Battle, side: int) -> tuple[float, ...]:
+    """What the value weighs, for ``side`` (FEATURES): the shares of HP and of combatants
+    each camp keeps standing (a downed or dead combatant keeps none), and the HP share
+    difference scaled by the share of rounds left (a lead counts for less as the round
+    limit, a draw, nears)."""
     mine = theirs = mine_max = theirs_max = 0
+    up = up_max = down = down_max = 0
     for c in b.combatants:
-        hp = max(c.hp, 0) if c.status == ACTIVE else 0
+        active = c.status == ACTIVE
+        hp = max(c.hp, 0) if active else 0
         if c.side == side:
             mine, mine_max = mine + hp, mine_max + c.max_hp
+            up, up_max = up + active, up_max + 1
         else:
             theirs, theirs_max = theirs + hp, theirs_max + c.max_hp
-    return 0.5 + 0.5 * (mine / max(mine_max, 1) - theirs / max(theirs_max, 1))
+            down, down_max = down + active, down_max + 1
+    a, t = mine / max(mine_max, 1), theirs / max(theirs_max, 1)
+    limit = int(b.extra.get("max_rounds") or 0)
+    left = max(0.0, 1 - b.round / limit) if limit else 1.0
+    return (a, t, up / max(up_max, 1), down / max(down_max, 1), (a - t) * left, left)
+
+
+def value(b: Battle, side: int) -> float:
+    """How good ``b`` looks for ``side``, 0 to 1: 1 won, 0 lost or drawn (the round
+    limit is no win: a side that plays for time to reach it has not won); a fight still
+    going is the chance of winning it that a logistic model of ``features`` gives,
+    fitted per ruleset to full playouts by packets (benchmarks/search_value.py;
+    docs/search.md has its calibration)."""
+    if b.over:
+        return float(b.winner == side)
+    w = WEIGHTS.get(b.ruleset, FALLBACK)
+    x = features(b, side)
+    z = w[0] + sum(wi * xi for wi, xi in zip(w[1:], x))
+    return 1 / (1 + math.exp(-max(-50.0, min(50.0, z))))
+
+
+# the value's weights per ruleset: intercept, then one per FEATURES entry, fitted by
+# benchmarks/search_value.py (docs/search.md: how, and how well they predict)
+FALLBACK: Final = (0.0, 2.0, -2.0, 0.0, 0.0, 0.0, 0.0)
+WEIGHTS: Final[dict[str, tuple[float, ...]]] = {
+    "pnp": (-0.250, 8.308, -8.353, 1.634, -1.559, -4.287, 0.201),
+    "simple": (-0.624, 6.158, -6.309, 1.611, -1.605, -2.024, 0.751),
+    "f2d20": (-0.572, 1.215, -1.501, 2.714, -2.412, 2.060, 0.380),
+}
 
 
 def continuation(rs: Ruleset, b: Battle, first: int, side: int, seed: int, horizon: int,
-                 base: Any) -> float:
+                 base: Any, plan: Plan | None = None, slot: int = -1) -> float:
     """The value for ``side`` of fork(b, seed) after action id ``first``, played on by
-    ``base(seed + s)`` agents on every side s for ``horizon`` rounds (0: to the end)."""
+    ``base(seed + s)`` agents on every side s for ``horizon`` rounds (0: to the end);
+    with a ``plan``, combatant ``slot`` follows it (its packet with the plan's fields)."""
     f = fork(b, seed)
     rs.apply(f, ACTION_TABLE[first], check=False)
     agents = [base(seed + s) for s in range(len(f.side_names))]
+    mine = base(seed + 99, {f.combatants[slot].id: plan.fields}) if plan is not None else None
     stop = f.round + horizon if horizon else 1 << 30
     for _ in range(MAX_DECISIONS):
         if f.over or f.round >= stop:
             break
         v = view_of(rs, f)
         ids = v.legal_ids
-        who = f.combatants[v.decision.combatant].side
-        action = ACTION_TABLE[ids[0]] if len(ids) == 1 else agents[who].act(v)
+        who = v.decision.combatant
+        if len(ids) == 1:
+            action = ACTION_TABLE[ids[0]]
+        elif who == slot and mine is not None:
+            action = mine.act(v)
+        else:
+            action = agents[f.combatants[who].side].act(v)
         rs.apply(f, action, check=False)
     return value(f, side)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A way to play one combatant for a while: its packet with ``fields`` changed (the
+    portfolio of Churchill and Buro's Portfolio Greedy Search, from the packet's own
+    fields). Followed through a continuation, a plan cannot look good by putting off what
+    it would have to do next (taking cover now, then again, then again)."""
+
+    name: str
+    fields: dict[str, Any]
+
+
+PLANS: Final = (
+    Plan("the weakest enemy first", {"attack_who": "weakest"}),
+    Plan("the strongest enemy first", {"attack_who": "strongest"}),
+    Plan("the closest enemy first", {"attack_who": "closest"}),
+    Plan("whoever hurt it", {"attack_who": "whomever_attacking_me"}),
+    Plan("charge", {"distance": "charge"}),
+    Plan("keep its distance", {"distance": "snipe"}),
+    Plan("stay close to friends", {"distance": "stay_close"}),
+    Plan("hold its ground", {"distance": "stay"}),
+    Plan("fight on whatever its wounds", {"run_away_mode": "none", "min_hp": 0,
+                                          "hurt_too_much": []}),
+    Plan("aimed shots", {"called_freq": 100}),
+    Plan("no aimed shots", {"called_freq": 0}),
+    Plan("melee", {"best_weapon": "melee"}),
+    Plan("ranged", {"best_weapon": "ranged"}),
+)
 
 
 @dataclass
@@ -145,6 +219,7 @@ class Arm:
 
     id: int
     values: list[float]
+    plan: Plan | None = None
 
     @property
     def mean(self) -> float:
@@ -201,13 +276,15 @@ class SearchAgent:
         packet = self.base(seed)
         choice = packet.act(view)
         base_id = ACTION_INDEX[choice]
-        ids = candidates(view, base_id, self.budget.candidates)
-        if len(ids) == 1:
+        if self.budget.plans:
+            arms = [Arm(base_id, []), *self._plans(view, seed, base_id)]
+        else:
+            arms = [Arm(i, []) for i in candidates(view, base_id, self.budget.candidates)]
+        if len(arms) == 1:
             self.last_reason = f"search: only one sensible choice; packet: {packet.last_reason}"
             return choice
         side = view.me.side
-        arms = [Arm(i, []) for i in ids]
-        self._spend(rs, b, side, seed, arms)
+        self._spend(rs, b, side, seed, arms, view.me.slot)
         base = arms[0]
         best = max(arms, key=lambda a: (a.mean, a is base))
         rival = best if best is not base else max(arms[1:], key=lambda a: a.mean)
@@ -215,7 +292,8 @@ class SearchAgent:
         me = view.me.slot
         runs = sum(len(a.values) for a in arms)
         base_text = ACTION_TABLE[base_id].text(b.ids, me)
-        rival_text = ACTION_TABLE[rival.id].text(b.ids, me)
+        rival_text = ACTION_TABLE[rival.id].text(b.ids, me) + (
+            f" (plan: {rival.plan.name})" if rival.plan is not None else "")
         if best is base or not d > self.budget.z * se:
             self.last_reason = (f"search: keeps the packet's {base_text} ({_pct(base.mean)}, "
                                 f"{runs} continuations; next best {rival_text} {d:+.0%} "
@@ -225,10 +303,32 @@ class SearchAgent:
                             f"{runs} continuations); packet's {base_text} {_pct(base.mean)}")
         return ACTION_TABLE[rival.id]
 
-    def _spend(self, rs: Ruleset, b: Battle, side: int, seed: int, arms: list[Arm]) -> None:
+    def _plans(self, view: View, seed: int, base_id: int) -> list[Arm]:
+        """Arms for the plans whose first action differs from the packet's choice (and from
+        each other's), at most ``candidates - 1``."""
+        me = view.me
+        own = self.base(seed).packet(me, view.battle)
+        seen = {base_id}
+        out = []
+        for plan in PLANS:
+            if all(getattr(own, k) == v for k, v in plan.fields.items()):
+                continue  # its own packet already plays this way
+            a = ACTION_INDEX[self.base(seed, {me.id: plan.fields}).act(view)]
+            if a not in seen:
+                seen.add(a)
+                out.append(Arm(a, [], plan))
+                if len(out) + 1 >= self.budget.candidates:
+                    break
+        return out
+
+    def _spend(self, rs: Ruleset, b: Battle, side: int, seed: int, arms: list[Arm],
+               slot: int) -> None:
         """Successive halving: rungs of continuations, each rung keeping the better half
         (the base always kept, as the one every other is compared with), until the
-        continuations (or the seconds) of the budget are spent."""
+        continuations (or the seconds) of the budget are spent, or, after a rung, no
+        candidate has done better than the packet's choice on the continuations so far
+        (most decisions: the packet's choice is sound, and the rest of the budget would
+        only confirm it)."""
         bud = self.budget
         deadline = time.perf_counter() + bud.seconds if bud.seconds else 0.0
         total = bud.rollouts if not bud.seconds else 1 << 30
@@ -242,11 +342,13 @@ class SearchAgent:
                 for _ in range(share):
                     k = len(arm.values)
                     arm.values.append(continuation(rs, b, arm.id, side, seed + 7919 * k,
-                                                   bud.horizon, self.base))
+                                                   bud.horizon, self.base, arm.plan, slot))
                     spent += 1
                     if deadline and time.perf_counter() > deadline:
                         return
             rung += 1
+            if all(paired(a, alive[0])[0] <= 0 for a in alive[1:]):
+                break  # no candidate has done better than the packet's choice so far
             if len(alive) > 2 and rung < rungs:
                 keep = sorted(alive[1:], key=lambda a: -a.mean)[:max(1, (len(alive) - 1) // 2)]
                 alive = [alive[0], *keep]
