@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import textwrap
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -178,8 +178,8 @@ def net_change(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     for sb, sa in zip(before["sides"], after["sides"]):
         key = [(p["creature"], p.get("id")) for p in sb["combatants"]]
         now = [(p["creature"], p.get("id")) for p in sa["combatants"]]
-        gone = [k for k in key if k not in now]
-        new = [k for k in now if k not in key]
+        gone = list((Counter(key) - Counter(now)).elements())  # multisets: two protectrons
+        new = list((Counter(now) - Counter(key)).elements())
         for c, i in gone:
             swapped = next((n for n in new if i and n[1] == i), None)
             if swapped:
