@@ -114,11 +114,13 @@ def suite_scenarios(suite: str, ruleset_text: str | None
     was tuned for, filtered by --rulesets."""
     from .suite import FAMILIES, load_suite, select
 
-    if suite != "all" and suite not in FAMILIES:
+    every = load_suite()
+    families = [f for f in FAMILIES if any(s.family == f for s in every)]
+    if suite != "all" and suite not in families:
         raise WastelandError(f"--suite: unknown family {suite!r}; accepted: all, "
-                             f"{', '.join(FAMILIES)}")
+                             f"{', '.join(families)}")
     wanted = set(rulesets(ruleset_text))
-    seats = [s for s in select(load_suite(), None if suite == "all" else suite, bar_only=True)
+    seats = [s for s in select(every, None if suite == "all" else suite, bar_only=True)
              if s.ruleset in wanted]
     if not seats:
         raise WastelandError(f"--suite {suite}: no seat with a bar under "
