@@ -3,6 +3,13 @@ the mirror test, each a paired comparison with the packet on the same seeds.
 
     .venv/bin/python benchmarks/policy_seats.py                      # every shipped policy
     .venv/bin/python benchmarks/policy_seats.py radscorpion_pnp -n 1000 --jobs 2
+    .venv/bin/python benchmarks/policy_seats.py --seats maps     # issue 10's maps, untuned
+
+Seats (--seats suite, the default): the seat suite's seats with a bar for the policy's
+family and ruleset (wasteland/arena/seats/, docs/seats.md), where the packet wins 35-65%
+against packets: its built-in and new maps make the seat test, its held-out maps the
+unseen test, its mirror seat the mirror test. --seats maps: every built-in scenario and
+held-out map where the creatures fight, as first written, and four drawn mirror arenas.
 
 * seat: on each built-in scenario where its creatures fight, the policy plays them (the
   rest of their side and the other side are packets), then the packet plays the same seat
@@ -45,22 +52,24 @@ def scenarios_with(kinds: frozenset[str], paths: list[str]) -> list[Scenario]:
     return out
 
 
-def _chunk(args: tuple[str, str, Any, str, int, int, str]) -> dict[str, int]:
+def _chunk(args: tuple[str, str, Any, str, int, int, str, int | None]) -> dict[str, int]:
     """One slice of fights (a worker process): 'policy' or 'packet' in the seat."""
-    name, kind, scenario, ruleset, first, n, who = args
+    name, kind, scenario, ruleset, first, n, who, side = args
     pol = load_policy(name) if "/" not in name else load_policy(Path(name))
     maker = (lambda s: PolicyAgent(pol, s)) if who == "policy" else "packet"
     if kind == "mirror":
         r = mirror(maker, scenario, ruleset, sorted(pol.kinds), fights=n, first_seed=first)
     else:
-        r = seat(maker, scenario, ruleset, sorted(pol.kinds), fights=n, first_seed=first)
+        r = seat(maker, scenario, ruleset, sorted(pol.kinds), seat_side=side, fights=n,
+                 first_seed=first)
     return {"fights": r.fights, "wins": r.wins, "losses": r.losses, "draws": r.draws}
 
 
 def run(pool: ProcessPoolExecutor, name: str, kind: str, sc: Scenario, ruleset: str,
-        n: int, jobs: int, who: str) -> Record:
+        n: int, jobs: int, who: str, side: int | None = None) -> Record:
     step = -(-n // jobs)
-    parts = [(name, kind, sc, ruleset, i, min(step, n - i), who) for i in range(0, n, step)]
+    parts = [(name, kind, sc, ruleset, i, min(step, n - i), who, side)
+             for i in range(0, n, step)]
     r = Record()
     for d in pool.map(_chunk, parts):
         r.fights += d["fights"]
@@ -78,18 +87,38 @@ def mirror_scenarios(kinds: frozenset[str]) -> list[Scenario]:
     return [mirror_arena(np.random.default_rng(7_000 + k), sorted(kinds)) for k in range(4)]
 
 
-def sweep(name: str, n: int, jobs: int, pool: ProcessPoolExecutor) -> dict[str, Any]:
+def suite_seats(kinds: frozenset[str], ruleset: str) -> dict[str, list[tuple[Scenario, int | None]]]:
+    """The suite's seats with a bar for the family of ``kinds`` under ``ruleset``, by test."""
+    from wasteland.arena.suite import FAMILIES, load_suite, select
+
+    family = next((f for f, ks in FAMILIES.items() if kinds & set(ks)), None)
+    out: dict[str, list[tuple[Scenario, int | None]]] = {"seat": [], "unseen": [], "mirror": []}
+    if family is None:
+        return out
+    test = {"built-in": "seat", "held-out": "unseen", "mirror": "mirror"}
+    for s in select(load_suite(), family, ruleset, bar_only=True):
+        out[test[s.kind]].append((s.load(), s.side))
+    return out
+
+
+def sweep(name: str, n: int, jobs: int, pool: ProcessPoolExecutor,
+          seats: str = "suite") -> dict[str, Any]:
     pol = load_policy(name) if "/" not in name else load_policy(Path(name))
     rs = pol.ruleset
-    out: dict[str, Any] = {"policy": pol.name, "ruleset": rs, "fights": n, "seat": [],
-                           "unseen": [], "mirror": []}
-    heldout = sorted(str(p) for p in HELDOUT.glob("*.yaml"))
-    for test, scs in (("seat", scenarios_with(pol.kinds, scenario_names())),
-                      ("unseen", scenarios_with(pol.kinds, heldout))):
-        for sc in scs:
+    out: dict[str, Any] = {"policy": pol.name, "ruleset": rs, "fights": n, "seats": seats,
+                           "seat": [], "unseen": [], "mirror": []}
+    if seats == "suite":
+        chosen = suite_seats(pol.kinds, rs)
+    else:
+        heldout = sorted(str(p) for p in HELDOUT.glob("*.yaml"))
+        chosen = {"seat": [(sc, None) for sc in scenarios_with(pol.kinds, scenario_names())],
+                  "unseen": [(sc, None) for sc in scenarios_with(pol.kinds, heldout)],
+                  "mirror": [(sc, None) for sc in mirror_scenarios(pol.kinds)]}
+    for test in ("seat", "unseen"):
+        for sc, side in chosen[test]:
             t = time.time()
-            a = run(pool, name, "seat", sc, rs, n, jobs, "policy")
-            b = run(pool, name, "seat", sc, rs, n, jobs, "packet")
+            a = run(pool, name, "seat", sc, rs, n, jobs, "policy", side)
+            b = run(pool, name, "seat", sc, rs, n, jobs, "packet", side)
             lo, hi = difference_interval(a, b)
             ok = (a.win_rate - b.win_rate >= 0.05 and lo > 0) if test == "seat" else hi >= 0
             out[test].append({"scenario": sc.id, "policy": a.as_dict(), "packet": b.as_dict(),
@@ -97,7 +126,10 @@ def sweep(name: str, n: int, jobs: int, pool: ProcessPoolExecutor) -> dict[str, 
                               "difference95": [round(lo, 4), round(hi, 4)], "pass": ok,
                               "seconds": round(time.time() - t, 1)})
     total = Record()
-    arenas = mirror_scenarios(pol.kinds)
+    arenas = [sc for sc, _ in chosen["mirror"]]
+    if not arenas:
+        out["pass"] = all(r["pass"] for k in ("seat", "unseen") for r in out[k])
+        return out
     for k, sc in enumerate(arenas):  # the fights spread over the arenas, pooled
         share = n // len(arenas) + (1 if k < n % len(arenas) else 0)
         a = run(pool, name, "mirror", sc, rs, share, jobs, "policy")
@@ -136,12 +168,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("policies", nargs="*", help="shipped names or paths (default: all shipped)")
     p.add_argument("-n", "--fights", type=int, default=1000)
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--seats", choices=("suite", "maps"), default="suite",
+                   help="the seat suite's tuned seats (default) or the maps as written")
     a = p.parse_args(argv)
     names = a.policies or shipped_names()
     ok = True
     with ProcessPoolExecutor(a.jobs) as pool:
         for name in names:
-            res = sweep(name, a.fights, a.jobs, pool)
+            res = sweep(name, a.fights, a.jobs, pool, a.seats)
             show(res)
             print(json.dumps(res))
             ok &= res["pass"]

@@ -6,15 +6,20 @@ the seat, once with the agent; the table gives both win rates, their paired diff
 with its 95% interval, and the agent's mean and 99th-percentile seconds a decision.
 
     .venv/bin/python benchmarks/search.py --seats duel:pnp:1 --fights 200 --agent search
-    .venv/bin/python benchmarks/search.py --fights 1000 --jobs 2 --json results.json
+    .venv/bin/python benchmarks/search.py --family robots --ruleset pnp --fights 1000
+    .venv/bin/python benchmarks/search.py --seats docs --fights 1000 --jobs 2 --json results.json
 
-Without --seats, the seats measured in docs/search.md (the creatures' side of each map
-where the packet wins 10-90% against packets).
+--seats suite (the default): the seat suite's seats with a bar (docs/seats.md), filtered
+by --family and --ruleset; there the agent plays the family's creatures and the rest of
+their side is packets, as in training/seats.py, so the packet's column reproduces the
+suite's recorded counts. --seats docs: the seats docs/search.md first measured. Or a list
+of scenario:ruleset:side, where the agent plays the whole side.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import statistics
@@ -62,19 +67,60 @@ def play(args: tuple[str, str, int, str, int]) -> tuple[int, list[float]]:
     return int(b.winner == side), times
 
 
-def seat_result(seat: tuple[str, str, int], agent: str, fights: int, first: int,
+class Timed:
+    """An agent whose decisions are timed."""
+
+    def __init__(self, agent, times: list[float]) -> None:
+        self.agent, self.times = agent, times
+
+    def act(self, view):
+        t = time.perf_counter()
+        action = self.agent.act(view)
+        self.times.append(time.perf_counter() - t)
+        return action
+
+
+@functools.cache
+def suite_seat(seat_id: str):
+    """A suite seat by id and its scenario, read once a process."""
+    from wasteland.arena.suite import load_suite
+
+    s = next(x for x in load_suite() if x.id == seat_id)
+    return s, s.load()
+
+
+def play_suite(args: tuple[str, str, int, int]) -> tuple[int, list[float]]:
+    """One fight in a suite seat (fight k of the run picks a mirror seat's side): (1 if the
+    seat's side won, else 0; the agent's seconds per decision)."""
+    from wasteland.agents.base import make_agent
+    from wasteland.training.seats import fight
+
+    seat_id, agent, seed, k = args
+    s, scenario = suite_seat(seat_id)
+    side = s.sides_for(k)
+    times: list[float] = []
+    winner = fight(scenario, s.ruleset, seed, side, s.kinds,
+                   lambda sd: Timed(make_agent(agent, sd), times), lambda sd: make_agent("packet", sd))
+    return int(winner == side), times
+
+
+def seat_result(seat: tuple[str, str, int | None], agent: str, fights: int, first: int,
                 pool: ProcessPoolExecutor | None) -> dict:
     scenario, ruleset, side = seat
-    jobs = [(scenario, ruleset, side, a, first + k) for a in ("packet", agent)
-            for k in range(fights)]
-    out = list(pool.map(play, jobs, chunksize=4) if pool else map(play, jobs))
+    if side is None:  # a suite seat, by id
+        jobs_s = [(scenario, a, first + k, k) for a in ("packet", agent) for k in range(fights)]
+        out = list(pool.map(play_suite, jobs_s, chunksize=4) if pool else map(play_suite, jobs_s))
+    else:
+        jobs = [(scenario, ruleset, side, a, first + k) for a in ("packet", agent)
+                for k in range(fights)]
+        out = list(pool.map(play, jobs, chunksize=4) if pool else map(play, jobs))
     base, mine = out[:fights], out[fights:]
     d = [m[0] - p[0] for p, m in zip(base, mine)]
     mean = sum(d) / fights
     sd = statistics.stdev(d) if fights > 1 else 0.0
     times = [t for _, ts in mine for t in ts]
     times.sort()
-    return {"seat": f"{scenario}:{ruleset}:{side}", "fights": fights,
+    return {"seat": scenario if side is None else f"{scenario}:{ruleset}:{side}", "fights": fights,
             "packet": sum(p[0] for p in base) / fights, "agent": sum(m[0] for m in mine) / fights,
             "diff": mean, "lo": mean - Z95 * sd / math.sqrt(fights),
             "hi": mean + Z95 * sd / math.sqrt(fights),
@@ -85,26 +131,43 @@ def seat_result(seat: tuple[str, str, int], agent: str, fights: int, first: int,
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seats", default=DEFAULT_SEATS, help="scenario:ruleset:side,...")
+    ap.add_argument("--seats", default="suite",
+                    help="suite (default), docs, or scenario:ruleset:side,...")
+    ap.add_argument("--family", help="--seats suite: only this family's seats")
+    ap.add_argument("--ruleset", help="--seats suite: only this ruleset's seats")
     ap.add_argument("--agent", default="search")
     ap.add_argument("--fights", type=int, default=200)
     ap.add_argument("--first-seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--json", default="")
     a = ap.parse_args(argv)
-    seats = []
-    for s in a.seats.split(","):
+    seats: list[tuple[str, str, int | None]] = []
+    if a.seats == "suite":
+        from wasteland.arena.suite import load_suite, select
+        from wasteland.rules.errors import WastelandError
+
+        try:
+            seats = [(s.id, s.ruleset, None)
+                     for s in select(load_suite(), a.family, a.ruleset, bar_only=True)]
+        except WastelandError as e:
+            ap.error(str(e))
+    elif a.family or a.ruleset:
+        ap.error("--family and --ruleset filter the suite's seats (--seats suite)")
+    for s in (DEFAULT_SEATS if a.seats == "docs" else "" if a.seats == "suite"
+              else a.seats).split(","):
+        if not s:
+            continue
         parts = s.split(":")
         if len(parts) != 3 or not parts[2].isdigit():
             ap.error(f"--seats: {s!r} is not scenario:ruleset:side")
         seats.append((parts[0], parts[1], int(parts[2])))
     pool = ProcessPoolExecutor(a.jobs) if a.jobs > 1 else None
     rows = []
-    print(f"{'seat':28} {'packet':>7} {a.agent[:18]:>18} {'diff [95%]':>20} {'mean s':>7} {'p99 s':>6}")
+    print(f"{'seat':34} {'packet':>7} {a.agent[:18]:>18} {'diff [95%]':>20} {'mean s':>7} {'p99 s':>6}")
     for seat in seats:
         r = seat_result(seat, a.agent, a.fights, a.first_seed, pool)
         rows.append(r)
-        print(f"{r['seat']:28} {r['packet']:7.1%} {r['agent']:18.1%} "
+        print(f"{r['seat']:34} {r['packet']:7.1%} {r['agent']:18.1%} "
               f"{r['diff']:+6.1%} [{r['lo']:+.1%}, {r['hi']:+.1%}] {r['mean_s']:7.3f} "
               f"{r['p99_s']:6.3f}", flush=True)
     if a.json:

@@ -26,6 +26,12 @@ class Field:
     rulesets: tuple[str, ...]
     n: int  # games per pairing, side order and scenario and ruleset
     seed: int  # game i of a pairing uses seed + i
+    # (scenario, ruleset) pairs fought; None: every scenario under every ruleset. The seat
+    # suite's scenarios are each tuned for one ruleset (arena/suite.py).
+    pairs: tuple[tuple[int, str], ...] | None = None
+
+    def fights(self, scenario: int, ruleset: str) -> bool:
+        return self.pairs is None or (scenario, ruleset) in self.pairs
 
     @property
     def names(self) -> list[str]:
@@ -102,18 +108,48 @@ def check_numbers(n: int, seed: int, jobs: int) -> None:
                              f"run from {-MAX_SEED} to {MAX_SEED}")
 
 
+def suite_scenarios(suite: str, ruleset_text: str | None
+                    ) -> tuple[tuple[Scenario, ...], tuple[tuple[int, str], ...]]:
+    """The seat suite's scenarios with a bar (all, or one family's), each with the ruleset it
+    was tuned for, filtered by --rulesets."""
+    from .suite import FAMILIES, load_suite, select
+
+    every = load_suite()
+    families = [f for f in FAMILIES if any(s.family == f for s in every)]
+    if suite != "all" and suite not in families:
+        raise WastelandError(f"--suite: unknown family {suite!r}; accepted: all, "
+                             f"{', '.join(families)}")
+    wanted = set(rulesets(ruleset_text))
+    seats = [s for s in select(every, None if suite == "all" else suite, bar_only=True)
+             if s.ruleset in wanted]
+    if not seats:
+        raise WastelandError(f"--suite {suite}: no seat with a bar under "
+                             f"{', '.join(sorted(wanted))}")
+    return tuple(s.load() for s in seats), tuple((i, s.ruleset) for i, s in enumerate(seats))
+
+
 def make_field(agents: str | None, scenario_text: str | None, ruleset_text: str | None, n: int,
-               seed: int, jobs: int = 1) -> Field:
+               seed: int, jobs: int = 1, suite: str | None = None) -> Field:
     """The tournament the options describe; each scenario's battle is built once under each
-    ruleset, so a scenario a ruleset cannot fight is refused before the first game."""
+    ruleset, so a scenario a ruleset cannot fight is refused before the first game. With
+    ``suite`` (all or a family) the scenarios are the seat suite's, each under its own
+    ruleset."""
     from wasteland.rules.protocol import get_ruleset
 
     check_numbers(n, seed, jobs)
     rs_names = rulesets(ruleset_text)
-    scs = scenarios(scenario_text)
+    pairs: tuple[tuple[int, str], ...] | None = None
+    if suite is not None:
+        if scenario_text:
+            raise WastelandError("--suite and --scenarios both name the scenarios; give one")
+        scs, pairs = suite_scenarios(suite, ruleset_text)
+        rs_names = tuple(r for r in rs_names if any(r == pr for _, pr in pairs))
+    else:
+        scs = scenarios(scenario_text)
     ents = entrants(agents)
     for r in rs_names:
         rs = get_ruleset(r)
-        for sc in scs:
-            rs.new_battle(sc, seed, keep_log=False)
-    return Field(ents, scs, tuple(scenario_hash(sc) for sc in scs), rs_names, n, seed)
+        for i, sc in enumerate(scs):
+            if pairs is None or (i, r) in pairs:
+                rs.new_battle(sc, seed, keep_log=False)
+    return Field(ents, scs, tuple(scenario_hash(sc) for sc in scs), rs_names, n, seed, pairs)

@@ -42,7 +42,7 @@ def schedule(f: Field) -> list[tuple[tuple[int, int], int, str, int]]:
     pairs = list(combinations(range(len(f.entrants)), 2))
     return [(sides, sc, r, f.seed + i)
             for i in range(f.n) for r in f.rulesets for sc in range(len(f.scenarios))
-            for a, b in pairs for sides in ((a, b), (b, a))]
+            if f.fights(sc, r) for a, b in pairs for sides in ((a, b), (b, a))]
 
 
 def play(f: Field, cache: ResultCache, jobs: int = 1, backend: Backend | None = None,

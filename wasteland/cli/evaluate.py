@@ -80,7 +80,7 @@ def render(rep: dict[str, Any], console: Console) -> None:
 
 def run(agents: str | None, scenarios: str | None, rulesets: str | None, n: int, seed: int,
         jobs: int | None, backend: str | None, address: str | None, cache: Path | None,
-        no_cache: bool, bar: bool) -> dict[str, Any]:
+        no_cache: bool, bar: bool, suite: str | None = None) -> dict[str, Any]:
     from wasteland.arena.cache import ResultCache, default_path
     from wasteland.arena.field import make_field
     from wasteland.arena.report import report
@@ -94,7 +94,7 @@ def run(agents: str | None, scenarios: str | None, rulesets: str | None, n: int,
     if no_cache and cache is not None:
         raise WastelandError("--no-cache and --cache FILE say opposite things; give one")
     procs = default_jobs() if jobs is None else jobs
-    field = make_field(agents, scenarios, rulesets, n, seed, procs)
+    field = make_field(agents, scenarios, rulesets, n, seed, procs, suite)
     path = None if no_cache else (cache or default_path())
     store = ResultCache(path, make_folder=cache is None)
     start = time.perf_counter()
@@ -147,6 +147,10 @@ def evaluate(
              "[default: every built-in scenario]")] = None,
     rulesets: Annotated[str | None, typer.Option(
         help="Rulesets, comma-separated: pnp, f2d20, simple. [default: all]")] = None,
+    suite: Annotated[str | None, typer.Option(
+        help="Fight on the seat suite's scenarios instead (docs/seats.md): all, or a family "
+             "(radscorpions, super_mutants, robots); each under the ruleset it was tuned "
+             "for, those with a bar, filtered by --rulesets.")] = None,
     games: Annotated[int, typer.Option(
         "-n", "--games", help="Games per pairing, side order, scenario and ruleset.")
     ] = DEFAULT_GAMES,
@@ -178,7 +182,7 @@ def evaluate(
         check_folder(plot)
     try:
         rep = run(agents, scenarios, rulesets, games, seed, jobs, backend, address, cache,
-                  no_cache, not as_json and sys.stderr.isatty())
+                  no_cache, not as_json and sys.stderr.isatty(), suite)
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         raise typer.Exit(130) from None

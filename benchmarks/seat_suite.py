@@ -1,0 +1,101 @@
+"""The seat suite (docs/seats.md): tune its line-ups, re-measure the packet in every seat,
+print its table.
+
+    .venv/bin/python benchmarks/seat_suite.py tune [--family F] [--ruleset R] [--map M]
+    .venv/bin/python benchmarks/seat_suite.py check [--family F] [--ruleset R] [--fights N]
+    .venv/bin/python benchmarks/seat_suite.py table [--markdown]
+
+tune: for each seat, line-ups screened on 200 seeds and confirmed on 2,000
+(wasteland/arena/tuner.py); writes the tuned scenario files and suite.yaml.
+check: the packet's record in each seat again, compared with the recorded one: "same"
+(the exact counts; the engine is deterministic), "changed" (other counts, the rate within
+the recorded interval) or "DRIFTED" (the rate outside the recorded 95% interval or out
+of the band where the seat carries a bar). Exits 1 when a seat drifted. One process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from wasteland.arena.suite import BAND, FAMILIES, RULESETS, Seat, load_suite, select  # noqa: E402
+from wasteland.rules.errors import WastelandError  # noqa: E402
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def table(seats: list[Seat], markdown: bool) -> None:
+    if markdown:
+        print("| family | ruleset | map | kind | line-up change | packet rate | 95% interval "
+              "| fights | bar |")
+        print("|---|---|---|---|---|---|---|---|---|")
+    for s in seats:
+        lo, hi = s.interval
+        if markdown:
+            print(f"| {s.family} | {s.ruleset} | {s.map} | {s.kind} | {s.change} | "
+                  f"{pct(s.rate)} | {pct(lo)}-{pct(hi)} | {s.fights:,} | "
+                  f"{'yes' if s.bar else 'no'} |")
+        else:
+            print(f"{s.id:34} {s.kind:8} {pct(s.rate):>6} [{pct(lo)}, {pct(hi)}] "
+                  f"{'bar' if s.bar else 'NO BAR'}  {s.change}")
+
+
+def check(seats: list[Seat], fights: int | None) -> int:
+    from wasteland.training.seats import Record
+
+    drifted = 0
+    for s in seats:
+        n = fights or s.fights
+        t = time.perf_counter()
+        r: Record = s.measure("packet", fights=n)
+        lo, hi = s.interval
+        same = n == s.fights and (r.wins, r.losses, r.draws) == (s.wins, s.losses, s.draws)
+        out = (not lo <= r.win_rate <= hi) or (s.bar and not BAND[0] <= r.win_rate <= BAND[1])
+        word = "same" if same else ("DRIFTED" if out else "changed")
+        drifted += word == "DRIFTED"
+        print(f"{s.id:34} recorded {pct(s.rate):>6} ({s.wins}/{s.fights})  now "
+              f"{pct(r.win_rate):>6} ({r.wins}/{r.fights})  {word}  "
+              f"{time.perf_counter() - t:.1f}s", flush=True)
+    print(f"{len(seats)} seats, {drifted} drifted")
+    return 1 if drifted else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("command", choices=("tune", "check", "table"))
+    ap.add_argument("--family", choices=tuple(FAMILIES))
+    ap.add_argument("--ruleset", choices=RULESETS)
+    ap.add_argument("--map", help="tune: only this map (e.g. duel, mirror)")
+    ap.add_argument("--screen", type=int, default=200, help="tune: fights a screened line-up")
+    ap.add_argument("--fights", type=int, default=None,
+                    help="fights a confirmed line-up (tune, default 2000) or a check "
+                         "(default: the recorded count)")
+    ap.add_argument("--markdown", action="store_true", help="table: as Markdown")
+    a = ap.parse_args(argv)
+    try:
+        if a.command == "tune":
+            from wasteland.arena.tuner import plan, tune
+
+            todo = plan(a.family, a.ruleset, a.map)
+            if not todo:
+                ap.error("no seat of the suite's plan matches the filters")
+            tune(todo, a.screen, a.fights or 2000)
+            return 0
+        seats = select(load_suite(), a.family, a.ruleset)
+        if a.command == "table":
+            table(seats, a.markdown)
+            return 0
+        return check(seats, a.fights)
+    except WastelandError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
