@@ -8,6 +8,7 @@ with its 95% interval, and the agent's mean and 99th-percentile seconds a decisi
     .venv/bin/python benchmarks/search.py --seats duel:pnp:1 --fights 200 --agent search
     .venv/bin/python benchmarks/search.py --family robots --ruleset pnp --fights 1000
     .venv/bin/python benchmarks/search.py --seats docs --fights 1000 --jobs 2 --json results.json
+    .venv/bin/python benchmarks/search.py --speed     # fork, rollouts/s, decisions/s
 
 --seats suite (the default): the seat suite's seats with a bar (docs/seats.md), filtered
 by --family and --ruleset; there the agent plays the family's creatures and the rest of
@@ -31,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import wasteland  # noqa: E402,F401  - the OpenBLAS setting a user gets
+from wasteland.training.stats import wilson  # noqa: E402
 
 Z95 = 1.959964
 DEFAULT_SEATS = ("duel:pnp:1,vault_corridor:pnp:1,duel:simple:1,robot_depot:simple:1,"
@@ -38,8 +40,9 @@ DEFAULT_SEATS = ("duel:pnp:1,vault_corridor:pnp:1,duel:simple:1,robot_depot:simp
                  "night_field:f2d20:1,ruined_street:f2d20:1")
 
 
-def play(args: tuple[str, str, int, str, int]) -> tuple[int, list[float]]:
-    """One fight: (1 if the seat's side won, else 0; the agent's seconds per decision)."""
+def play(args: tuple[str, str, int, str, int]) -> tuple[int, int, list[float], float]:
+    """One fight: (1 if the seat's side won, else 0; 1 if it lost, else 0; the agent's
+    seconds per decision; the seconds of its longest turn)."""
     from wasteland.agents.base import make_agent, view_of
     from wasteland.bestiary.loader import load_scenario
     from wasteland.rules.actions import ACTION_TABLE
@@ -52,6 +55,7 @@ def play(args: tuple[str, str, int, str, int]) -> tuple[int, list[float]]:
     agents = [make_agent(agent if s == side else "packet", seed + s)
               for s in range(len(b.side_names))]
     times = []
+    turns: dict[tuple[int, int], float] = {}
     while not b.over:
         v = view_of(rs, b)
         who = b.combatants[v.decision.combatant].side
@@ -61,22 +65,30 @@ def play(args: tuple[str, str, int, str, int]) -> tuple[int, list[float]]:
             t = time.perf_counter()
             action = agents[who].act(v)
             times.append(time.perf_counter() - t)
+            key = (b.round, v.decision.combatant)
+            turns[key] = turns.get(key, 0.0) + times[-1]
         else:
             action = agents[who].act(v)
         rs.apply(b, action, check=False)
-    return int(b.winner == side), times
+    return (int(b.winner == side), int(b.winner not in (None, side)), times,
+            max(turns.values(), default=0.0))
 
 
 class Timed:
-    """An agent whose decisions are timed."""
+    """An agent whose decisions are timed (not those with one legal action, which no agent
+    thinks about), and the seconds each combatant's turn took in all."""
 
-    def __init__(self, agent, times: list[float]) -> None:
-        self.agent, self.times = agent, times
+    def __init__(self, agent, times: list[float], turns: dict) -> None:
+        self.agent, self.times, self.turns = agent, times, turns
 
     def act(self, view):
         t = time.perf_counter()
         action = self.agent.act(view)
-        self.times.append(time.perf_counter() - t)
+        if len(view.legal_ids) > 1:
+            dt = time.perf_counter() - t
+            self.times.append(dt)
+            key = (view.battle.round, view.me.slot)
+            self.turns[key] = self.turns.get(key, 0.0) + dt
         return action
 
 
@@ -89,9 +101,10 @@ def suite_seat(seat_id: str):
     return s, s.load()
 
 
-def play_suite(args: tuple[str, str, int, int]) -> tuple[int, list[float]]:
+def play_suite(args: tuple[str, str, int, int]) -> tuple[int, int, list[float], float]:
     """One fight in a suite seat (fight k of the run picks a mirror seat's side): (1 if the
-    seat's side won, else 0; the agent's seconds per decision)."""
+    seat's side won, else 0; 1 if it lost, else 0; the agent's seconds per decision; the
+    seconds of its longest turn)."""
     from wasteland.agents.base import make_agent
     from wasteland.training.seats import fight
 
@@ -99,9 +112,12 @@ def play_suite(args: tuple[str, str, int, int]) -> tuple[int, list[float]]:
     s, scenario = suite_seat(seat_id)
     side = s.sides_for(k)
     times: list[float] = []
+    turns: dict = {}
     winner = fight(scenario, s.ruleset, seed, side, s.kinds,
-                   lambda sd: Timed(make_agent(agent, sd), times), lambda sd: make_agent("packet", sd))
-    return int(winner == side), times
+                   lambda sd: Timed(make_agent(agent, sd), times, turns),
+                   lambda sd: make_agent("packet", sd))
+    return (int(winner == side), int(winner not in (None, side)), times,
+            max(turns.values(), default=0.0))
 
 
 def seat_result(seat: tuple[str, str, int | None], agent: str, fights: int, first: int,
@@ -118,21 +134,32 @@ def seat_result(seat: tuple[str, str, int | None], agent: str, fights: int, firs
     d = [m[0] - p[0] for p, m in zip(base, mine)]
     mean = sum(d) / fights
     sd = statistics.stdev(d) if fights > 1 else 0.0
-    times = [t for _, ts in mine for t in ts]
+    turn_max = max(m[3] for m in mine)
+    times = [t for m in mine for t in m[2]]
     times.sort()
+    wins, losses = sum(m[0] for m in mine), sum(m[1] for m in mine)
+    lo_decided = wilson(wins, wins + losses)[0]
     return {"seat": scenario if side is None else f"{scenario}:{ruleset}:{side}", "fights": fights,
             "packet": sum(p[0] for p in base) / fights, "agent": sum(m[0] for m in mine) / fights,
             "diff": mean, "lo": mean - Z95 * sd / math.sqrt(fights),
             "hi": mean + Z95 * sd / math.sqrt(fights),
             "mean_s": sum(times) / max(len(times), 1),
             "p99_s": times[min(len(times) - 1, int(0.99 * len(times)))] if times else 0.0,
-            "decisions": len(times)}
+            "decisions": len(times), "turn_max_s": turn_max, "mirror": side is None and _is_mirror(scenario),
+            "decided": wins + losses, "wilson_lo_decided": lo_decided,
+            "bar": (lo_decided > 0.5 if side is None and _is_mirror(scenario)
+                    else mean >= 0.10 and mean - Z95 * sd / math.sqrt(fights) > 0)}
+
+
+def _is_mirror(seat_id: str) -> bool:
+    return suite_seat(seat_id)[0].kind == "mirror"
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seats", default="suite",
-                    help="suite (default), docs, or scenario:ruleset:side,...")
+                    help="suite (default), docs, or suite seat ids and scenario:ruleset:side, "
+                         "comma-separated")
     ap.add_argument("--family", help="--seats suite: only this family's seats")
     ap.add_argument("--ruleset", help="--seats suite: only this ruleset's seats")
     ap.add_argument("--agent", default="search")
@@ -140,7 +167,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--first-seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--json", default="")
+    ap.add_argument("--speed", action="store_true",
+                    help="only the costs: fork, rollouts and decisions a second per ruleset "
+                         "beside connect_four (benchmarks/search_speed.py)")
     a = ap.parse_args(argv)
+    if a.speed:
+        import search_speed
+
+        return search_speed.main(["--agent", a.agent])
     seats: list[tuple[str, str, int | None]] = []
     if a.seats == "suite":
         from wasteland.arena.suite import load_suite, select
@@ -158,8 +192,16 @@ def main(argv: list[str] | None = None) -> int:
         if not s:
             continue
         parts = s.split(":")
+        if len(parts) == 1:
+            from wasteland.arena.suite import load_suite
+
+            known = {x.id: x for x in load_suite()}
+            if s not in known:
+                ap.error(f"--seats: {s!r} is neither a suite seat's id nor scenario:ruleset:side")
+            seats.append((s, known[s].ruleset, None))
+            continue
         if len(parts) != 3 or not parts[2].isdigit():
-            ap.error(f"--seats: {s!r} is not scenario:ruleset:side")
+            ap.error(f"--seats: {s!r} is not a suite seat's id nor scenario:ruleset:side")
         seats.append((parts[0], parts[1], int(parts[2])))
     pool = ProcessPoolExecutor(a.jobs) if a.jobs > 1 else None
     rows = []
@@ -169,7 +211,10 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(r)
         print(f"{r['seat']:34} {r['packet']:7.1%} {r['agent']:18.1%} "
               f"{r['diff']:+6.1%} [{r['lo']:+.1%}, {r['hi']:+.1%}] {r['mean_s']:7.3f} "
-              f"{r['p99_s']:6.3f}", flush=True)
+              f"{r['p99_s']:6.3f} turn<={r['turn_max_s']:.2f}s "
+              + (f"decided {r['decided']}, Wilson lower {r['wilson_lo_decided']:.1%} "
+                 if r["mirror"] else "") + ("bar met" if r["bar"] else "bar missed"),
+              flush=True)
     if a.json:
         Path(a.json).write_text(json.dumps({"agent": a.agent, "rows": rows}, indent=1) + "\n")
     return 0

@@ -1,20 +1,23 @@
 """The search agent: the packet's choice, checked by playing the fight on.
 
-For each decision it takes the packet's own choice and a few other legal actions (the
-candidates), and scores each by continuations: the battle forked with fresh dice
-(rules/fork.py: it never reads the battle's own RNG, so it cannot see the future dice),
-the candidate applied, then the fight played on by packets on every side for ``horizon``
-rounds (or to the end) and scored by ``value``. Continuation k of every candidate rolls
-the same dice (common random numbers), so their differences are not drowned in the
-dice's noise; successive halving spends the continuations on the candidates still close
-to the best; and the packet's choice is kept unless another beats it by more than ``z``
-standard errors of the paired difference. This is Bertsekas' rollout algorithm over the
-packet (never worse than the packet, in expectation, with enough continuations) with
-Churchill and Buro's script playouts as the continuation policy.
+For each decision it takes the packet's own choice and the first actions of a few plans
+(the deciding combatant's packet with one field changed: another target, another
+distance, no fleeing, aimed shots...), and scores each by continuations: the battle
+forked with fresh dice (rules/fork.py: it never reads the battle's own RNG, so it cannot
+see the future dice), the candidate applied, then the fight played on for ``horizon``
+rounds (or to the end), the decider following the candidate's plan and everyone else
+their packets, and scored by ``value``. Continuation k of every candidate rolls the same
+dice (common random numbers), so their differences are not drowned in the dice's noise;
+successive halving spends the continuations on the candidates still close to the best,
+and stops once none beats the packet's choice; the packet's choice is kept unless another
+beats it by more than ``z`` standard errors of the paired difference. This is Bertsekas'
+rollout algorithm over the packet with Churchill and Buro's portfolio of scripts (here:
+packet variants) as the candidates.
 
 Names, wherever an agent is named: ``search`` (the default budget), ``search@0.2`` (as
 many continuations as 0.2 s a decision allows: faster machines search more, and the
-fight is no longer a function of its seed), ``search:rollouts=64,horizon=2,candidates=6``.
+fight is no longer a function of its seed), ``search:rollouts=64,horizon=2,candidates=6``
+(keys in ``Budget.LIMITS``).
 docs/search.md says what each budget buys.
 """
 
@@ -45,7 +48,8 @@ class Budget:
     ``horizon`` rounds long (0: to the end of the fight); ``z``: how many standard errors
     a candidate must beat the packet's choice by; ``plans``: 1, the candidates are plans
     (the packet with one field changed, followed through the continuation), 0, single
-    actions followed by the packet."""
+    actions followed by the packet, 2, plans first, then single actions that do not wait,
+    hide or back off (``putting_off``)."""
 
     rollouts: int = 48
     candidates: int = 6
@@ -55,7 +59,7 @@ class Budget:
     seconds: float = 0.0
 
     LIMITS = {"rollouts": (1, 10_000), "candidates": (1, 64), "horizon": (0, 1000),
-              "z": (0.0, 10.0), "plans": (0, 1), "seconds": (0.0, 60.0)}
+              "z": (0.0, 10.0), "plans": (0, 2), "seconds": (0.0, 60.0)}
 
     def text(self) -> str:
         if self.seconds:
@@ -209,6 +213,9 @@ PLANS: Final = (
     Plan("no aimed shots", {"called_freq": 0}),
     Plan("melee", {"best_weapon": "melee"}),
     Plan("ranged", {"best_weapon": "ranged"}),
+    Plan("all out", {"aggression": 100}),
+    Plan("sparing", {"aggression": 10}),
+    Plan("only good shots", {"min_to_hit": 60}),
 )
 
 
@@ -256,6 +263,19 @@ def candidates(view: View, base_id: int, k: int) -> list[int]:
     return [base_id, *(first + second)][:k]
 
 
+# kinds of action that wait, hide or back off: scored as a single action followed by the
+# packet they look good at every decision (what they put off falls past the horizon), so
+# they are candidates only as the first action of a plan
+WAITING: Final = frozenset({"cover", "ready", "ready_to", "defend", "end", "prepare", "prone",
+                            "crouch", "evade", "overwatch", "speak", "noroll", "stow", "drop",
+                            "unload"})
+
+
+def putting_off(a: Action) -> bool:
+    """Whether ``a`` waits, hides or backs off (WAITING, or a move away)."""
+    return a.kind in WAITING or (a.kind in ("move", "sprint", "step") and a.option == "away")
+
+
 class SearchAgent:
     """Plays its side by the packet's choice checked by continuations (module docstring).
     ``rng`` is its only random state: each decision draws one seed from it, which seeds
@@ -278,6 +298,11 @@ class SearchAgent:
         base_id = ACTION_INDEX[choice]
         if self.budget.plans:
             arms = [Arm(base_id, []), *self._plans(view, seed, base_id)]
+            if self.budget.plans == 2:  # the rest of the candidates: single actions
+                taken = {a.id for a in arms}
+                arms += [Arm(i, []) for i in candidates(view, base_id, 64)
+                         if i not in taken and not putting_off(ACTION_TABLE[i])
+                         ][:max(0, self.budget.candidates - len(arms))]
         else:
             arms = [Arm(i, []) for i in candidates(view, base_id, self.budget.candidates)]
         if len(arms) == 1:

@@ -18,8 +18,9 @@ AGENT_HELP = {
     "packet": "Fallout 2 style AI packets per creature: aggression, distance, targets, chems, "
               "called shots, run away",
     "sloppy": "the packet, but a third of its choices random: enemies that make mistakes",
-    "search": "the packet's choice checked by continuations of the fight (search@SECONDS, "
-              "search:rollouts=N,candidates=N,horizon=ROUNDS; docs/search.md)",
+    "search": "the packet's choice checked against other plans by continuations of the fight "
+              "(search@SECONDS, search:rollouts=N,candidates=N,horizon=ROUNDS,z=X,plans=0|1|2; "
+              "docs/search.md)",
 }
 
 
