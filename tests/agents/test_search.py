@@ -233,3 +233,56 @@ def test_the_search_stops_early_when_no_candidate_beats_the_packets_choice(
     monkeypatch.setattr(search, "continuation", fake)
     agent._spend(rs, b, v.me.side, 0, arms, v.me.slot)
     assert len(calls) == spent
+
+
+def test_the_search_beats_the_packet_in_a_suite_seat_on_the_same_seeds():
+    """A short version of benchmarks/search.py (docs/search.md has the 100- and 1,000-fight
+    runs): in the PnP storm drain seat, where the packet wins about half its fights against
+    packets, the search at a small budget wins clearly more of the same 20 fights."""
+    from wasteland.arena.suite import load_suite
+
+    seat = next(s for s in load_suite() if s.id == "radscorpions_storm_drain_pnp")
+    packet = seat.measure("packet", fights=20)
+    searched = seat.measure("search:rollouts=24", fights=20)
+    assert 6 <= packet.wins <= 14  # a seat with room
+    assert searched.wins >= packet.wins + 3
+
+
+def test_plans_2_fills_up_with_single_actions_that_do_not_put_off():
+    from wasteland.agents.search import putting_off
+    from wasteland.rules.actions import ACTION_TABLE, Action
+
+    assert putting_off(Action("cover")) and putting_off(Action("move", 1, "away"))
+    assert not putting_off(Action("move", 1, "toward")) and not putting_off(Action("attack", 1))
+    rs = get_ruleset("pnp")
+    b = rs.new_battle(load_scenario("vault_corridor"), 3)
+    packets = [make_agent("packet", s) for s in range(2)]
+    calls: list = []
+    agent = SearchAgent("search:plans=2,candidates=8", seed=1)
+    agent._spend = lambda rs, b, side, seed, arms, slot, horizon=None: calls.append(arms)
+    while not b.over and b.round < 6:
+        v = view_of(rs, b)
+        if len(v.legal_ids) > 1:
+            agent.act(v)
+        rs.apply(b, packets[v.me.side].act(v))
+    assert calls
+    filled = 0
+    for arms in calls:
+        singles = [a for a in arms if a.plan is None][1:]  # after the packet's own choice
+        filled += bool(singles)
+        assert len(arms) <= 8 and len({a.id for a in arms}) == len(arms)
+        assert not any(putting_off(ACTION_TABLE[a.id]) for a in singles)
+        # plans first, single actions after
+        assert [a.plan is None for a in arms[1:]] == sorted(a.plan is None for a in arms[1:])
+    assert filled
+
+
+@pytest.mark.parametrize("full, standing_ok", [(0, False), (2, True), (1, False)])
+def test_full_plays_small_fights_to_the_end(full, standing_ok):
+    """With at most ``full`` combatants standing the continuations ignore the horizon."""
+    rs, b = _battle("pnp")  # the duel: two stand
+    horizons = []
+    agent = SearchAgent(f"search:full={full},plans=0", seed=1)
+    agent._spend = lambda rs, b, side, seed, arms, slot, horizon=None: horizons.append(horizon)
+    agent.act(view_of(rs, b))
+    assert horizons == [0 if standing_ok else Budget().horizon]

@@ -49,17 +49,20 @@ class Budget:
     a candidate must beat the packet's choice by; ``plans``: 1, the candidates are plans
     (the packet with one field changed, followed through the continuation), 0, single
     actions followed by the packet, 2, plans first, then single actions that do not wait,
-    hide or back off (``putting_off``)."""
+    hide or back off (``putting_off``); ``full``: continuations are played to the end,
+    whatever the horizon, when at most this many combatants stand (small fights are cheap
+    to play out, and a cut misjudges a plan that waits: its cost falls past the cut)."""
 
     rollouts: int = 48
     candidates: int = 6
     horizon: int = 2
     z: float = 1.0
     plans: int = 1
+    full: int = 0
     seconds: float = 0.0
 
     LIMITS = {"rollouts": (1, 10_000), "candidates": (1, 64), "horizon": (0, 1000),
-              "z": (0.0, 10.0), "plans": (0, 2), "seconds": (0.0, 60.0)}
+              "z": (0.0, 10.0), "plans": (0, 2), "full": (0, 100), "seconds": (0.0, 60.0)}
 
     def text(self) -> str:
         if self.seconds:
@@ -306,10 +309,16 @@ class SearchAgent:
         else:
             arms = [Arm(i, []) for i in candidates(view, base_id, self.budget.candidates)]
         if len(arms) == 1:
-            self.last_reason = f"search: only one sensible choice; packet: {packet.last_reason}"
+            why = ("the only legal action" if len(view.legal_ids) == 1 else
+                   "every plan it weighs starts this way" if self.budget.plans else
+                   "the only candidate")
+            self.last_reason = f"search: {why}; packet: {packet.last_reason}"
             return choice
         side = view.me.side
-        self._spend(rs, b, side, seed, arms, view.me.slot)
+        horizon = self.budget.horizon
+        if self.budget.full and sum(c.status == ACTIVE for c in b.combatants) <= self.budget.full:
+            horizon = 0
+        self._spend(rs, b, side, seed, arms, view.me.slot, horizon)
         base = arms[0]
         best = max(arms, key=lambda a: (a.mean, a is base))
         rival = best if best is not base else max(arms[1:], key=lambda a: a.mean)
@@ -347,7 +356,7 @@ class SearchAgent:
         return out
 
     def _spend(self, rs: Ruleset, b: Battle, side: int, seed: int, arms: list[Arm],
-               slot: int) -> None:
+               slot: int, horizon: int | None = None) -> None:
         """Successive halving: rungs of continuations, each rung keeping the better half
         (the base always kept, as the one every other is compared with), until the
         continuations (or the seconds) of the budget are spent, or, after a rung, no
@@ -366,8 +375,9 @@ class SearchAgent:
             for arm in alive:
                 for _ in range(share):
                     k = len(arm.values)
-                    arm.values.append(continuation(rs, b, arm.id, side, seed + 7919 * k,
-                                                   bud.horizon, self.base, arm.plan, slot))
+                    arm.values.append(continuation(
+                        rs, b, arm.id, side, seed + 7919 * k,
+                        bud.horizon if horizon is None else horizon, self.base, arm.plan, slot))
                     spent += 1
                     if deadline and time.perf_counter() > deadline:
                         return
