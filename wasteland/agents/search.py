@@ -58,7 +58,7 @@ class Budget:
     horizon: int = 2
     z: float = 1.0
     plans: int = 1
-    full: int = 0
+    full: int = 4
     seconds: float = 0.0
 
     LIMITS = {"rollouts": (1, 10_000), "candidates": (1, 64), "horizon": (0, 1000),
