@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     print("MEASURED = {")
     for level in levels:
         s = seconds_a_decision(level, a.rulesets.split(","), a.scenario)
-        print(f'    "{level}": ({mu.get(level, float("nan")):.1f}, {s:.3f}),')
+        print(f'    "{level}": ({mu.get(level, float("nan")):.1f}, {s:.4f}),')
     print("}")
     return 0
 

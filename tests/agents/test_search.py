@@ -286,3 +286,14 @@ def test_full_plays_small_fights_to_the_end(full, standing_ok):
     agent._spend = lambda rs, b, side, seed, arms, slot, horizon=None: horizons.append(horizon)
     agent.act(view_of(rs, b))
     assert horizons == [0 if standing_ok else Budget().horizon]
+
+
+def test_wasteland_agents_lists_each_levels_measured_strength_and_time():
+    from wasteland.agents.levels import LEVELS, MEASURED, measured
+
+    assert set(MEASURED) == set(LEVELS)
+    ratings = [MEASURED[k][0] for k in ("easy", "normal", "hard", "deadly")]
+    assert ratings == sorted(ratings)  # harder levels measured stronger
+    rating, seconds = MEASURED["hard"]
+    assert measured("hard") == f"; rating {rating:.1f}, {seconds * 1000:.0f} ms a decision"
+    assert "under 1 ms" in measured("normal") and measured("nightmare") == ""

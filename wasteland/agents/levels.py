@@ -47,9 +47,15 @@ class SloppyAgent:
         return action
 
 
-# measured by benchmarks/levels.py (docs/search.md): per level, the openskill ordinal of
-# `evaluate` over the levels and the mean seconds a decision
-MEASURED: Final[dict[str, tuple[float, float]]] = {}
+# measured by benchmarks/levels.py (docs/search.md) on 2026-12-02: per level, its openskill
+# mu in `evaluate`'s round robin of the four on the seat suite's PnP maps (180 games), and
+# the mean seconds of a decision on ruined_street states under PnP
+MEASURED: Final[dict[str, tuple[float, float]]] = {
+    "easy": (11.0, 0.0),  # under 1 ms: the benchmark printed 0.000 s
+    "normal": (27.3, 0.0),
+    "hard": (29.9, 0.034),
+    "deadly": (33.6, 0.150),
+}
 
 
 def measured(level: str) -> str:
@@ -57,4 +63,5 @@ def measured(level: str) -> str:
     if level not in MEASURED:
         return ""
     rating, seconds = MEASURED[level]
-    return f"; rating {rating:.1f}, {seconds * 1000:.0f} ms a decision"
+    took = "under 1 ms" if seconds < 0.0005 else f"{seconds * 1000:.0f} ms"
+    return f"; rating {rating:.1f}, {took} a decision"
