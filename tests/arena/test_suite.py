@@ -147,6 +147,11 @@ def first_bar(data):
         first_bar(d)]["packet"]["draws"], first100=0), "packet", "outside the band"),
     (lambda d: d["seats"][2].update(ruleset="chess"), "seats[2].ruleset", "pnp"),
     (lambda d: d["seats"][2].pop("packet"), "seats[2].packet", "missing"),
+    (lambda d: d["seats"][0]["packet"].update(fights=10 ** 30), "seats[0].packet.fights",
+     "less than or equal to"),
+    (lambda d: d["seats"][0].update(side=10 ** 9), "seats[0].side", "less than or equal to"),
+    (lambda d: d.update(band=[0.35, float("nan")]), "band", "finite"),
+    (lambda d: d.update(band=[-1, 0.65]), "band", "greater than or equal to 0"),
 ])
 def test_a_bad_suite_file_is_one_line_naming_the_file_and_field(tmp_path, change, field, words):
     path = broken(tmp_path, change)
@@ -203,3 +208,13 @@ def test_the_tuner_writes_scenarios_that_read_back_the_same(seats):
         for _effect, _label, new in knobs(data, s.ruleset, s.kinds, s.side, stronger):
             assert new["map"] == data["map"]  # the map stays; only the line-ups change
             scenario_of(new)  # and the new line-up is a valid scenario
+
+
+def test_a_seat_whose_side_the_scenario_lacks_is_one_line():
+    import dataclasses
+
+    seat = next(s for s in load_suite() if s.side is not None)
+    bad = dataclasses.replace(seat, side=5)
+    with pytest.raises(SuiteError) as e:
+        bad.load()
+    assert str(e.value) == (f"seat {seat.id}: side 5, but {seat.scenario.name} has sides 0-1")

@@ -21,10 +21,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
+from wasteland.limits import MAX_FIGHTS
+from wasteland.rules.actions import MAX_COMBATANTS
 from wasteland.rules.errors import WastelandError
 
 if TYPE_CHECKING:
@@ -57,10 +59,10 @@ class _Strict(BaseModel):
 class PacketRecord(_Strict):
     """The packet's results in the seat over seeds 0 .. fights - 1."""
 
-    fights: StrictInt = Field(ge=1)
-    wins: StrictInt = Field(ge=0)
-    losses: StrictInt = Field(ge=0)
-    draws: StrictInt = Field(ge=0)
+    fights: StrictInt = Field(ge=1, le=MAX_FIGHTS)
+    wins: StrictInt = Field(ge=0, le=MAX_FIGHTS)
+    losses: StrictInt = Field(ge=0, le=MAX_FIGHTS)
+    draws: StrictInt = Field(ge=0, le=MAX_FIGHTS)
     first100: StrictInt = Field(ge=0, le=FIRST, description="wins over seeds 0-99")
 
 
@@ -73,16 +75,19 @@ class SeatEntry(_Strict):
     base: StrictStr = Field(description="where the map came from: a built-in scenario's "
                                         "name or a path under wasteland/")
     scenario: StrictStr = Field(description="the tuned scenario file, in the suite's folder")
-    side: StrictInt | None = Field(None, ge=0, description="the creatures' side; none: mirror")
+    side: StrictInt | None = Field(None, ge=0, le=MAX_COMBATANTS - 1, description="the creatures' side; none: mirror")
     change: StrictStr = Field("", description="the line-up change from the map's own")
     packet: PacketRecord
     bar: StrictBool
     note: StrictStr = ""
 
 
+Share = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
+
+
 class SuiteFile(_Strict):
-    fights: StrictInt = Field(ge=1)
-    band: tuple[float, float]
+    fights: StrictInt = Field(ge=1, le=MAX_FIGHTS)
+    band: tuple[Share, Share]
     seats: list[SeatEntry] = Field(min_length=1)
 
 
@@ -121,7 +126,11 @@ class Seat:
     def load(self) -> Scenario:
         from wasteland.bestiary.loader import load_scenario
 
-        return load_scenario(self.scenario)
+        sc = load_scenario(self.scenario)
+        if self.side is not None and self.side >= len(sc.sides):
+            raise SuiteError(f"seat {self.id}: side {self.side}, but "
+                             f"{self.scenario.name} has sides 0-{len(sc.sides) - 1}")
+        return sc
 
     def measure(self, agent: str | Any = "packet", fights: int = 100, first_seed: int = 0,
                 opponents: str | Any = "packet") -> Record:
