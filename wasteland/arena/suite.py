@@ -75,7 +75,8 @@ class SeatEntry(_Strict):
     base: StrictStr = Field(description="where the map came from: a built-in scenario's "
                                         "name or a path under wasteland/")
     scenario: StrictStr = Field(description="the tuned scenario file, in the suite's folder")
-    side: StrictInt | None = Field(None, ge=0, le=MAX_COMBATANTS - 1, description="the creatures' side; none: mirror")
+    side: StrictInt | None = Field(None, ge=0, le=MAX_COMBATANTS - 1,
+                                   description="the creatures' side; none: mirror")
     change: StrictStr = Field("", description="the line-up change from the map's own")
     packet: PacketRecord
     bar: StrictBool
