@@ -13,6 +13,7 @@
 | Action Values      | [0, 318] (`N_ACTIONS` entries of the fixed action table)             |
 | Observation Shape  | {"observation": (259,), "action_mask": (319,)}                       |
 | Observation Values | observation in [-1, 1] (float32), action_mask in {0, 1} (int8)       |
+| State Shape        | (agents x 259,): `state()`, every agent's observation in slot order   |
 
 A Fallout tabletop fight on a square grid: every combatant of the scenario is an agent.
 The rules live in the ruleset (`wasteland.rules`, default `"pnp"`, or `"f2d20"`, Fallout
@@ -96,6 +97,14 @@ cover is the zone's, weapons fire from the ammunition supply (no magazines) and 
 `action_mask` is exactly the ruleset's `legal_ids` for the deciding agent (in the
 egocentric ids below) and all zeros for every other agent (and for everybody once the
 battle is over).
+
+## State
+
+`env.state()` (and `parallel_env().state()`), for centralized critics (QMIX, MAPPO):
+every combatant's `observation`, as it would see it with no decision pending,
+concatenated in slot order (the order of `possible_agents`), so each combatant's exact
+state is in it whatever the others could see; `state_space` is the matching Box (the
+observation's bounds, tiled). Its length is fixed for an env: agents x 259.
 
 ## Action space
 
@@ -360,6 +369,12 @@ class raw_env(AECEnv, EzPickle):
         self._act_space: spaces.Discrete = spaces.Discrete(N_ACTIONS)
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
+        # the global state for centralized critics: every combatant's own observation, in
+        # slot order (each holds that combatant's exact state, whatever the others can see)
+        box = observation_box()
+        n = len(self.possible_agents)
+        self.state_space = spaces.Box(low=np.tile(box.low, n), high=np.tile(box.high, n),
+                                      dtype=np.float32)
 
         self._np_random: np.random.Generator | None = None
         self._np_random_seed: int | None = None
@@ -426,6 +441,14 @@ class raw_env(AECEnv, EzPickle):
         self.agent_selection = self.agents[0]
         self._skip_agent_selection = None
         self._advance()
+
+    def state(self) -> np.ndarray:
+        """Every combatant's observation (``observation`` part, as if none were deciding),
+        concatenated in slot order: ``state_space``."""
+        enc = self._enc
+        if enc is None:
+            raise WastelandError("state() before reset(): call reset() first")
+        return np.concatenate([enc.observe(i, None) for i in range(len(self.possible_agents))])
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         slot = self._slot_of[agent]
@@ -574,6 +597,7 @@ class ParallelCombat(ParallelEnv):
         self.possible_agents = self.aec_env.possible_agents
         self.agents: list[str] = []
         self.render_mode = self.aec_env.render_mode
+        self.state_space = self.aec_env.state_space
         self._steps = 0
 
     @property
