@@ -38,7 +38,7 @@ def arms_for(view, seed: int) -> list[Arm]:
     """The packet's choice, the plans' first actions, then single actions, up to ARMS."""
     base_id = ACTION_INDEX[PacketAgent(seed).act(view)]
     probe = SearchAgent(f"search:plans=2,candidates={ARMS}", 0)
-    arms = [Arm(base_id, []), *probe._plans(view, seed, base_id)]
+    arms = [Arm(base_id, []), *probe._plans(view, seed, base_id, ARMS)]
     seen = {a.id for a in arms}
     arms += [Arm(i, []) for i in candidates(view, base_id, 64) if i not in seen]
     return arms[:ARMS]
@@ -61,7 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--states", type=int, default=20)
     ap.add_argument("--rollouts", type=int, default=120, help="continuations per candidate")
     ap.add_argument("--horizon", type=int, default=2, help="the cut to compare (rounds)")
-    ap.add_argument("--agents", default="search", help="search agents, comma-separated")
+    ap.add_argument("--agents", default="search",
+                    help="agents, separated by semicolons (a search budget has commas)")
     ap.add_argument("--seed", type=int, default=5)
     a = ap.parse_args(argv)
     seats = {s.id: s for s in load_suite()}
@@ -69,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--seat: {a.seat!r} is not a suite seat; e.g. {', '.join(list(seats)[:3])}")
     s = seats[a.seat]
     sc, rs, kinds = s.load(), get_ruleset(s.ruleset), set(s.kinds)
-    names = [x for x in a.agents.split(",") if x]
+    names = [x for x in a.agents.split(";") if x]
     pick = random.Random(a.seed)
     gains: dict[str, list[float]] = {n: [] for n in names}
     worse: dict[str, int] = {n: 0 for n in names}

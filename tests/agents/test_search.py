@@ -34,13 +34,31 @@ SMALL = "search:rollouts=8,candidates=3,horizon=1"
 
 @pytest.mark.parametrize("name, budget", [
     ("search", Budget()),
-    ("search@0.2", Budget(seconds=0.2)),
-    ("search:rollouts=64,horizon=0", Budget(rollouts=64, horizon=0)),
-    ("search:candidates=3,z=2.5", Budget(candidates=3, z=2.5)),
+    ("search@0.2", Budget(seconds=0.2, given=frozenset({"seconds"}))),
+    ("search:rollouts=64,horizon=0", Budget(rollouts=64, horizon=0,
+                                            given=frozenset({"rollouts", "horizon"}))),
+    ("search:candidates=3,z=2.5", Budget(candidates=3, z=2.5,
+                                         given=frozenset({"candidates", "z"}))),
+    ("search:rollouts=48", Budget(given=frozenset({"rollouts"}))),  # a default, but named
 ])
 def test_budgets_parse_and_name_themselves_again(name, budget):
     assert parse_budget(name) == budget
     assert parse_budget(budget.text()) == budget
+
+
+def test_a_ruleset_default_fills_only_what_the_name_left_unset():
+    """docs/search.md, "2d20, second round": 2d20's continuations play to the end, with
+    more of them and a stricter bar; a key the name sets wins over the ruleset's default."""
+    from wasteland.agents.search import RULESET_DEFAULTS
+
+    plain = parse_budget("search")
+    assert plain.under("pnp") == plain and plain.under("simple") == plain
+    f = plain.under("f2d20")
+    assert (f.horizon, f.rollouts, f.z) == (0, 96, 1.5)
+    assert set(RULESET_DEFAULTS["f2d20"]) == {"horizon", "rollouts", "z"}
+    named = parse_budget("search:rollouts=48,z=1").under("f2d20")
+    assert (named.horizon, named.rollouts, named.z) == (0, 48, 1.0)
+    assert parse_budget("search:rollouts=48").text() == "search:rollouts=48"
 
 
 @pytest.mark.parametrize("name, fragment", [
@@ -201,7 +219,7 @@ def test_plans_are_the_packet_with_one_field_changed_and_start_differently():
     v = view_of(rs, b)
     agent = SearchAgent("search", seed=1)
     base_id = ACTION_INDEX[PacketAgent(9).act(v)]
-    arms = agent._plans(v, 9, base_id)
+    arms = agent._plans(v, 9, base_id, Budget().candidates)
     firsts = [a.id for a in arms]
     assert base_id not in firsts and len(set(firsts)) == len(firsts) <= Budget().candidates - 1
     for arm in arms:
@@ -254,17 +272,7 @@ def test_plans_2_fills_up_with_single_actions_that_do_not_put_off():
 
     assert putting_off(Action("cover")) and putting_off(Action("move", 1, "away"))
     assert not putting_off(Action("move", 1, "toward")) and not putting_off(Action("attack", 1))
-    rs = get_ruleset("pnp")
-    b = rs.new_battle(load_scenario("vault_corridor"), 3)
-    packets = [make_agent("packet", s) for s in range(2)]
-    calls: list = []
-    agent = SearchAgent("search:plans=2,candidates=8", seed=1)
-    agent._spend = lambda rs, b, side, seed, arms, slot, horizon=None: calls.append(arms)
-    while not b.over and b.round < 6:
-        v = view_of(rs, b)
-        if len(v.legal_ids) > 1:
-            agent.act(v)
-        rs.apply(b, packets[v.me.side].act(v))
+    calls = _plan2_arms("search:plans=2,candidates=8,full=0")
     assert calls
     filled = 0
     for arms in calls:
@@ -275,6 +283,36 @@ def test_plans_2_fills_up_with_single_actions_that_do_not_put_off():
         # plans first, single actions after
         assert [a.plan is None for a in arms[1:]] == sorted(a.plan is None for a in arms[1:])
     assert filled
+
+
+def _plan2_arms(name: str) -> list:
+    """The candidates a search of ``name`` weighs at each decision of 6 rounds of a packet
+    fight in vault_corridor (its continuations are not played)."""
+    rs = get_ruleset("pnp")
+    b = rs.new_battle(load_scenario("vault_corridor"), 3)
+    packets = [make_agent("packet", s) for s in range(2)]
+    calls: list = []
+    agent = SearchAgent(name, seed=1)
+    agent._spend = lambda rs, b, side, seed, arms, slot, horizon=None: calls.append(arms)
+    while not b.over and b.round < 6:
+        v = view_of(rs, b)
+        if len(v.legal_ids) > 1:
+            agent.act(v)
+        rs.apply(b, packets[v.me.side].act(v))
+    return calls
+
+
+def test_plans_2_played_to_the_end_weighs_waiting_too():
+    """With no cut (horizon 0, or few enough standing for ``full``) a single action that
+    waits or backs off cannot hide its cost past the horizon, so it is a candidate too."""
+    from wasteland.agents.search import putting_off
+    from wasteland.rules.actions import ACTION_TABLE
+
+    for name in ("search:plans=2,candidates=12,horizon=0,full=0",
+                 "search:plans=2,candidates=12"):  # vault_corridor: 4 stand, full=4
+        calls = _plan2_arms(name)
+        assert any(putting_off(ACTION_TABLE[a.id]) for arms in calls
+                   for a in arms[1:] if a.plan is None)
 
 
 @pytest.mark.parametrize("full, standing_ok", [(0, False), (2, True), (1, False)])
@@ -297,3 +335,28 @@ def test_wasteland_agents_lists_each_levels_measured_strength_and_time():
     rating, seconds = MEASURED["hard"]
     assert measured("hard") == f"; rating {rating:.1f}, {seconds * 1000:.0f} ms a decision"
     assert "under 1 ms" in measured("normal") and measured("nightmare") == ""
+
+
+@pytest.mark.parametrize("ruleset, horizon, rollouts", [("pnp", 2, 48), ("simple", 2, 48),
+                                                        ("f2d20", 0, 96)])
+def test_the_default_search_spends_its_rulesets_budget(ruleset, horizon, rollouts):
+    """On a 4v4 map (more stand than ``full``) the default cuts at two rounds under PnP and
+    Simple, and plays 2d20's continuations to the end, 96 of them (RULESET_DEFAULTS)."""
+    rs, b = _battle(ruleset, scenario="ruined_street")
+    seen = []
+    agent = SearchAgent("search", seed=1)
+    real = agent._spend
+
+    def spy(rs_, b_, side, seed, arms, slot, horizon_=None):
+        seen.append(horizon_)
+        real(rs_, b_, side, seed, arms, slot, horizon_)
+        seen.append(sum(len(a.values) for a in arms))
+
+    agent._spend = spy
+    packets = [make_agent("packet", s) for s in range(len(b.side_names))]
+    while len(seen) < 6 and not b.over:
+        v = view_of(rs, b)
+        act = agent.act(v) if len(v.legal_ids) > 1 else packets[v.me.side].act(v)
+        rs.apply(b, act)
+    assert seen and all(h == horizon for h in seen[0::2])
+    assert max(seen[1::2]) <= rollouts and (rollouts == 48 or max(seen[1::2]) > 48)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any, Final
 
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, Action
@@ -51,7 +51,9 @@ class Budget:
     actions followed by the packet, 2, plans first, then single actions that do not wait,
     hide or back off (``putting_off``); ``full``: continuations are played to the end,
     whatever the horizon, when at most this many combatants stand (small fights are cheap
-    to play out, and a cut misjudges a plan that waits: its cost falls past the cut)."""
+    to play out, and a cut misjudges a plan that waits: its cost falls past the cut).
+    A ruleset may default otherwise (RULESET_DEFAULTS, applied by ``under``): keys the name
+    sets (``given``) keep its values."""
 
     rollouts: int = 48
     candidates: int = 6
@@ -60,6 +62,7 @@ class Budget:
     plans: int = 1
     full: int = 4
     seconds: float = 0.0
+    given: frozenset[str] = frozenset()  # the keys its name set (the rest: defaults)
 
     LIMITS = {"rollouts": (1, 10_000), "candidates": (1, 64), "horizon": (0, 1000),
               "z": (0.0, 10.0), "plans": (0, 2), "full": (0, 100), "seconds": (0.0, 60.0)}
@@ -69,8 +72,26 @@ class Budget:
             return f"search@{self.seconds:g}"
         default = Budget()
         parts = [f"{f.name}={getattr(self, f.name):g}" for f in fields(self)
-                 if getattr(self, f.name) != getattr(default, f.name)]
+                 if f.name in self.LIMITS and (f.name in self.given or
+                                               getattr(self, f.name) != getattr(default, f.name))]
         return "search" + (":" + ",".join(parts) if parts else "")
+
+    def under(self, ruleset: str) -> Budget:
+        """This budget under ``ruleset``: its RULESET_DEFAULTS for the keys the name left
+        unset."""
+        extra = {k: v for k, v in RULESET_DEFAULTS.get(ruleset, {}).items()
+                 if k not in self.given}
+        return replace(self, **extra) if extra else self
+
+
+# where a ruleset's fights want another default (docs/search.md, "2d20, second round"): a
+# 2d20 fight runs 12 rounds and more on a 4v4 map, and a cut after two says little (it
+# names the candidate full playouts find best in 16 of 40 decisions of the ruined street),
+# so its continuations play to the end, with twice the continuations to tell binary
+# results apart and a stricter bar for leaving the packet's choice
+RULESET_DEFAULTS: Final[dict[str, dict[str, Any]]] = {
+    "f2d20": {"horizon": 0, "rollouts": 96, "z": 1.5},
+}
 
 
 def parse_budget(name: str) -> Budget:
@@ -90,7 +111,7 @@ def parse_budget(name: str) -> Budget:
         if not 0.001 <= seconds <= 60:
             raise WastelandError(f"agent {name!r}: a time budget is 0.001 to 60 seconds a "
                                  f"decision, got {text}")
-        return Budget(seconds=seconds)
+        return Budget(seconds=seconds, given=frozenset({"seconds"}))
     if not name.startswith("search:") or name == "search:":
         raise WastelandError(f"unknown agent {name!r}; accepted: {form}")
     values: dict[str, Any] = {}
@@ -110,7 +131,7 @@ def parse_budget(name: str) -> Budget:
             raise WastelandError(f"agent {name!r}: {key} must be {kind} from {lo:g} to {hi:g}, "
                                  f"got {text.strip()[:20]!r}")
         values[key] = value
-    return Budget(**values)
+    return Budget(**values, given=frozenset(values))
 
 
 FEATURES: Final = ("my HP share", "their HP share", "my share standing",
@@ -299,25 +320,27 @@ class SearchAgent:
         packet = self.base(seed)
         choice = packet.act(view)
         base_id = ACTION_INDEX[choice]
-        if self.budget.plans:
-            arms = [Arm(base_id, []), *self._plans(view, seed, base_id)]
-            if self.budget.plans == 2:  # the rest of the candidates: single actions
+        bud = self.budget.under(b.ruleset)
+        horizon = bud.horizon
+        if bud.full and sum(c.status == ACTIVE for c in b.combatants) <= bud.full:
+            horizon = 0
+        if bud.plans:
+            arms = [Arm(base_id, []), *self._plans(view, seed, base_id, bud.candidates)]
+            if bud.plans == 2:  # the rest of the candidates: single actions
+                # (played out to the end, one that waits no longer hides what it puts off)
                 taken = {a.id for a in arms}
                 arms += [Arm(i, []) for i in candidates(view, base_id, 64)
-                         if i not in taken and not putting_off(ACTION_TABLE[i])
-                         ][:max(0, self.budget.candidates - len(arms))]
+                         if i not in taken and (not horizon or not putting_off(ACTION_TABLE[i]))
+                         ][:max(0, bud.candidates - len(arms))]
         else:
-            arms = [Arm(i, []) for i in candidates(view, base_id, self.budget.candidates)]
+            arms = [Arm(i, []) for i in candidates(view, base_id, bud.candidates)]
         if len(arms) == 1:
             why = ("the only legal action" if len(view.legal_ids) == 1 else
-                   "every plan it weighs starts this way" if self.budget.plans else
+                   "every plan it weighs starts this way" if bud.plans else
                    "the only candidate")
             self.last_reason = f"search: {why}; packet: {packet.last_reason}"
             return choice
         side = view.me.side
-        horizon = self.budget.horizon
-        if self.budget.full and sum(c.status == ACTIVE for c in b.combatants) <= self.budget.full:
-            horizon = 0
         self._spend(rs, b, side, seed, arms, view.me.slot, horizon)
         base = arms[0]
         best = max(arms, key=lambda a: (a.mean, a is base))
@@ -328,7 +351,7 @@ class SearchAgent:
         base_text = ACTION_TABLE[base_id].text(b.ids, me)
         rival_text = ACTION_TABLE[rival.id].text(b.ids, me) + (
             f" (plan: {rival.plan.name})" if rival.plan is not None else "")
-        if best is base or not d > self.budget.z * se:
+        if best is base or not d > bud.z * se:
             self.last_reason = (f"search: keeps the packet's {base_text} ({_pct(base.mean)}, "
                                 f"{runs} continuations; next best {rival_text} {d:+.0%} "
                                 f"+-{_se(se)}): {packet.last_reason}")
@@ -337,9 +360,9 @@ class SearchAgent:
                             f"{runs} continuations); packet's {base_text} {_pct(base.mean)}")
         return ACTION_TABLE[rival.id]
 
-    def _plans(self, view: View, seed: int, base_id: int) -> list[Arm]:
+    def _plans(self, view: View, seed: int, base_id: int, limit: int) -> list[Arm]:
         """Arms for the plans whose first action differs from the packet's choice (and from
-        each other's), at most ``candidates - 1``."""
+        each other's), at most ``limit - 1``."""
         me = view.me
         own = self.base(seed).packet(me, view.battle)
         seen = {base_id}
@@ -351,7 +374,7 @@ class SearchAgent:
             if a not in seen:
                 seen.add(a)
                 out.append(Arm(a, [], plan))
-                if len(out) + 1 >= self.budget.candidates:
+                if len(out) + 1 >= limit:
                     break
         return out
 
@@ -363,7 +386,7 @@ class SearchAgent:
         candidate has done better than the packet's choice on the continuations so far
         (most decisions: the packet's choice is sound, and the rest of the budget would
         only confirm it)."""
-        bud = self.budget
+        bud = self.budget.under(b.ruleset)
         deadline = time.perf_counter() + bud.seconds if bud.seconds else 0.0
         total = bud.rollouts if not bud.seconds else 1 << 30
         alive = list(arms)
