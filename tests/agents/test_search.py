@@ -55,7 +55,7 @@ def test_a_ruleset_default_fills_only_what_the_name_left_unset():
     assert plain.under("pnp") == plain and plain.under("simple") == plain
     f = plain.under("f2d20")
     assert (f.horizon, f.rollouts, f.z) == (0, 96, 1.5)
-    assert set(RULESET_DEFAULTS["f2d20"]) == {"horizon", "rollouts", "z"}
+    assert set(RULESET_DEFAULTS["f2d20"]) == {"horizon", "rollouts", "z", "taper"} and f.taper == 1
     named = parse_budget("search:rollouts=48,z=1").under("f2d20")
     assert (named.horizon, named.rollouts, named.z) == (0, 48, 1.0)
     assert parse_budget("search:rollouts=48").text() == "search:rollouts=48"
@@ -360,3 +360,38 @@ def test_the_default_search_spends_its_rulesets_budget(ruleset, horizon, rollout
         rs.apply(b, act)
     assert seen and all(h == horizon for h in seen[0::2])
     assert max(seen[1::2]) <= rollouts and (rollouts == 48 or max(seen[1::2]) > 48)
+
+
+def test_taper_halves_the_continuations_for_each_action_already_taken_this_turn(monkeypatch):
+    """2d20's default (taper=1): once the combatant whose turn it is has taken an action
+    this turn (read from the battle's minor and major counts), its next decision gets
+    half the continuations; a decision that opens the turn gets them all."""
+    import wasteland.agents.search as search_mod
+
+    rs = get_ruleset("f2d20")
+    b = rs.new_battle(load_scenario("ruined_street"), 2)
+    packets = [make_agent("packet", s) for s in range(len(b.side_names))]
+    calls = [0]
+    real = search_mod.continuation
+
+    def counting(*args, **kwargs):
+        calls[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(search_mod, "continuation", counting)
+    seen: list[tuple[int, int, int]] = []  # (actions done, tapered, whole) a decision
+    while not b.over and len(seen) < 8:
+        v = view_of(rs, b)
+        owner = v.decision.slot == "act" and b.order[b.turn] == v.me.slot
+        done = int(b.extra.get("minor", 0)) + int(b.extra.get("major", 0))
+        if owner and len(v.legal_ids) > 1 and done <= 1:
+            spent = []
+            for name in ("search:candidates=2,plans=0", "search:candidates=2,plans=0,taper=0"):
+                calls[0] = 0
+                SearchAgent(name, seed=3).act(v)
+                spent.append(calls[0])
+            seen.append((done, *spent))
+        rs.apply(b, packets[v.me.side].act(v))
+    assert {d for d, _, _ in seen} == {0, 1}
+    for done, tapered, whole in seen:
+        assert whole == 96 and tapered == (96 if done == 0 else 48)

@@ -52,6 +52,10 @@ class Budget:
     hide or back off (``putting_off``); ``full``: continuations are played to the end,
     whatever the horizon, when at most this many combatants stand (small fights are cheap
     to play out, and a cut misjudges a plan that waits: its cost falls past the cut).
+    ``taper``: 1, each action the combatant has already taken this turn (2d20's minor and
+    major actions, read from the battle, so a resumed game searches the same) halves the
+    continuations, to at least an eighth: a 2d20 turn is many decisions (aim, attack, d20s
+    to buy, damage to boost, a second attack), and a GM should not wait on one for long.
     A ruleset may default otherwise (RULESET_DEFAULTS, applied by ``under``): keys the name
     sets (``given``) keep its values."""
 
@@ -61,11 +65,13 @@ class Budget:
     z: float = 1.0
     plans: int = 1
     full: int = 4
+    taper: int = 0
     seconds: float = 0.0
     given: frozenset[str] = frozenset()  # the keys its name set (the rest: defaults)
 
     LIMITS = {"rollouts": (1, 10_000), "candidates": (1, 64), "horizon": (0, 1000),
-              "z": (0.0, 10.0), "plans": (0, 2), "full": (0, 100), "seconds": (0.0, 60.0)}
+              "z": (0.0, 10.0), "plans": (0, 2), "full": (0, 100), "taper": (0, 1),
+              "seconds": (0.0, 60.0)}
 
     def text(self) -> str:
         if self.seconds:
@@ -90,7 +96,7 @@ class Budget:
 # so its continuations play to the end, with twice the continuations to tell binary
 # results apart and a stricter bar for leaving the packet's choice
 RULESET_DEFAULTS: Final[dict[str, dict[str, Any]]] = {
-    "f2d20": {"horizon": 0, "rollouts": 96, "z": 1.5},
+    "f2d20": {"horizon": 0, "rollouts": 96, "z": 1.5, "taper": 1},
 }
 
 
@@ -387,6 +393,10 @@ class SearchAgent:
         (most decisions: the packet's choice is sound, and the rest of the budget would
         only confirm it)."""
         bud = self.budget.under(b.ruleset)
+        if bud.taper and 0 <= b.turn < len(b.order) and b.order[b.turn] == slot:
+            done = int(b.extra.get("minor", 0)) + int(b.extra.get("major", 0))
+            if done:
+                bud = replace(bud, rollouts=max(bud.rollouts // 8, bud.rollouts >> min(done, 3)))
         deadline = time.perf_counter() + bud.seconds if bud.seconds else 0.0
         total = bud.rollouts if not bud.seconds else 1 << 30
         alive = list(arms)
