@@ -29,6 +29,7 @@ from wasteland.agents.packets import PacketAgent  # noqa: E402
 from wasteland.agents.search import Arm, SearchAgent, candidates, continuation, paired  # noqa: E402
 from wasteland.arena.suite import load_suite  # noqa: E402
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE  # noqa: E402
+from wasteland.rules.errors import WastelandError  # noqa: E402
 from wasteland.rules.protocol import get_ruleset  # noqa: E402
 
 ARMS = 12
@@ -65,12 +66,20 @@ def main(argv: list[str] | None = None) -> int:
                     help="agents, separated by semicolons (a search budget has commas)")
     ap.add_argument("--seed", type=int, default=5)
     a = ap.parse_args(argv)
+    for key, lo, hi in (("states", 1, 10_000), ("rollouts", 2, 10_000), ("horizon", 0, 1000)):
+        if not lo <= getattr(a, key) <= hi:
+            ap.error(f"--{key}: {lo} to {hi}, got {getattr(a, key)}")
     seats = {s.id: s for s in load_suite()}
     if a.seat not in seats:
         ap.error(f"--seat: {a.seat!r} is not a suite seat; e.g. {', '.join(list(seats)[:3])}")
     s = seats[a.seat]
     sc, rs, kinds = s.load(), get_ruleset(s.ruleset), set(s.kinds)
     names = [x for x in a.agents.split(";") if x]
+    for n in names:
+        try:
+            make_agent(n, 0)
+        except WastelandError as e:
+            ap.error(f"--agents: {e}")
     pick = random.Random(a.seed)
     gains: dict[str, list[float]] = {n: [] for n in names}
     worse: dict[str, int] = {n: 0 for n in names}
