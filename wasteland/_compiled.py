@@ -44,7 +44,7 @@ MODULES = (
     "rules/hexes.py", "rules/simple/attack.py", "rules/simple/movement.py",
     "rules/simple/odds.py", "rules/simple/ruleset.py", "rules/simple/skills.py",
     "rules/simple/stats.py", "rules/simple/tactics.py",
-    "envs/encoding.py", "agents/base.py",
+    "envs/features.py", "envs/encoding.py", "agents/base.py",
     "agents/packets/agent.py", "agents/packets/aid.py", "agents/packets/attack.py",
     "agents/packets/movement.py", "agents/packets/odds.py", "agents/packets/packet.py",
     "agents/packets/phases.py", "agents/packets/spare.py", "agents/packets/weapons.py",

@@ -21,7 +21,7 @@ def test_pettingzoo_state_test_passes(ruleset: str) -> None:
                                       illegal_action="end"), num_cycles=20)
 
 
-def test_state_is_every_agents_observation_in_slot_order() -> None:
+def test_state_is_every_agents_full_view_in_slot_order() -> None:
     env = combat_v0.parallel_env(ruleset="pnp", scenario="ruined_street")
     env.reset(seed=3)
     aec = env.unwrapped
@@ -30,10 +30,15 @@ def test_state_is_every_agents_observation_in_slot_order() -> None:
     n = len(env.possible_agents)
     assert state.shape == env.state_space.shape == (n * OBS_SIZE,)
     assert env.state_space.contains(state)
+    hidden = 0
     for i, agent in enumerate(env.possible_agents):
         block = state[i * OBS_SIZE:(i + 1) * OBS_SIZE]
+        assert np.array_equal(block, aec._enc.observe(i, None, full=True))
         if agent != deciding:
-            assert np.array_equal(block, aec.observe(agent)["observation"])
+            # the full view: what the agent sees, and the enemies it has not seen as well
+            seen = aec.observe(agent)["observation"]
+            hidden += not np.array_equal(block, seen)
+    assert hidden > 0
     # blocks differ from one another: each is its own combatant's point of view
     assert not np.array_equal(state[:OBS_SIZE], state[OBS_SIZE:2 * OBS_SIZE])
 

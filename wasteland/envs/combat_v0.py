@@ -11,9 +11,9 @@
 | Agents             | 2 to 10 (`MAX_COMBATANTS`)                                           |
 | Action Shape       | (1)                                                                  |
 | Action Values      | [0, 318] (`N_ACTIONS` entries of the fixed action table)             |
-| Observation Shape  | {"observation": (259,), "action_mask": (319,)}                       |
+| Observation Shape  | {"observation": (679,), "action_mask": (319,)}                       |
 | Observation Values | observation in [-1, 1] (float32), action_mask in {0, 1} (int8)       |
-| State Shape        | (agents x 259,): `state()`, every agent's observation in slot order   |
+| State Shape        | (agents x 679,): `state()`, every agent's full view in slot order     |
 
 A Fallout tabletop fight on a square grid: every combatant of the scenario is an agent.
 The rules live in the ruleset (`wasteland.rules`, default `"pnp"`, or `"f2d20"`, Fallout
@@ -77,22 +77,49 @@ A dict with the usual `"observation"` and `"action_mask"`; the spaces are the sa
 every agent, scenario and ruleset, so one policy can drive any combatant.
 
 `observation` is egocentric (`wasteland.envs.encoding`, `feature_names()` names each
-position): a global block (whether I decide now, the slot one-hot over every ruleset's
-slots - PnP small/large/free, 2d20 act/dice/boost/defend/free, other - the reaction kind
-one-hot, round fraction, my HP fraction, AP, loaded and reserve ammunition, weapon
-melee/ranged, range, RoF and reach, spare weapons, healing items, readied, free action
-used, Speed, cover and height of my square, visibility (my square or the light, the
-worse), unguarded, and the 2d20 AP economy: my side's pool and the fullest enemy pool
-(/ 6), minor and major actions used and moved this turn; zeros under PnP) and then one
-block per combatant in egocentric order (me first, then the others still fighting from
-the nearest out, ties to enemies and then the most hurt, then the fallen), so block `k`
-is the combatant that an action's target `k` names: present, is me, ally, enemy, alive,
-HP fraction, dx and dy (normalized by the map size), distance, in line of sight, cover,
-height difference, range band (2d20 zones: close 0 .. extreme 1; 0 under PnP), crippled
-head/arm/leg, readied, is the subject of the decision (the reaction's subject, the 2d20
-attack's target), ranged weapon, free action used, unguarded, weapon empty. Under 2d20,
-cover is the zone's, weapons fire from the ammunition supply (no magazines) and Speed is
-0. Empty blocks are zeros.
+position; version 1, 679 floats). It holds what the combatant could know at the table,
+no more:
+
+* a global block: whether I decide now, the slot one-hot over every ruleset's slots (PnP
+  small/large/free, 2d20 act/dice/boost/defend/free, other), the reaction kind one-hot,
+  round fraction, my HP fraction, AP, loaded and reserve ammunition, weapon melee/ranged,
+  range, RoF and reach, spare weapons, healing items, readied, free action used, Speed,
+  cover and height of my square, visibility (my square or the light, the worse),
+  unguarded, and the 2d20 AP economy (my side's pool and the fullest enemy pool / 6,
+  minor and major actions used, moved this turn; zeros elsewhere);
+* a 5 x 5 patch of terrain around me (`patch_<row>_<col>.<channel>`, rows and columns
+  -2..+2, row growing as the map's y): wall (also off the map), cover / 3 (the zone's
+  under 2d20), height over my square / 20 (signed), darkness;
+* then one block per combatant in egocentric order (me first, then the others still
+  fighting from the nearest out, ties to enemies and then the most hurt, then the
+  fallen), so block `k` is the combatant that an action's target `k` names:
+  - who: present, is me, ally, enemy, alive;
+  - knowledge: seen (in my line of sight now; allies and I always are), last seen
+    (rounds since I last saw it / 5, capped at 1), never seen;
+  - geometry: dx and dy (normalized by the map size), distance, in line of sight, cover
+    of its square, height difference, range band (2d20 zones: close 0 .. extreme 1);
+  - what it shows: HP fraction, crippled head/arm/leg, readied, ranged weapon, free
+    action used, unguarded, weapon empty, and the conditions prone, burrowed, bleeding,
+    burning (a fire, or 2d20's persistent damage), winded (Simple's fatigue), stunned,
+    dying, crippled (any limb), ready action (a readied action or attack), overwatching,
+    evading (Simple's evade, 2d20's Defend);
+  - what it is: creature kind one-hot (animal, insect, mutant, robot, ghoul, human,
+    character), Defense (/ 30 PnP, / 5 2d20, / 10 Simple), physical and energy DR (DT
+    under PnP and Simple) / 20, its own plus its armor's;
+  - whether it is the subject of the decision (the reaction's subject, the 2d20 attack's
+    target);
+  - the odds, for an enemy in sight: for each of my weapon slots, the ruleset's exact
+    chance to hit it if I attacked now (0 when that weapon cannot reach it from here or is
+    not ready: put away, taken, out of rounds) and the expected damage of a hit after its
+    armor over its HP left (capped at 1); then its chance to hit me with the weapon in its
+    hand and the expected damage of that hit over my HP left.
+
+An enemy out of my line of sight is shown where and as I last saw it (`Encoder.look`, at
+each of my decisions), with `in_los` 0 and no odds; one I have never seen shows only that
+it is there (present, enemy, alive, never seen). Who is out of the fight is known to all.
+A resumed game starts its combatants' memories afresh. Under 2d20, cover is the zone's,
+weapons fire from the ammunition supply (no magazines) and Speed is 0. Empty blocks are
+zeros.
 
 `action_mask` is exactly the ruleset's `legal_ids` for the deciding agent (in the
 egocentric ids below) and all zeros for every other agent (and for everybody once the
@@ -101,10 +128,11 @@ battle is over).
 ## State
 
 `env.state()` (and `parallel_env().state()`), for centralized critics (QMIX, MAPPO):
-every combatant's `observation`, as it would see it with no decision pending,
-concatenated in slot order (the order of `possible_agents`), so each combatant's exact
-state is in it whatever the others could see; `state_space` is the matching Box (the
-observation's bounds, tiled). Its length is fixed for an env: agents x 259.
+every combatant's `observation` with nothing hidden (every enemy as it is now, seen or
+not, with its odds) and no decision pending, concatenated in slot order (the order of
+`possible_agents`), so each combatant's exact state is in it whatever the others could
+see; `state_space` is the matching Box (the observation's bounds, tiled). Its length is
+fixed for an env: agents x 679.
 
 ## Action space
 
@@ -448,7 +476,8 @@ class raw_env(AECEnv, EzPickle):
         enc = self._enc
         if enc is None:
             raise WastelandError("state() before reset(): call reset() first")
-        return np.concatenate([enc.observe(i, None) for i in range(len(self.possible_agents))])
+        return np.concatenate([enc.observe(i, None, full=True)
+                               for i in range(len(self.possible_agents))])
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         slot = self._slot_of[agent]
@@ -517,6 +546,7 @@ class raw_env(AECEnv, EzPickle):
             self._decision = dec
             self._legal = R.legal_ids(b)
             assert self._enc is not None
+            self._enc.look(dec.combatant)
             self._order = self._enc.order(dec.combatant)
             self.agent_selection = self.possible_agents[dec.combatant]
             return

@@ -54,11 +54,21 @@ from wasteland.rules.actions import (
     N_ACTIONS,
     Action,
 )
-from wasteland.rules.battle import ACTIVE, Battle
+from wasteland.rules.battle import ACTIVE, Battle, Combatant
 from wasteland.rules.protocol import Decision, Ruleset, get_ruleset
 from wasteland.rules.zones import Zones
 
 from .buffers import ego_flags, flags8, floats32
+from .features import (
+    CONDITIONS,
+    PATCH_CHANNELS,
+    PATCH_SIDE,
+    STATIC_FEATURES,
+    condition_features,
+    patch_names,
+    static_features,
+    terrain_patch,
+)
 
 END_ID: Final = ACTION_INDEX[Action("end")]
 
@@ -77,18 +87,29 @@ GLOBAL_FEATURES: Final = (
     "spare_weapons", "healing_items",
     "readied", "free_used", "speed", "cover", "height", "visibility", "unguarded",
     "pool_mine", "pool_enemy", "minor_used", "major_used", "moved",
+    *patch_names(),
+)
+# what the combatant itself shows (remembered as a whole when it goes out of sight)
+STATE_FEATURES: Final = (
+    "hp_frac", "crippled_head", "crippled_arm", "crippled_leg",
+    "readied", "ranged", "free_used", "unguarded", "weapon_empty", *CONDITIONS,
 )
 SLOT_FEATURES: Final = (  # the four that do not change during a battle come first
-    "present", "is_me", "ally", "enemy", "alive", "hp_frac",
+    "present", "is_me", "ally", "enemy", "alive",
+    "seen", "last_seen", "never_seen",  # knowledge: see Encoder.look
     "dx", "dy", "distance", "in_los", "cover", "height_diff", "range_band",  # geometry:
     # cached per square pair
-    "crippled_head", "crippled_arm", "crippled_leg",
-    "readied", "reaction_subject", "ranged", "free_used", "unguarded", "weapon_empty",
+    *STATE_FEATURES, *STATIC_FEATURES,
+    "reaction_subject",
+    *(f"{what}_w{i}" for i in range(MAX_WEAPONS) for what in ("hit", "damage")),
+    "threat_hit", "threat_damage",
 )
 G: Final = len(GLOBAL_FEATURES)
 B: Final = len(SLOT_FEATURES)
 OBS_SIZE: Final = G + MAX_COMBATANTS * B
 SIGNED: Final = ("dx", "dy", "height_diff")
+AGE_SCALE: Final = 5.0  # last_seen: rounds since the combatant last saw it, over this
+PATCH_AT: Final = GLOBAL_FEATURES.index(patch_names()[0])
 
 AP_SCALE: Final = 10.0
 SPEED_SCALE: Final = 10.0
@@ -106,7 +127,8 @@ SUPPLY: Final = 2
 
 
 # how blocks are ordered; part of what a trained policy's observation hash covers
-ORDER_RULE: Final = "me; active by distance, enemies first, lower hp fraction, slot; then fallen"
+ORDER_RULE: Final = ("me; active by distance (an enemy out of sight where last seen, one never "
+                     "seen last), enemies first, lower hp fraction, slot; then fallen")
 
 
 def feature_names() -> list[str]:
@@ -178,6 +200,9 @@ def ego_mask(legal: list[int], order: list[int]) -> np.ndarray:
 
 def observation_box() -> spaces.Box:
     low = np.zeros(OBS_SIZE, dtype=np.float32)
+    height = PATCH_CHANNELS.index("height")
+    for sq in range(PATCH_SIDE * PATCH_SIDE):
+        low[PATCH_AT + sq * len(PATCH_CHANNELS) + height] = -1.0
     for k in range(MAX_COMBATANTS):
         for f in SIGNED:
             low[G + k * B + SLOT_FEATURES.index(f)] = -1.0
@@ -229,6 +254,11 @@ def _choice(key: tuple[str, str | None]) -> tuple[float, ...]:
 
 _DOWN: Final[Floats] = (0.0,) * (len(SLOT_FEATURES) - 4)
 _WHOLE: Final[Floats] = (0.0, 0.0, 0.0)  # no crippled head, arms or legs
+_SEEN: Final[Floats] = (1.0, 0.0, 0.0)  # seen now, 0 rounds ago, not "never seen"
+_NEVER: Final[Floats] = (0.0, 1.0, 1.0)
+_NO_GEOMETRY: Final[Floats] = (0.0,) * 7
+_UNKNOWN: Final[Floats] = (0.0,) * (len(STATE_FEATURES) + len(STATIC_FEATURES))
+_NO_ODDS: Final[Floats] = (0.0,) * (2 * MAX_WEAPONS + 2)
 
 
 def _clip(x: float) -> float:
@@ -322,6 +352,17 @@ class Encoder:
         self.economy = "pools" in battle.extra
         n_sides = len(battle.side_names)
         self._enemy_sides = [[s for s in range(n_sides) if s != side] for side in range(n_sides)]
+        self.tactics = ruleset.tactics
+        # kind, Defense and DR: fixed for a creature and its armor
+        self._static: list[Floats] = [static_features(c, battle.ruleset)
+                                      for c in battle.combatants]
+        # the terrain around each square (kept with the map, like the geometry)
+        self._patch: dict[int, Floats] = g.caches.setdefault(f"{geo_key}_patch_{self.ambient}", {})
+        # what each combatant last saw of each enemy (Encoder.look): the square (-1:
+        # never seen), the round, and the enemy's own features then
+        self._mem_pos: list[list[int]] = [[-1] * self.n for _ in range(self.n)]
+        self._mem_round: list[list[int]] = [[0] * self.n for _ in range(self.n)]
+        self._mem_state: list[list[tuple[Any, ...]]] = [[()] * self.n for _ in range(self.n)]
 
     def _arm(self) -> None:
         """The features of each combatant's weapons, worked out again whenever what the
@@ -346,8 +387,101 @@ class Encoder:
     def __reduce__(self) -> tuple[Any, ...]:
         # copied and pickled (vector envs, Ray) by building it again from its battle:
         # compiled it has no __dict__ to copy; what it keeps is worked out from the
-        # battle, the rest lives with the map
-        return (Encoder, (self.battle,))
+        # battle, the rest lives with the map - but for what each combatant remembers
+        return (_rebuilt, (self.battle, self._mem_pos, self._mem_round, self._mem_state))
+
+    def remember(self, pos: list[list[int]], rounds: list[list[int]],
+                 state: list[list[tuple[Any, ...]]]) -> None:
+        """Take over another encoder's memories (a copy of the env)."""
+        self._mem_pos = [list(r) for r in pos]
+        self._mem_round = [list(r) for r in rounds]
+        self._mem_state = [list(r) for r in state]
+
+    def look(self, me: int) -> None:
+        """What combatant ``me`` sees now of each enemy in its line of sight, kept until it
+        sees that enemy again: the envs call it at each of ``me``'s decisions (and
+        ``observe`` with a decision does it too), as a player looks around the table on
+        their turn. An enemy out of sight is then observed where and as it was last seen,
+        with how many rounds ago; one never seen, with nothing but that."""
+        b = self.battle
+        if b.extra.get("armory", 0) != self._armory:
+            self._arm()
+        cs = b.combatants
+        c = cs[me]
+        row = b.grid.sight[c.pos]
+        mp, mr, ms = self._mem_pos[me], self._mem_round[me], self._mem_state[me]
+        for o in cs:
+            if o.side != c.side and o.status == ACTIVE and row[o.pos]:
+                j = o.slot
+                mp[j] = o.pos
+                mr[j] = b.round
+                ms[j] = self._state(o)
+
+    def _state(self, o: Combatant) -> tuple[Any, ...]:
+        """``STATE_FEATURES`` of combatant ``o`` (what it shows to anyone who sees it)."""
+        ohp, omhp = o.hp, o.max_hp
+        aw = o.active_weapon
+        ow = self.weapons[o.slot][aw]
+        ofeed = ow[5]
+        if not ofeed:
+            empty = False
+        elif ofeed == MAGAZINE:
+            ost = o.weapon_states[aw]
+            empty = ost.loaded == 0 or ost.reload_step != 0
+        else:  # SUPPLY
+            empty = o.ammo.get(ow[7], 0) <= 0
+        cr = o.crippled
+        if cr:
+            ca = cr.get("arm", 0) * 0.5
+            cl = cr.get("leg", 0) * 0.5
+            crip: tuple[Any, ...] = (cr.get("head", 0) != 0, ca if ca < 1.0 else 1.0,
+                                     cl if cl < 1.0 else 1.0)
+        else:
+            crip = _WHOLE
+        # bools where a feature is 0 or 1: the buffer reads them as 0.0 and 1.0
+        return ((ohp / omhp if omhp > 0 else 0.0,) + crip
+                + (o.readied, ow[1] > 0.0, o.free_used, o.unguarded, empty)
+                + condition_features(self.battle, o))
+
+    def _ready(self, c: Combatant, i: int) -> bool:
+        """Whether ``c`` can fire or swing weapon slot ``i`` now without reloading: it
+        still has it, it is not put away, and it has the rounds."""
+        if self.weapons[c.slot][i] is _EMPTY_HANDS:
+            return False
+        return self.tactics.rounds_ready(c, i) > 0
+
+    def _odds(self, c: Combatant, o: Combatant) -> tuple[float, ...]:
+        """For each of ``c``'s weapon slots, the exact chance its attack on ``o`` hits if
+        made now (0 when that weapon cannot attack ``o`` from here, or is not ready) and
+        the expected damage of a hit over ``o``'s HP left; then the same two for ``o``'s
+        weapon in hand against ``c`` (the threat it poses)."""
+        b = self.battle
+        tac = self.tactics
+        held = c.active_weapon
+        out: list[float] = []
+        n = len(c.weapons)
+        for i in range(MAX_WEAPONS):
+            if i < n and self._ready(c, i) and tac.can_attack(b, c, o, i):
+                c.active_weapon = i  # the odds read the weapon in hand: put back at once
+                try:
+                    p = tac.hit_chance(b, c, o, None, 0)
+                finally:
+                    c.active_weapon = held
+                d = max(0.0, tac.damage_per_hit(b, c, i, o)) / max(1, o.hp)
+                out.append(p)
+                out.append(d if d < 1.0 else 1.0)
+            else:
+                out.append(0.0)
+                out.append(0.0)
+        ow = o.active_weapon
+        if self._ready(o, ow) and tac.can_attack(b, o, c, ow):
+            d = max(0.0, tac.damage_per_hit(b, o, ow, c)) / max(1, c.hp)
+            out.append(tac.hit_chance(b, o, c, None, 0))
+            out.append(d if d < 1.0 else 1.0)
+        else:
+            out.append(0.0)
+            out.append(0.0)
+        return tuple(out)
 
     def _geometry(self, a: int, b: int) -> tuple[float, ...]:
         """dx, dy, distance, line of sight, cover, height difference and range band from
@@ -372,6 +506,9 @@ class Encoder:
         p = cs[me].pos
         x0, y0 = xs[p], ys[p]
         enemy = self._prefix[me]
+        side = cs[me].side
+        seen_row = g.sight[p]
+        remembered = self._mem_pos[me]
         # sorted by (out of the fight, distance, not an enemy, HP fraction, slot): the
         # first three packed into one int (a map is at most 32 squares across), placed by
         # insertion among at most 9 others; comparing key tuples in list.sort took 8% of
@@ -384,14 +521,20 @@ class Encoder:
             if j == me:
                 continue
             q = o.pos
-            dx, dy = xs[q] - x0, ys[q] - y0
-            d = (dx if dx > 0 else -dx)
-            dy = dy if dy > 0 else -dy
-            if dy > d:
-                d = dy
+            frac = o.hp / o.max_hp if o.max_hp > 0 else 0.0
+            if o.side != side and not seen_row[q]:
+                q = remembered[j]  # where it was last seen; never seen: after the rest
+                frac = self._mem_state[me][j][0] if q >= 0 else 1.0
+            if q >= 0:
+                dx, dy = xs[q] - x0, ys[q] - y0
+                d = (dx if dx > 0 else -dx)
+                dy = dy if dy > 0 else -dy
+                if dy > d:
+                    d = dy
+            else:
+                d = 1 << 18
             head = ((1 if o.status != ACTIVE else 0) << 20) | (d << 1) | (
                 0 if enemy[j][3] == 1.0 else 1)
-            frac = o.hp / o.max_hp if o.max_hp > 0 else 0.0
             i = len(heads)
             while i > 0:
                 h = heads[i - 1]
@@ -405,10 +548,13 @@ class Encoder:
         return out
 
     def observe(self, me: int, dec: Decision | None = None,
-                order: Sequence[int] | None = None) -> np.ndarray:
+                order: Sequence[int] | None = None, full: bool = False) -> np.ndarray:
         """The observation of combatant slot ``me``; ``dec`` is the current decision if it is
-        ``me``'s (else the decision features are zeros); ``order`` the block order if
-        already known (``self.order(me)``)."""
+        ``me``'s (else the decision features are zeros; given, ``me`` looks around first:
+        ``look``); ``order`` the block order if already known (``self.order(me)``).
+        ``full``: every enemy as it is now, seen or not (the env's ``state()``)."""
+        if dec is not None:
+            self.look(me)
         blocks = order if order is not None else self.order(me)
         b = self.battle
         if b.extra.get("armory", 0) != self._armory:
@@ -486,43 +632,55 @@ class Encoder:
                 out.append((pm if pm < 1.0 else 1.0, pe if pe < 1.0 else 1.0, 0.0, 0.0, 0.0))
         else:
             out.append(_NO_ECONOMY)
+        patch = self._patch.get(pos)
+        if patch is None:
+            patch = self._patch[pos] = terrain_patch(b.grid, self.cover, pos, self.ambient)
+        out.append(patch)
         row = self._geo.get(pos)
         if row is None:
             row = self._geo[pos] = [None] * self._cells
         subj = cs[subject] if subject >= 0 else None
-        prefix, prefix_alive, weapons = self._prefix[me], self._prefix_alive[me], self.weapons
+        prefix, prefix_alive = self._prefix[me], self._prefix_alive[me]
+        static = self._static
+        seen_row = b.grid.sight[pos]
+        side = c.side
+        mem_pos, mem_round, mem_state = self._mem_pos[me], self._mem_round[me], self._mem_state[me]
         for j in blocks:
             o = cs[j]
-            pre, al, ows = prefix[j], prefix_alive[j], weapons[j]
             if o.status != ACTIVE:  # out of the fight: who it was is all that is left
-                out.append(pre)
+                out.append(prefix[j])
                 out.append(_DOWN)
                 continue
+            out.append(prefix_alive[j])
             p = o.pos
-            ohp, omhp = o.hp, o.max_hp
-            aw = o.active_weapon
-            ow = ows[aw]
-            ofeed = ow[5]
-            if not ofeed:
-                empty = False
-            elif ofeed == MAGAZINE:
-                ost = o.weapon_states[aw]
-                empty = ost.loaded == 0 or ost.reload_step != 0
-            else:  # SUPPLY
-                empty = o.ammo.get(ow[7], 0) <= 0
-            out.append(al)
-            out.append(ohp / omhp if omhp > 0 else 0.0)
-            out.append(row[p] or self._geometry(pos, p))
-            cr = o.crippled
-            if cr:
-                ca = cr.get("arm", 0) * 0.5
-                cl = cr.get("leg", 0) * 0.5
-                out.append((cr.get("head", 0) != 0, ca if ca < 1.0 else 1.0,
-                            cl if cl < 1.0 else 1.0))
-            else:
-                out.append(_WHOLE)
-            # bools where a feature is 0 or 1: the buffer reads them as 0.0 and 1.0, and
-            # they cost no float object
-            out.append((o.readied, o is subj, ow[1] > 0.0, o.free_used, o.unguarded, empty))
+            if full or o.side == side or seen_row[p]:
+                out.append(_SEEN)
+                out.append(row[p] or self._geometry(pos, p))
+                out.append(self._state(o))
+                out.append(static[j])
+                out.append(o is subj)
+                out.append(_NO_ODDS if o.side == side else self._odds(c, o))
+                continue
+            q = mem_pos[j]
+            if q < 0:  # never seen: that it is there, and no more
+                out.append(_NEVER)
+                out.append(_NO_GEOMETRY)
+                out.append(_UNKNOWN)
+            else:  # where and as it was when last seen; not in sight now
+                age = (b.round - mem_round[j]) / AGE_SCALE
+                out.append((0.0, age if age < 1.0 else 1.0, 0.0))
+                geo = row[q] or self._geometry(pos, q)
+                out.append(geo[:3] + (0.0,) + geo[4:])
+                out.append(mem_state[j])
+                out.append(static[j])
+            out.append(o is subj)
+            out.append(_NO_ODDS)
         # zeros after the last combatant's block: empty blocks
         return np.frombuffer(floats32(out, OBS_SIZE), _F32)
+
+
+def _rebuilt(battle: Battle, pos: list[list[int]], rounds: list[list[int]],
+             state: list[list[tuple[Any, ...]]]) -> Encoder:
+    enc = Encoder(battle)
+    enc.remember(pos, rounds, state)
+    return enc

@@ -125,8 +125,13 @@ class TrainConfig(Strict):
     imitation: Imitation = Field(default_factory=Imitation)
     evaluation: Evaluation = Field(default_factory=Evaluation)
     steps: StrictInt = Field(500_000, ge=1, le=1_000_000_000)
-    n_envs: StrictInt = Field(2, ge=1, le=64)
+    n_envs: StrictInt = Field(2, ge=1, le=256)
     subproc: StrictBool = False
+    vec_env: Literal["dummy", "subproc", "batched"] = Field(
+        "dummy", description="how the n_envs battles are stepped: DummyVecEnv, "
+        "SubprocVecEnv (also `subproc: true`), or the batched env (wasteland/envs/batched.py)")
+    workers: StrictInt = Field(2, ge=0, le=64,
+                               description="batched: worker processes (0: this process)")
     seed: StrictInt = Field(0, ge=0, le=2**31 - 1)
 
     @model_validator(mode="after")

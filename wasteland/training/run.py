@@ -22,6 +22,7 @@ import json
 import random
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -104,9 +105,18 @@ def _vec_env(cfg: TrainConfig) -> Any:
 
     from .league_env import LeagueEnv
 
+    if cfg.vec_env == "batched":
+        from stable_baselines3.common.vec_env import VecMonitor
+
+        from .batched import BatchedVecEnv
+
+        vec = BatchedVecEnv([partial(LeagueEnv, cfg) for _ in range(cfg.n_envs)], cfg.workers)
+        vec.seed(cfg.seed)
+        return VecMonitor(vec)
+    subproc = cfg.subproc or cfg.vec_env == "subproc"
     return make_vec_env(LeagueEnv, n_envs=cfg.n_envs, seed=cfg.seed,
                         env_kwargs={"cfg": cfg},
-                        vec_env_cls=SubprocVecEnv if cfg.subproc else DummyVecEnv)
+                        vec_env_cls=SubprocVecEnv if subproc else DummyVecEnv)
 
 
 def _new_model(cfg: TrainConfig, vec: Any, tb: str | None) -> Any:

@@ -1,0 +1,122 @@
+"""Observation v1's per-combatant facts that are not geometry: what kind of creature it is,
+how hard it is to hit and hurt, its conditions; and the egocentric patch of terrain around
+the decider. Each returns a tuple of floats in [-1, 1] that joins the observation as one
+item (envs/encoding.py, which places them and names them)."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from wasteland.rules.battle import Battle, Combatant
+from wasteland.rules.grid import Grid
+
+Floats = tuple[float, ...]
+
+KINDS: Final = ("animal", "insect", "mutant", "robot", "ghoul", "human", "character")
+STATIC_FEATURES: Final = (*(f"kind_{k}" for k in KINDS), "defense", "dr_physical", "dr_energy")
+CONDITIONS: Final = ("prone", "burrowed", "bleeding", "burning", "winded", "stunned", "dying",
+                     "crippled", "ready_action", "overwatching", "evading")
+
+# Defense as each ruleset prints it, over the most it runs to in the bestiary's range
+DEFENSE_SCALE: Final = {"pnp": 30.0, "f2d20": 5.0, "simple": 10.0}
+DR_SCALE: Final = 20.0
+HEIGHT_SCALE: Final = 20.0
+
+PATCH_RADIUS: Final = 2  # a 5 x 5 patch of squares, the decider in the middle
+PATCH_CHANNELS: Final = ("wall", "cover", "height", "dark")
+PATCH_SIDE: Final = 2 * PATCH_RADIUS + 1
+
+
+def patch_names() -> list[str]:
+    """``patch_<row>_<col>.<channel>``, rows and columns -2..2 around the decider (row
+    grows southwards, as the map's y)."""
+    return [f"patch_{dy:+d}_{dx:+d}.{ch}"
+            for dy in range(-PATCH_RADIUS, PATCH_RADIUS + 1)
+            for dx in range(-PATCH_RADIUS, PATCH_RADIUS + 1)
+            for ch in PATCH_CHANNELS]
+
+
+def _c(x: float) -> float:
+    return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
+
+
+def static_features(c: Combatant, ruleset: str) -> Floats:
+    """Creature kind one-hot; Defense; physical and energy DR (or DT), the creature's own
+    and its armor's, as the ruleset's stat block gives them."""
+    kind = c.creature.kind
+    onehot = tuple(1.0 if kind == k else 0.0 for k in KINDS)
+    stats: Any = getattr(c.creature, ruleset, None)
+    defense = float(getattr(stats, "defense", 0) or 0) / DEFENSE_SCALE.get(ruleset, 10.0)
+    phys = en = 0.0
+    a = c.armor
+    if ruleset == "f2d20":
+        dr = getattr(stats, "dr", None)
+        if dr is not None:
+            phys, en = float(dr.physical), float(dr.energy)
+        if a is not None and a.f2d20 is not None:
+            phys += a.f2d20.physical
+            en += a.f2d20.energy
+    elif ruleset == "simple":
+        dt = getattr(stats, "dt", None)
+        if dt is not None:
+            phys, en = float(dt.normal), float(dt.laser)
+        if a is not None and a.simple is not None:
+            phys += a.simple.dt.normal
+            en += a.simple.dt.laser
+    else:
+        phys = float(getattr(stats, "pdt", 0) or 0)
+        en = float(getattr(stats, "edt", 0) or 0)
+        if a is not None:
+            phys += a.pdt
+            en += a.edt
+    return onehot + (_c(defense), _c(phys / DR_SCALE), _c(en / DR_SCALE))
+
+
+def condition_features(b: Battle, c: Combatant) -> Floats:
+    """The eleven ``CONDITIONS`` as 0/1, read from the combatant's conditions, whichever
+    ruleset set them: bleeding counts a bleeding torso; burning counts a fire still burning
+    on it and 2d20's persistent damage; winded is Simple's fatigue at or past HP; crippled
+    is any crippled limb; ready_action a readied action (PnP's and 2d20's Ready) or a
+    readied attack; evading Simple's evade this round or 2d20's Defend bonus."""
+    cond = c.cond
+    if not cond:
+        return (0.0, 0.0, 0.0, 1.0 if c.burn_left > 0 else 0.0, 0.0, 0.0, 0.0,
+                1.0 if c.crippled else 0.0, 1.0 if c.readied else 0.0, 0.0, 0.0)
+    fatigue = cond.get("fatigue", 0)
+    winded = isinstance(fatigue, int) and fatigue > 0 and fatigue >= c.hp
+    return (
+        1.0 if cond.get("prone") else 0.0,
+        1.0 if cond.get("burrowed") else 0.0,
+        1.0 if (cond.get("bleeding") or cond.get("torso_bleed")) else 0.0,
+        1.0 if (c.burn_left > 0 or cond.get("persist")) else 0.0,
+        1.0 if winded else 0.0,
+        1.0 if cond.get("stunned") else 0.0,
+        1.0 if cond.get("dying") else 0.0,
+        1.0 if c.crippled else 0.0,
+        1.0 if (c.readied or cond.get("ready")) else 0.0,
+        1.0 if cond.get("overwatch") else 0.0,
+        1.0 if (cond.get("evade") == b.round or cond.get("defend")) else 0.0,
+    )
+
+
+def terrain_patch(g: Grid, cover: Any, pos: int, ambient: int) -> Floats:
+    """The ``PATCH_SIDE`` x ``PATCH_SIDE`` squares around ``pos``, row by row, four
+    channels each: wall (also off the map), cover (/3; the zone's under 2d20, as
+    ``cover`` gives it), height over the decider's square (signed), and darkness (the
+    square's visibility or the light, the worse). Fixed for a map: the caller keeps it."""
+    x0, y0 = g.xs[pos], g.ys[pos]
+    h0 = g.heights[pos]
+    out: list[float] = []
+    for dy in range(-PATCH_RADIUS, PATCH_RADIUS + 1):
+        y = y0 + dy
+        for dx in range(-PATCH_RADIUS, PATCH_RADIUS + 1):
+            x = x0 + dx
+            if not (0 <= x < g.width and 0 <= y < g.height):
+                out.extend((1.0, 0.0, 0.0, 0.0))
+                continue
+            i = y * g.width + x
+            dh = (g.heights[i] - h0) / HEIGHT_SCALE
+            out.extend((0.0 if g.passable[i] else 1.0, cover[i] / 3.0,
+                        -1.0 if dh < -1.0 else 1.0 if dh > 1.0 else dh,
+                        _c(min(g.vis[i], ambient) / -10.0)))
+    return tuple(out)
