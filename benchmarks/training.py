@@ -15,6 +15,12 @@ Three measurements:
     above the packet in the same seat), read from summary.json or, for a run still going,
     from eval.csv.
 
+(a) also runs the batched env (wasteland/envs/batched.py) for n_envs ``--batched``
+(default 1, 16, 64), in this process and over ``--workers`` processes, and (b) trains
+once more on it with a large rollout (``--large``, default 64 envs x 256 steps = 16,384;
+minibatches of an eighth of it). The last column is each row's steps/s over
+DummyVecEnv's with the config's n_envs, measured in the same run.
+
 Prints a table, then one JSON line.
 
     .venv/bin/python benchmarks/training.py [CONFIG] [--seconds 5] [--train-steps 20000]
@@ -41,48 +47,65 @@ from wasteland.training.config import TrainConfig, load_config  # noqa: E402
 VEC_CLASSES = ("DummyVecEnv", "SubprocVecEnv")
 
 
-def vec_env(cfg: TrainConfig, n_envs: int, kind: str) -> Any:
+def vec_env(cfg: TrainConfig, n_envs: int, kind: str, workers: int = 0) -> Any:
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     from wasteland.training.league_env import LeagueEnv
 
+    if kind == "Batched":
+        from functools import partial
+
+        from wasteland.training.batched import BatchedVecEnv
+
+        vec = BatchedVecEnv([partial(LeagueEnv, cfg) for _ in range(n_envs)], workers)
+        vec.seed(cfg.seed)
+        return vec
     cls = SubprocVecEnv if kind == "SubprocVecEnv" else DummyVecEnv
     return make_vec_env(LeagueEnv, n_envs=n_envs, seed=cfg.seed, env_kwargs={"cfg": cfg},
                         vec_env_cls=cls)
 
 
-def env_steps_per_s(cfg: TrainConfig, n_envs: int, kind: str, seconds: float) -> dict[str, Any]:
+def random_legal(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    """One uniformly random legal action per row, for all rows at once (a learner's
+    sampling is one batched call too)."""
+    return np.argmax(masks * rng.random(masks.shape), axis=1)
+
+
+def env_steps_per_s(cfg: TrainConfig, n_envs: int, kind: str, seconds: float,
+                    workers: int = 0) -> dict[str, Any]:
     """(a): random legal actions through the vector env for ``seconds``."""
+    from sb3_contrib.common.maskable.utils import get_action_masks
+
     rng = np.random.default_rng(cfg.seed)
-    vec = vec_env(cfg, n_envs, kind)
+    vec = vec_env(cfg, n_envs, kind, workers)
     try:
         vec.reset()
         episodes = 0
         for _ in range(20):  # warm up: arenas laid out, workers started
-            masks = vec.env_method("action_masks")
-            _, _, dones, _ = vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+            _, _, dones, _ = vec.step(random_legal(rng, get_action_masks(vec)))
         steps = 0
         t0 = time.perf_counter()
         while (elapsed := time.perf_counter() - t0) < seconds:
-            masks = vec.env_method("action_masks")
-            actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-            _, _, dones, _ = vec.step(actions)
+            # the masks as MaskablePPO asks for them while collecting a rollout
+            _, _, dones, _ = vec.step(random_legal(rng, get_action_masks(vec)))
             steps += n_envs
             episodes += int(np.sum(dones))
     finally:
         vec.close()
-    return {"measure": "env", "vec_env": kind, "n_envs": n_envs, "steps": steps,
+    name = kind if kind != "Batched" else f"Batched/{workers}w"
+    return {"measure": "env", "vec_env": name, "n_envs": n_envs, "steps": steps,
             "seconds": round(elapsed, 2), "steps_per_s": round(steps / elapsed, 1),
             "episodes": episodes}
 
 
-def train_steps_per_s(cfg: TrainConfig, kind: str, steps: int) -> dict[str, Any]:
+def train_steps_per_s(cfg: TrainConfig, kind: str, steps: int, workers: int = 0
+                      ) -> dict[str, Any]:
     """(b): MaskablePPO.learn for ``steps`` with the config's model and n_envs."""
     from wasteland.training.run import _new_model, _seed_all
 
     _seed_all(cfg.seed)
-    vec = vec_env(cfg, cfg.n_envs, kind)
+    vec = vec_env(cfg, cfg.n_envs, kind, workers)
     try:
         model = _new_model(cfg, vec, None)
         t0 = time.perf_counter()
@@ -91,8 +114,10 @@ def train_steps_per_s(cfg: TrainConfig, kind: str, steps: int) -> dict[str, Any]
         done = int(model.num_timesteps)
     finally:
         vec.close()
-    return {"measure": "train", "vec_env": kind, "n_envs": cfg.n_envs, "steps": done,
-            "seconds": round(elapsed, 2), "steps_per_s": round(done / elapsed, 1)}
+    name = kind if kind != "Batched" else f"Batched/{workers}w"
+    return {"measure": "train", "vec_env": name, "n_envs": cfg.n_envs, "steps": done,
+            "seconds": round(elapsed, 2), "steps_per_s": round(done / elapsed, 1),
+            "rollout": cfg.n_envs * cfg.ppo.n_steps, "batch_size": cfg.ppo.batch_size}
 
 
 def first_beat(run: Path) -> dict[str, Any]:
@@ -139,6 +164,13 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=5.0, help="per env measurement")
     ap.add_argument("--envs", default="1,2", help="n_envs values for (a)")
     ap.add_argument("--train-steps", type=int, default=20_000, help="for (b)")
+    ap.add_argument("--batched", default="1,16,64",
+                    help="n_envs values for the batched env in (a); '' to skip")
+    ap.add_argument("--workers", type=int, default=2,
+                    help="worker processes of the batched env (also measured with 0)")
+    ap.add_argument("--large", default="64x256",
+                    help="the batched env's training run in (b): n_envs x ppo.n_steps "
+                         "(a rollout of 16k-64k steps); '' to skip")
     ap.add_argument("--skip-env", action="store_true")
     ap.add_argument("--skip-train", action="store_true")
     ap.add_argument("--run", type=Path, help="a wasteland train run folder, for (c)")
@@ -151,18 +183,34 @@ def main() -> None:
         for kind in VEC_CLASSES:
             for n in (int(x) for x in args.envs.split(",")):
                 results["env"].append(env_steps_per_s(cfg, n, kind, args.seconds))
+        for n in (int(x) for x in args.batched.split(",") if x):
+            for w in sorted({0, min(args.workers, n)}):
+                results["env"].append(env_steps_per_s(cfg, n, "Batched", args.seconds, w))
     if not args.skip_train:
         for kind in VEC_CLASSES:
             results["train"].append(train_steps_per_s(cfg, kind, args.train_steps))
+        if args.large:
+            n, n_steps = (int(x) for x in args.large.split("x"))
+            rollout = n * n_steps
+            steps = max(args.train_steps, 2 * rollout)
+            big = load_config(args.config, [*args.overrides, f"n_envs={n}",
+                                            f"ppo.n_steps={n_steps}",
+                                            f"ppo.batch_size={min(4096, rollout // 8)}",
+                                            f"steps={steps}"])
+            results["train"].append(train_steps_per_s(big, "Batched", steps, args.workers))
     if args.run is not None:
         results["run"] = first_beat(args.run)
 
     print(f"config {cfg.id} ({cfg.ruleset}; network {cfg.network}; n_envs {cfg.n_envs})")
     print(f"{'measure':<8} {'vec env':<14} {'n_envs':>6} {'steps':>9} {'seconds':>8} "
-          f"{'steps/s':>9}")
+          f"{'steps/s':>9} {'x Dummy(2)':>10}")
+    base = {r["measure"]: r["steps_per_s"] for r in results["env"] + results["train"]
+            if r["vec_env"] == "DummyVecEnv" and r["n_envs"] == cfg.n_envs}
     for r in results["env"] + results["train"]:
+        ratio = r["steps_per_s"] / base[r["measure"]] if base.get(r["measure"]) else 0.0
+        r["ratio_to_dummy"] = round(ratio, 2)
         print(f"{r['measure']:<8} {r['vec_env']:<14} {r['n_envs']:>6} {r['steps']:>9,} "
-              f"{r['seconds']:>8.1f} {r['steps_per_s']:>9,.0f}")
+              f"{r['seconds']:>8.1f} {r['steps_per_s']:>9,.0f} {ratio:>10.2f}")
     if results["run"] is not None:
         r = results["run"]
         fb = r["first_beat_packet"]

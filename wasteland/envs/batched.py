@@ -45,7 +45,7 @@ class _Arrays:
     shared memory (``mmap(-1)``) when worker processes share them, which a forked worker
     inherits with no file or /dev/shm entry to clean up."""
 
-    FIELDS = (("obs", np.float32, OBS_SIZE), ("masks", np.bool_, N_ACTIONS),
+    FIELDS: tuple[tuple[str, Any, int], ...] = (("obs", np.float32, OBS_SIZE), ("masks", np.bool_, N_ACTIONS),
               ("rewards", np.float32, 0), ("terminated", np.bool_, 0),
               ("truncated", np.bool_, 0), ("actions", np.int64, 0))
 

@@ -93,6 +93,22 @@ class Imitation(Strict):
     learning_rate: Real = Field(1e-3, gt=0, le=1)
 
 
+class Expert(Strict):
+    """``algorithm: expert_iteration``: rounds of DAgger with a search teacher before PPO
+    (wasteland/training/expert.py)."""
+
+    teacher: str = Field("search", description="the agent that labels the states (its name)")
+    iterations: StrictInt = Field(3, ge=1, le=100)
+    decisions: StrictInt = Field(3000, ge=10, le=10_000_000,
+                                 description="states labelled by the teacher per iteration")
+    beta: Real = Field(0.5, ge=0, le=1, description=(
+        "share of the first iteration's moves the teacher plays (the network plays the "
+        "rest); halved each iteration"))
+    epochs: StrictInt = Field(10, ge=1, le=200)
+    learning_rate: Real = Field(1e-3, gt=0, le=1)
+    workers: StrictInt = Field(2, ge=1, le=64, description="processes that label in parallel")
+
+
 class League(Strict):
     snapshot_every: StrictInt = Field(100_000, ge=1000, le=1_000_000_000)
     keep: StrictInt = Field(5, ge=1, le=50)
@@ -123,6 +139,9 @@ class TrainConfig(Strict):
     reward: Reward = Field(default_factory=Reward)
     league: League = Field(default_factory=League)
     imitation: Imitation = Field(default_factory=Imitation)
+    algorithm: Literal["ppo", "expert_iteration"] = Field(
+        "ppo", description="expert_iteration: `expert` rounds first, then PPO for `steps`")
+    expert: Expert = Field(default_factory=Expert)
     evaluation: Evaluation = Field(default_factory=Evaluation)
     steps: StrictInt = Field(500_000, ge=1, le=1_000_000_000)
     n_envs: StrictInt = Field(2, ge=1, le=256)

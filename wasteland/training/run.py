@@ -187,7 +187,7 @@ def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
     else:
         model = _new_model(cfg, vec, tb)
     warm: dict[str, float] = {}
-    if not start_step and cfg.imitation.decisions:
+    if not start_step and cfg.imitation.decisions and cfg.algorithm == "ppo":
         from .imitation import collect, warm_start
 
         t = time.time()
@@ -219,8 +219,9 @@ def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
             for r in rows:
                 w.writerow({"step": step, "wall_s": wall, **r})
         vs = [r for r in rows if r["opponents"] == "packet"]
-        for r in rows:
-            model.logger.record(f"eval/{r['scenario']}_{r['opponents']}", r["win_rate"])
+        if getattr(model, "_logger", None) is not None:  # no logger before PPO starts
+            for r in rows:
+                model.logger.record(f"eval/{r['scenario']}_{r['opponents']}", r["win_rate"])
         state["rows"] = rows
         state["last_eval"] = " ".join(f"{r['scenario']} {r['win_rate']:.0%}"
                                       f"(pkt {r['packet_win_rate']:.0%})" for r in vs)
@@ -228,6 +229,29 @@ def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
             state["first_beat"] = {"step": step, "wall_s": wall}
         model.save(run / "checkpoints" / f"step_{step}")
         say(f"step {step:,}: {state['last_eval']}")
+
+    if not start_step and cfg.algorithm == "expert_iteration":
+        from .expert import expert_iteration
+
+        writer = None
+        if tb is not None:
+            from torch.utils.tensorboard import SummaryWriter
+
+            writer = SummaryWriter(str(Path(tb) / "expert"))
+
+        def after_round(i: int, st: dict[str, float]) -> None:
+            if writer is not None:
+                for k in ("agreement", "value_loss", "labelled", "seconds"):
+                    writer.add_scalar(f"expert/{k}", st[k], i)
+                writer.flush()
+            say(f"expert iteration {i}/{cfg.expert.iterations}: {int(st['labelled']):,} "
+                f"labelled states, agreement with the teacher {st['agreement']:.1%}, "
+                f"{st['seconds']:.0f} s")
+
+        warm = expert_iteration(cfg, model, lambda m: policy_of(m, cfg.id, cfg), after_round)
+        if writer is not None:
+            writer.close()
+        evaluate_now(0)
 
     def snapshot(step: int) -> None:
         pol = policy_of(model, f"step_{step}", cfg)

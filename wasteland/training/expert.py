@@ -1,0 +1,133 @@
+"""Expert iteration: the network learns from a search agent on the states the network itself
+reaches (DAgger), before PPO.
+
+Each iteration plays the league env with the current network in the learner's seat (the
+first iteration, with no network yet, is the teacher's own play; in the second the
+teacher still plays a ``beta`` share of the moves, halved each round after), asks the teacher (default the
+search agent, ``agents/search.py``) what it would do in every state visited, adds those
+labels to the data of all earlier iterations, and fits the policy to them (masked
+cross-entropy) and the value head to the discounted returns that followed (the same fit as
+the packet warm start, ``imitation.warm_start``). The teacher never sees the battle's own
+dice: the search plays its continuations on copies with seeds of its own.
+
+Labelling is the cost (a search decision takes tens to hundreds of milliseconds, the
+network's under one), so ``expert.workers`` processes label in parallel, each with its
+own env, teacher and a numpy copy of the network.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+from typing import Any
+
+import numpy as np
+
+from wasteland.agents.base import make_agent, view_of
+from wasteland.agents.policy import Policy
+
+from .config import TrainConfig
+from .imitation import discounted
+
+
+def _choose(policy: Policy, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator
+            ) -> int:
+    """A sample of the network's masked distribution (DAgger follows the learner's own
+    play, spread as PPO's rollouts are)."""
+    z = policy.logits(obs).astype(np.float64)
+    legal = np.flatnonzero(mask)
+    p = np.exp(z[legal] - z[legal].max())
+    p /= p.sum()
+    return int(legal[int(rng.choice(len(legal), p=p))])
+
+
+def label(cfg: TrainConfig, policy: Policy | None, decisions: int, seed: int, beta: float,
+          teacher: str) -> dict[str, np.ndarray]:
+    """``decisions`` states of the league env, with the teacher's action in each: played
+    by the teacher with probability ``beta`` (always without a ``policy``), else by the
+    network: observations, masks, the teacher's egocentric ids, and the discounted
+    returns of the play that followed."""
+    from .league_env import LeagueEnv
+
+    env = LeagueEnv(cfg)
+    rng = np.random.default_rng(seed)
+    expert = make_agent(teacher, int(rng.integers(2**31 - 1)))
+    obs, _ = env.reset(seed=int(rng.integers(2**31 - 1)))
+    obs_l: list[np.ndarray] = []
+    mask_l: list[np.ndarray] = []
+    act_l: list[int] = []
+    ret_l: list[float] = []
+    rewards: list[float] = []
+    gamma = cfg.ppo.gamma
+    while len(act_l) < decisions:
+        inner = env.env
+        assert inner is not None and inner.battle is not None
+        mask = env.action_masks()
+        a = inner.env_action(expert.act(view_of(inner.ruleset, inner.battle)))
+        obs_l.append(obs)
+        mask_l.append(mask)
+        act_l.append(a)
+        play = a if policy is None or rng.random() < beta else _choose(policy, obs, mask, rng)
+        obs, reward, term, trunc, _ = env.step(play)
+        rewards.append(float(reward))
+        if term or trunc:
+            ret_l.extend(discounted(rewards, gamma))
+            rewards = []
+            obs, _ = env.reset()
+    ret_l.extend(discounted(rewards, gamma))
+    n = len(act_l)
+    return {"obs": np.asarray(obs_l, dtype=np.float32), "mask": np.asarray(mask_l, dtype=bool),
+            "action": np.asarray(act_l, dtype=np.int64),
+            "ret": np.asarray(ret_l[:n], dtype=np.float32)}
+
+
+def _label_part(args: tuple[TrainConfig, Policy | None, int, int, float, str]
+                ) -> dict[str, np.ndarray]:
+    return label(*args)
+
+
+def label_parallel(cfg: TrainConfig, policy: Policy | None, decisions: int, seed: int,
+                   beta: float) -> dict[str, np.ndarray]:
+    """``label`` split over ``cfg.expert.workers`` forked processes (seeds seed, seed+1...)."""
+    e = cfg.expert
+    w = max(1, min(e.workers, decisions))
+    shares = [decisions // w + (1 if k < decisions % w else 0) for k in range(w)]
+    jobs = [(cfg, policy, n, seed * 1000 + k, beta, e.teacher) for k, n in enumerate(shares)]
+    if w == 1:
+        parts = [_label_part(jobs[0])]
+    else:
+        with mp.get_context("fork").Pool(w) as pool:
+            parts = pool.map(_label_part, jobs)
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def merge(a: dict[str, np.ndarray] | None, b: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    if a is None:
+        return b
+    return {k: np.concatenate([a[k], b[k]]) for k in a}
+
+
+def expert_iteration(cfg: TrainConfig, model: Any, policy_of: Any, after: Any = None
+                     ) -> dict[str, float]:
+    """Run ``cfg.expert.iterations`` rounds on ``model`` (a MaskablePPO); ``policy_of(model)``
+    gives its numpy policy, ``after(i, stats)`` is called after each round (evaluation,
+    checkpoint). Returns the last round's fit statistics."""
+    import time
+
+    from .imitation import warm_start
+
+    e = cfg.expert
+    data: dict[str, np.ndarray] | None = None
+    stats: dict[str, float] = {}
+    for i in range(e.iterations):
+        t = time.time()
+        # the first round has no network to play: the teacher plays it all
+        beta = 1.0 if i == 0 else e.beta / (2 ** (i - 1))
+        fresh = label_parallel(cfg, policy_of(model) if i else None, e.decisions,
+                               cfg.seed + 7919 * (i + 1), beta)
+        data = merge(data, fresh)
+        stats = warm_start(model, data, e.epochs, lr=e.learning_rate, seed=cfg.seed + i)
+        stats.update(iteration=float(i + 1), labelled=float(len(data["action"])),
+                     seconds=round(time.time() - t, 1))
+        if after is not None:
+            after(i + 1, stats)
+    return stats
