@@ -73,7 +73,7 @@ def random_legal(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
 
 
 def env_steps_per_s(cfg: TrainConfig, n_envs: int, kind: str, seconds: float,
-                    workers: int = 0) -> dict[str, Any]:
+                    workers: int = 0, warmup: float = 10.0) -> dict[str, Any]:
     """(a): random legal actions through the vector env for ``seconds``."""
     from sb3_contrib.common.maskable.utils import get_action_masks
 
@@ -82,7 +82,10 @@ def env_steps_per_s(cfg: TrainConfig, n_envs: int, kind: str, seconds: float,
     try:
         vec.reset()
         episodes = 0
-        for _ in range(20):  # warm up: arenas laid out, workers started
+        t0 = time.perf_counter()
+        # warm up: workers started, each process's pool of arenas laid out (96 maps at
+        # about 40 ms each), as in the first minute of a training run
+        while time.perf_counter() - t0 < warmup:
             _, _, dones, _ = vec.step(random_legal(rng, get_action_masks(vec)))
         steps = 0
         t0 = time.perf_counter()
@@ -163,6 +166,8 @@ def main() -> None:
                     help="override a config field, key=value (repeatable)")
     ap.add_argument("--seconds", type=float, default=5.0, help="per env measurement")
     ap.add_argument("--envs", default="1,2", help="n_envs values for (a)")
+    ap.add_argument("--warmup", type=float, default=10.0,
+                    help="seconds each env measurement runs before it counts")
     ap.add_argument("--train-steps", type=int, default=20_000, help="for (b)")
     ap.add_argument("--batched", default="1,16,64",
                     help="n_envs values for the batched env in (a); '' to skip")
@@ -182,10 +187,12 @@ def main() -> None:
     if not args.skip_env:
         for kind in VEC_CLASSES:
             for n in (int(x) for x in args.envs.split(",")):
-                results["env"].append(env_steps_per_s(cfg, n, kind, args.seconds))
+                results["env"].append(env_steps_per_s(cfg, n, kind, args.seconds,
+                                                      warmup=args.warmup))
         for n in (int(x) for x in args.batched.split(",") if x):
             for w in sorted({0, min(args.workers, n)}):
-                results["env"].append(env_steps_per_s(cfg, n, "Batched", args.seconds, w))
+                results["env"].append(env_steps_per_s(cfg, n, "Batched", args.seconds, w,
+                                                      args.warmup))
     if not args.skip_train:
         for kind in VEC_CLASSES:
             results["train"].append(train_steps_per_s(cfg, kind, args.train_steps))

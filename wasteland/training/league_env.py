@@ -30,6 +30,9 @@ from .seats import side_of
 # already seen is cached by the engine (rules/grid.py keeps 256).
 ARENA_POOL = 96
 ARENA_RENEW = 0.05
+# the pool is kept per process and config, shared by every env of the process: 64 batched
+# envs each laying out 96 arenas of their own spent minutes before the first rollout
+_POOLS: dict[str, list[tuple[Scenario, bool]]] = {}
 
 
 class LeagueEnv(gymnasium.Env):
@@ -44,7 +47,7 @@ class LeagueEnv(gymnasium.Env):
         self.league: list[Any] = []  # Policy objects of frozen snapshots
         self._league_paths: list[str] = []
         self._cached: dict[tuple[str, str], SingleAgentEnv] = {}
-        self._arenas: list[tuple[Scenario, bool]] = []
+        self._arenas: list[tuple[Scenario, bool]] = _POOLS.setdefault(cfg.hash(), [])
         self.env: SingleAgentEnv | None = None
         self.episode: dict[str, Any] = {}
 
@@ -91,7 +94,7 @@ class LeagueEnv(gymnasium.Env):
             self.episode = {"map": sc.id, "opponents": kind}
             key, learner = (sc.id, kind), side_of(sc, cfg.creatures)
         env = self._cached.get(key)
-        if env is None:
+        if env is None or env.scenario is not sc:  # (an id reused by a newer arena)
             env = SingleAgentEnv(scenario=sc, learner=learner, **common)
             self._cached[key] = env
         if kind == "league":  # a new snapshot agent each episode
@@ -112,11 +115,13 @@ class LeagueEnv(gymnasium.Env):
                           ruleset=cfg.ruleset)
         if len(pool) < ARENA_POOL:
             pool.append((sc, mirror))
-        else:  # renew: the replaced map's envs go with it
+        else:  # renew: the replaced map's envs go with it (in every env, when next pruned)
             k = int(rng.integers(len(pool)))
-            old = id(pool[k][0])
-            self._cached = {key: e for key, e in self._cached.items() if key[0] != f"arena:{old}"}
             pool[k] = (sc, mirror)
+        if len(self._cached) > 2 * ARENA_POOL:
+            live = {f"arena:{id(s)}" for s, _ in pool}
+            self._cached = {key: e for key, e in self._cached.items()
+                            if not key[0].startswith("arena:") or key[0] in live}
         return sc, mirror
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):

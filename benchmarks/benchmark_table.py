@@ -1,0 +1,177 @@
+"""docs/benchmark.md, generated: every agent in the benchmark seats of a family and ruleset,
+with intervals (issue 25, item 6), in the spirit of RL Baselines3 Zoo's benchmark table.
+
+Two steps, so that slow agents can be run apart and the page written from what is kept:
+
+    # play: each agent in each seat of the family's suite (built-in and held-out maps,
+    # wasteland/arena/seats/), the packet in the same seats on the same seeds; results are
+    # merged into the JSON file (an agent run again replaces its rows)
+    .venv/bin/python benchmarks/benchmark_table.py run super_mutants f2d20 \\
+        --agents random,scripted,packet,easy,policy:/tmp/pol/x.json=ppo_warm_s0 -n 1000 \\
+        --results docs/benchmark-runs/super_mutants_f2d20.json
+    # write the page from every results file
+    .venv/bin/python benchmarks/benchmark_table.py write docs/benchmark-runs/*.json \\
+        --out docs/benchmark.md
+
+An agent is any name `wasteland fight --agents` takes (random, scripted, packet, easy,
+normal, hard, deadly, search:..., policy:PATH); ``AGENT=LABEL`` names its row. A learned
+policy's row shows the training steps and wall time its manifest records.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from wasteland.training.seats import Record, difference_interval, seat  # noqa: E402
+from wasteland.training.stats import wilson  # noqa: E402
+
+MAX_FIGHTS = 100_000
+
+
+def seats_of(family: str, ruleset: str) -> list[tuple[str, Any, int | None, list[str]]]:
+    """(test, scenario, side, kinds) of each seat with a bar for the family and ruleset."""
+    from wasteland.arena.suite import FAMILIES, load_suite, select
+
+    if family not in FAMILIES:
+        raise SystemExit(f"unknown family {family!r}; families: {', '.join(sorted(FAMILIES))}")
+    test = {"built-in": "seat", "held-out": "unseen", "mirror": "mirror"}
+    return [(test[s.kind], s.load(), s.side, list(FAMILIES[family]))
+            for s in select(load_suite(), family, ruleset, bar_only=True) if s.kind != "mirror"]
+
+
+def _chunk(args: tuple[str, Any, str, list[str], int | None, int, int]) -> dict[str, int]:
+    agent, scenario, ruleset, kinds, side, first, n = args
+    maker: Any = agent
+    if agent.startswith("policy:"):
+        from wasteland.agents.policy import PolicyAgent, load_policy
+
+        pol = load_policy(Path(agent[len("policy:"):]))
+
+        def maker(s: int) -> Any:
+            return PolicyAgent(pol, s)
+    r = seat(maker, scenario, ruleset, kinds, seat_side=side, fights=n, first_seed=first)
+    return {"fights": r.fights, "wins": r.wins, "losses": r.losses, "draws": r.draws}
+
+
+def play(pool: ProcessPoolExecutor, agent: str, sc: Any, ruleset: str, kinds: list[str],
+         side: int | None, n: int, jobs: int) -> Record:
+    step = -(-n // jobs)
+    r = Record()
+    for d in pool.map(_chunk, [(agent, sc, ruleset, kinds, side, i, min(step, n - i))
+                               for i in range(0, n, step)]):
+        for f in ("fights", "wins", "losses", "draws"):
+            setattr(r, f, getattr(r, f) + d[f])
+    return r
+
+
+def training_of(agent: str) -> dict[str, Any] | None:
+    if not agent.startswith("policy:"):
+        return None
+    from wasteland.agents.policy import load_policy
+
+    m = load_policy(Path(agent[len("policy:"):])).manifest
+    tr = m.get("training") or {}
+    return {"steps": m.get("steps"), "wall_s": tr.get("wall_s"),
+            "algorithm": (m.get("config") or {}).get("algorithm", "ppo"),
+            "seed": (m.get("config") or {}).get("seed")}
+
+
+def run(args: argparse.Namespace) -> None:
+    if not 1 <= args.fights <= MAX_FIGHTS:
+        raise SystemExit(f"--fights must be 1 to {MAX_FIGHTS:,}")
+    path = Path(args.results)
+    data: dict[str, Any] = (json.loads(path.read_text()) if path.is_file() else
+                            {"family": args.family, "ruleset": args.ruleset, "rows": []})
+    if (data["family"], data["ruleset"]) != (args.family, args.ruleset):
+        raise SystemExit(f"{path} holds {data['family']} {data['ruleset']}, not "
+                         f"{args.family} {args.ruleset}")
+    seats = seats_of(args.family, args.ruleset)
+    specs = [a.partition("=") for a in args.agents.split(",") if a]
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for agent, _, label in specs:
+            name = label or agent
+            rows = []
+            for test, sc, side, kinds in seats:
+                t = time.time()
+                r = play(pool, agent, sc, args.ruleset, kinds, side, args.fights, args.jobs)
+                rows.append({"agent": name, "spec": agent, "test": test, "seat": sc.id,
+                             "first_seed": 0, **r.as_dict(), "seconds": round(time.time() - t, 1),
+                             "training": training_of(agent)})
+                print(f"{name:<24} {test:<7} {sc.id:<22} {r.win_rate:6.1%} "
+                      f"(W{r.wins}/L{r.losses}/D{r.draws}) {time.time() - t:6.0f} s", flush=True)
+            data["rows"] = [x for x in data["rows"] if x["agent"] != name] + rows
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(data, indent=1) + "\n")
+
+
+def _pct(x: float) -> str:
+    return f"{x * 100:.1f}"
+
+
+def write(args: argparse.Namespace) -> None:
+    out = ["# Benchmark: agents in the benchmark seats", "",
+           "Generated by `benchmarks/benchmark_table.py write` from "
+           + ", ".join(f"`{Path(p).as_posix()}`" for p in args.results)
+           + "; do not edit by hand. Each row: one agent in the seat of its family (the rest "
+           "of its side and the other side are packets), on seeds 0..N-1; the packet row is the "
+           "same seat on the same seeds. Win rate with its Wilson 95% interval; the difference "
+           "to the packet with its 95% interval (Newcombe). `seat`: a built-in map; `unseen`: "
+           "a held-out map no policy trained on. Learned agents: training steps and wall "
+           "time on this machine's 2 cores.", ""]
+    for p in args.results:
+        data = json.loads(Path(p).read_text())
+        rows = data["rows"]
+        packet = {(r["test"], r["seat"]): r for r in rows if r["agent"] == "packet"}
+        out += [f"## {data['family']} under {data['ruleset']}", "",
+                "| agent | test | seat | fights | win % [95%] | vs packet, points [95%] | "
+                "trained: steps, wall |",
+                "|---|---|---|---:|---|---|---|"]
+        for r in sorted(rows, key=lambda r: (r["test"] != "seat", r["seat"], r["agent"])):
+            lo, hi = wilson(r["wins"], r["fights"])
+            base = packet.get((r["test"], r["seat"]))
+            if base is None or r["agent"] == "packet" or base["fights"] != r["fights"]:
+                diff = "-" if r["agent"] == "packet" else "no packet row on the same seeds"
+            else:
+                a, b = Record(**{k: r[k] for k in ("fights", "wins", "losses", "draws")}), \
+                    Record(**{k: base[k] for k in ("fights", "wins", "losses", "draws")})
+                dlo, dhi = difference_interval(a, b)
+                diff = f"{(a.win_rate - b.win_rate) * 100:+.1f} [{dlo * 100:+.1f}, {dhi * 100:+.1f}]"
+            tr = r.get("training")
+            trained = "-" if not tr else (
+                f"{tr['algorithm']} seed {tr['seed']}: {tr['steps'] or 0:,} steps, "
+                f"{(tr['wall_s'] or 0) / 60:.0f} min")
+            out.append(f"| {r['agent']} | {r['test']} | {r['seat']} | {r['fights']:,} | "
+                       f"{_pct(r['wins'] / r['fights'])} [{_pct(lo)}, {_pct(hi)}] | {diff} | "
+                       f"{trained} |")
+        out.append("")
+    Path(args.out).write_text("\n".join(out))
+    print(f"wrote {args.out}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="play agents in the seats, merge into a results file")
+    r.add_argument("family")
+    r.add_argument("ruleset")
+    r.add_argument("--agents", required=True, help="comma-separated AGENT or AGENT=LABEL")
+    r.add_argument("-n", "--fights", type=int, default=1000)
+    r.add_argument("--jobs", type=int, default=2)
+    r.add_argument("--results", required=True)
+    w = sub.add_parser("write", help="write the page from results files")
+    w.add_argument("results", nargs="+")
+    w.add_argument("--out", default="docs/benchmark.md")
+    args = ap.parse_args()
+    (run if args.cmd == "run" else write)(args)
+
+
+if __name__ == "__main__":
+    main()
