@@ -111,8 +111,13 @@ def train_steps_per_s(cfg: TrainConfig, kind: str, steps: int, workers: int = 0
     vec = vec_env(cfg, cfg.n_envs, kind, workers)
     try:
         model = _new_model(cfg, vec, None)
+        callback = None
+        if kind == "Batched" and workers:  # as `wasteland train` runs it
+            from wasteland.training.batched import update_threads
+
+            callback = update_threads(workers)
         t0 = time.perf_counter()
-        model.learn(total_timesteps=steps)
+        model.learn(total_timesteps=steps, callback=callback)
         elapsed = time.perf_counter() - t0
         done = int(model.num_timesteps)
     finally:

@@ -209,3 +209,22 @@ def test_config_yaml_written_by_a_run_loads_back(tmp_path):
     again = load_config(str(run / "config.yaml"))
     assert again == cfg and again.steps == 5000 and again.network == [8]
     assert yaml.safe_load((run / "config.yaml").read_text())["id"] == "robot_f2d20"
+
+
+def test_a_seat_of_the_suite_is_a_training_scenario():
+    """``seat:NAME`` names a seat of the benchmark suite (wasteland/arena/seats/), so a config
+    can train on the line-up it is measured on, from any working folder."""
+    from wasteland.training.config import SEATS, training_scenario
+
+    cfg = load_config("super_mutant_f2d20", ["scenarios=[seat:super_mutants_ruined_street_f2d20]"])
+    sc = training_scenario(cfg.scenarios[0])
+    assert sc == load_scenario(SEATS / "super_mutants_ruined_street_f2d20.yaml")
+    assert sc != load_scenario("ruined_street")  # the tuned line-up, not the built-in one
+
+
+@pytest.mark.parametrize("name", ["seat:no_such_seat", "seat:../configs/robot_pnp"])
+def test_an_unknown_seat_is_one_line_listing_the_seats(name):
+    with pytest.raises(BestiaryError) as e:
+        load_config("super_mutant_f2d20", [f"scenarios=[{name}]"])
+    msg = str(e.value)
+    assert "\n" not in msg and "unknown seat" in msg and "super_mutants_scrap_yard_f2d20" in msg

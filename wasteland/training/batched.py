@@ -79,3 +79,26 @@ class BatchedVecEnv(VecEnv):
         if isinstance(indices, int):
             return [indices]
         return [int(i) for i in indices]
+
+
+def update_threads(cores: int) -> Any:
+    """An SB3 callback for training on the batched env: torch gets one thread while the
+    workers collect a rollout (they need the cores) and ``cores`` threads for the updates
+    in between (the workers wait then)."""
+    import torch
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class UpdateThreads(BaseCallback):
+        def _on_rollout_start(self) -> None:
+            torch.set_num_threads(1)
+
+        def _on_rollout_end(self) -> None:
+            torch.set_num_threads(max(1, cores))
+
+        def _on_step(self) -> bool:
+            return True
+
+        def _on_training_end(self) -> None:
+            torch.set_num_threads(1)
+
+    return UpdateThreads()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -17,6 +18,7 @@ import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt, model_validator
 
 from wasteland.bestiary.loader import BestiaryError, looks_like_path, parse_entry, read_yaml
+from wasteland.bestiary.models import Scenario
 from wasteland.rules.errors import WastelandError
 
 CONFIGS = Path(__file__).parent / "configs"
@@ -125,7 +127,7 @@ class Evaluation(Strict):
 class TrainConfig(Strict):
     id: str = Field(pattern=r"^[a-z0-9_]+$")
     description: str = ""
-    ruleset: Literal["pnp", "f2d20"]
+    ruleset: Literal["pnp", "f2d20", "simple"]
     creatures: list[str] = Field(min_length=1, description="the creature kinds it plays")
     scenarios: list[str] = Field(default_factory=list,
                                  description="built-in scenarios or paths mixed with arenas")
@@ -226,9 +228,28 @@ def load_config(name_or_path: str | Path, overrides: list[str] | None = None) ->
     return cfg
 
 
+SEATS = Path(__file__).resolve().parent.parent / "arena" / "seats"
+
+
+def training_scenario(name: str) -> Scenario:
+    """A config's scenario: a built-in name, a path, or ``seat:NAME``, a seat of the
+    benchmark suite (wasteland/arena/seats/NAME.yaml: a built-in map with the line-up
+    tuned so that the packet wins about half its fights there)."""
+    from wasteland.bestiary.loader import load_scenario
+
+    if name.startswith("seat:"):
+        seat = name[len("seat:"):]
+        path = SEATS / f"{seat}.yaml"
+        if not re.fullmatch(r"[a-z0-9_]+", seat) or not path.is_file():
+            have = sorted(p.stem for p in SEATS.glob("*.yaml"))
+            raise BestiaryError(f"unknown seat {seat!r}; seats: {', '.join(have)}")
+        return load_scenario(path)
+    return load_scenario(name)
+
+
 def _check_names(cfg: TrainConfig, path: Path) -> None:
     """Creature ids and scenarios that exist, so a typo fails before training starts."""
-    from wasteland.bestiary.loader import default_bestiary, load_scenario
+    from wasteland.bestiary.loader import default_bestiary
 
     known = default_bestiary().creatures
     for field, ids in (("creatures", cfg.creatures), ("arenas.foes", cfg.arenas.foes)):
@@ -239,7 +260,7 @@ def _check_names(cfg: TrainConfig, path: Path) -> None:
     for field, s in ([("scenarios", s) for s in cfg.scenarios]
                      + [("evaluation.scenarios", s) for s in cfg.evaluation.scenarios]):
         try:
-            sc = load_scenario(s)
+            sc = training_scenario(s)
         except WastelandError as e:
             raise BestiaryError(f"{path}: training config {cfg.id!r}: {field}: {e}") from None
         if not any(p.creature in cfg.creatures for side in sc.sides for p in side.combatants):

@@ -16,13 +16,12 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from wasteland.bestiary.loader import load_scenario
 from wasteland.bestiary.models import Scenario
 from wasteland.envs.encoding import observation_box
 from wasteland.envs.single_agent import SingleAgentEnv
 from wasteland.rules.actions import N_ACTIONS
 
-from .config import TrainConfig
+from .config import TrainConfig, training_scenario
 from .seats import side_of
 
 # Arenas are drawn from a pool that renews slowly: laying out a new map (its sight and
@@ -42,7 +41,7 @@ class LeagueEnv(gymnasium.Env):
         self.cfg = cfg
         self.observation_space = observation_box()
         self.action_space = spaces.Discrete(N_ACTIONS)
-        self.scenarios: list[Scenario] = [load_scenario(s) for s in cfg.scenarios]
+        self.scenarios: list[Scenario] = [training_scenario(s) for s in cfg.scenarios]
         self.progress = 0.0
         self.league: list[Any] = []  # Policy objects of frozen snapshots
         self._league_paths: list[str] = []

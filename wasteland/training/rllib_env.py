@@ -31,13 +31,12 @@ import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from wasteland.agents.base import Agent, View, make_agent
-from wasteland.bestiary.loader import load_scenario
 from wasteland.bestiary.models import Scenario
 from wasteland.envs import combat_v0
 from wasteland.envs.encoding import observation_box, to_ego
 from wasteland.rules.actions import ACTION_INDEX, MAX_COMBATANTS, N_ACTIONS
 
-from .config import TrainConfig
+from .config import TrainConfig, training_scenario
 
 ARENA_POOL = 64  # maps are costly to lay out (league_env.py): reuse a pool
 
@@ -82,7 +81,7 @@ class RLlibCombat(MultiAgentEnv):
             dict(ec).get("config", ec))
         self.cfg = cfg
         self.kinds = set(cfg.creatures)
-        self.scenarios = [load_scenario(s) for s in cfg.scenarios]
+        self.scenarios = [training_scenario(s) for s in cfg.scenarios]
         self.progress = float(ec.get("progress", 0.0)) if isinstance(ec, dict) else 0.0
         space = gym.spaces.Dict({
             "observations": observation_box(),

@@ -29,10 +29,9 @@ from typing import Any
 import numpy as np
 import yaml
 
-from wasteland.bestiary.loader import load_scenario
 from wasteland.rules.errors import WastelandError
 
-from .config import TrainConfig, load_config
+from .config import TrainConfig, load_config, training_scenario
 from .seats import Record, difference_interval, seat, side_of
 
 CSV_FIELDS = ("step", "wall_s", "scenario", "opponents", "fights", "wins", "losses", "draws",
@@ -50,7 +49,7 @@ class Evaluator:
     def __init__(self, cfg: TrainConfig) -> None:
         self.cfg = cfg
         e = cfg.evaluation
-        self.scenarios = [load_scenario(s) for s in eval_scenarios(cfg)]
+        self.scenarios = [training_scenario(s) for s in eval_scenarios(cfg)]
         self.baseline: dict[tuple[str, str], Record] = {}
         for sc in self.scenarios:
             for opp in ("packet", "random"):
@@ -313,7 +312,11 @@ def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
                 self.bar.update(self.task, completed=self.num_timesteps)
                 self.bar.stop()
 
-    hooks = Hooks()
+    hooks: Any = Hooks()
+    if cfg.vec_env == "batched" and cfg.workers:
+        from .batched import update_threads
+
+        hooks = [hooks, update_threads(cfg.workers)]
     remaining = max(0, cfg.steps - start_step)
     try:
         model.learn(total_timesteps=remaining, callback=hooks, reset_num_timesteps=not resume,
@@ -336,4 +339,4 @@ def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
 
 
 def seat_side(cfg: TrainConfig, scenario: str) -> int:
-    return side_of(load_scenario(scenario), cfg.creatures)
+    return side_of(training_scenario(scenario), cfg.creatures)
