@@ -44,18 +44,22 @@ def trained(request, tmp_path_factory):
         pol = policy_of(model, "tiny", cfg)
         obs, _ = env.reset(seed=123)
         steps = []
+        battle = None
         while len(steps) < 300:
             inner = env.env
             b, R = inner.battle, inner.ruleset
+            if b is not battle:
+                # what an agent computes from the battle itself, remembering what its
+                # combatants saw at their decisions, one agent and encoder per battle
+                battle, enc, agent = b, Encoder(b, R), PolicyAgent(pol)
             dec = R.decider(b)
             view = View(b, R, dec, R.legal_ids(b))
             order = inner.order()
             mask = env.action_masks()
             ego, _ = model.predict(obs, action_masks=mask, deterministic=True)
-            enc = Encoder(b, R)  # what an agent computes from the battle itself
             steps.append({
                 "obs": obs.copy(), "mask": mask, "order": order, "legal": list(view.legal_ids),
-                "ego": int(ego), "agent": ACTION_INDEX[PolicyAgent(pol).act(view)],
+                "ego": int(ego), "agent": ACTION_INDEX[agent.act(view)],
                 "agent_order": enc.order(dec.combatant),
                 "agent_obs": enc.observe(dec.combatant, dec, enc.order(dec.combatant)),
             })

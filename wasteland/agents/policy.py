@@ -170,6 +170,14 @@ def load_policy(name_or_path: str | Path, check: bool = True) -> Policy:
     from wasteland.envs.encoding import OBS_SIZE
     from wasteland.rules.actions import N_ACTIONS
 
+    obs_now = observation_hash()
+    if check and manifest.get("observation_hash") != obs_now:
+        # before the shapes: a policy from before an observation change fails here, with
+        # what to do about it rather than a layer shape
+        raise WastelandError(
+            f"policy {name}: trained on another observation (observation_hash "
+            f"{manifest.get('observation_hash')} in {js.name}, {obs_now} in this version); "
+            f"retrain it (docs/training.md)")
     width = OBS_SIZE
     for i, (w, b) in enumerate(zip(weights, biases)):
         if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
