@@ -78,7 +78,7 @@ CFG = "radscorpion_pnp.yaml"
     ("ppo.nosuch=1", BestiaryError, [CFG, "ppo.nosuch: unknown field", "n_steps"]),
     ("steps=lots", BestiaryError, [CFG, "steps:", "valid integer"]),
     ("ppo.n_steps=[1]", BestiaryError, [CFG, "ppo.n_steps:", "valid integer"]),
-    ("ruleset=simple", BestiaryError, [CFG, "ruleset:", "'pnp' or 'f2d20'"]),
+    ("ruleset=gurps", BestiaryError, [CFG, "ruleset:", "'pnp', 'f2d20' or 'simple'"]),
     ("network=[0]", BestiaryError, [CFG, "network: layer widths are 1 to 1024"]),
     ("steps.x=1", WastelandError, ["steps", CFG, "not a section"]),
     ("creatures=[radscorpion, dragon]", BestiaryError,
@@ -228,3 +228,26 @@ def test_an_unknown_seat_is_one_line_listing_the_seats(name):
         load_config("super_mutant_f2d20", [f"scenarios=[{name}]"])
     msg = str(e.value)
     assert "\n" not in msg and "unknown seat" in msg and "super_mutants_scrap_yard_f2d20" in msg
+
+
+def test_a_simple_config_plays_its_seats_in_the_league_env():
+    """Simple (J.E. Sawyer's rules) trains like the others: its arenas and seats play."""
+    import numpy as np
+
+    from wasteland.training.league_env import LeagueEnv
+
+    cfg = load_config("super_mutant_f2d20", [
+        "ruleset=simple", "scenarios=[seat:super_mutants_ruined_street_simple]",
+        "arenas.share=0.5"])
+    env = LeagueEnv(cfg)
+    obs, _ = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    maps, ended = set(), 0
+    for _ in range(600):
+        obs, _, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        if term or trunc:
+            maps.add(info["map"].split(" ")[0])
+            ended += 1
+            obs, _ = env.reset()
+    assert env.env.ruleset.name == "simple"
+    assert ended >= 3 and maps == {"arena", "super_mutants_ruined_street_simple"}

@@ -17,8 +17,6 @@ STATIC_FEATURES: Final = (*(f"kind_{k}" for k in KINDS), "defense", "dr_physical
 CONDITIONS: Final = ("prone", "burrowed", "bleeding", "burning", "winded", "stunned", "dying",
                      "crippled", "ready_action", "overwatching", "evading")
 
-# Defense as each ruleset prints it, over the most it runs to in the bestiary's range
-DEFENSE_SCALE: Final = {"pnp": 30.0, "f2d20": 5.0, "simple": 10.0}
 DR_SCALE: Final = 20.0
 HEIGHT_SCALE: Final = 20.0
 
@@ -40,35 +38,47 @@ def _c(x: float) -> float:
     return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
 
 
+def _scale(stats: Any) -> float:
+    """What Defense is divided by: the most the stat block's schema allows, at most 30
+    (2d20's 5, Simple's 10; PnP's is open-ended, and 30 is past any creature's)."""
+    field = type(stats).model_fields.get("defense") if stats is not None else None
+    top = 30.0
+    for m in getattr(field, "metadata", ()):
+        le = getattr(m, "le", None)
+        if isinstance(le, (int, float)) and le > 0:
+            top = min(top, float(le))
+    return top
+
+
+def _resistance(block: Any) -> tuple[float, float]:
+    """Physical and energy protection from a stat or armor block, whatever the ruleset
+    calls it: DR per damage type (``dr``, or the block itself, as 2d20's armor), DT per
+    damage type (``dt``: normal and laser), or PnP's PDT and EDT."""
+    if block is None:
+        return 0.0, 0.0
+    dr = getattr(block, "dr", None) or (block if hasattr(block, "physical") else None)
+    if dr is not None:
+        return float(dr.physical), float(dr.energy)
+    dt = getattr(block, "dt", None)
+    if dt is not None:
+        return float(dt.normal), float(dt.laser)
+    return float(getattr(block, "pdt", 0) or 0), float(getattr(block, "edt", 0) or 0)
+
+
 def static_features(c: Combatant, ruleset: str) -> Floats:
     """Creature kind one-hot; Defense; physical and energy DR (or DT), the creature's own
-    and its armor's, as the ruleset's stat block gives them."""
+    and its armor's, read from the stat block named like the ruleset (and the armor's
+    block of that name, or the armor's own PDT and EDT when it has none)."""
     kind = c.creature.kind
     onehot = tuple(1.0 if kind == k else 0.0 for k in KINDS)
     stats: Any = getattr(c.creature, ruleset, None)
-    defense = float(getattr(stats, "defense", 0) or 0) / DEFENSE_SCALE.get(ruleset, 10.0)
-    phys = en = 0.0
+    defense = float(getattr(stats, "defense", 0) or 0) / _scale(stats)
+    phys, en = _resistance(stats)
     a = c.armor
-    if ruleset == "f2d20":
-        dr = getattr(stats, "dr", None)
-        if dr is not None:
-            phys, en = float(dr.physical), float(dr.energy)
-        if a is not None and a.f2d20 is not None:
-            phys += a.f2d20.physical
-            en += a.f2d20.energy
-    elif ruleset == "simple":
-        dt = getattr(stats, "dt", None)
-        if dt is not None:
-            phys, en = float(dt.normal), float(dt.laser)
-        if a is not None and a.simple is not None:
-            phys += a.simple.dt.normal
-            en += a.simple.dt.laser
-    else:
-        phys = float(getattr(stats, "pdt", 0) or 0)
-        en = float(getattr(stats, "edt", 0) or 0)
-        if a is not None:
-            phys += a.pdt
-            en += a.edt
+    if a is not None:
+        ap, ae = _resistance(getattr(a, ruleset, None) if hasattr(a, ruleset) else a)
+        phys += ap
+        en += ae
     return onehot + (_c(defense), _c(phys / DR_SCALE), _c(en / DR_SCALE))
 
 
