@@ -18,7 +18,7 @@ from wasteland.training.league_env import LeagueEnv  # noqa: E402
 from .kit import cli, random_policy  # noqa: E402
 from .test_train_command import rows_of  # noqa: E402
 
-CFG = load_config("super_mutant_f2d20", ["network=[16,16]", "ppo.n_steps=64",
+CFG = load_config("super_mutant_f2d20", ["n_envs=2", "vec_env=dummy", "network=[16,16]", "ppo.n_steps=64",
                                           "ppo.batch_size=32", "steps=128"])
 
 
@@ -54,7 +54,7 @@ def test_the_network_chooses_the_path_and_the_teacher_still_labels() -> None:
 
 
 def test_two_workers_label_as_many_states_as_asked() -> None:
-    cfg = load_config("super_mutant_f2d20", ["network=[16,16]", "ppo.n_steps=64",
+    cfg = load_config("super_mutant_f2d20", ["n_envs=2", "vec_env=dummy", "network=[16,16]", "ppo.n_steps=64",
                                               "ppo.batch_size=32", "steps=128",
                                               "expert.workers=2", "expert.teacher=packet"])
     got = label_parallel(cfg, None, 31, seed=1, beta=1.0)
@@ -67,7 +67,7 @@ def test_rounds_add_up_and_the_fit_follows_the_teacher() -> None:
     from wasteland.training.export import policy_of
     from wasteland.training.run import _new_model, _vec_env
 
-    cfg = load_config("super_mutant_f2d20", ["network=[32,32]", "ppo.n_steps=64",
+    cfg = load_config("super_mutant_f2d20", ["n_envs=2", "vec_env=dummy", "network=[32,32]", "ppo.n_steps=64",
                                               "ppo.batch_size=32", "steps=128",
                                               "expert.teacher=packet", "expert.iterations=2",
                                               "expert.decisions=150", "expert.workers=1",
@@ -89,6 +89,7 @@ def test_train_runs_expert_iteration_from_a_config(capsys, monkeypatch, tmp_path
             "--set", "algorithm=expert_iteration", "--set", "expert.teacher=packet",
             "--set", "expert.iterations=2", "--set", "expert.decisions=60",
             "--set", "expert.workers=1", "--set", "steps=1024", "--set", "ppo.n_steps=256",
+            "--set", "n_envs=2", "--set", "vec_env=dummy",
             "--set", "ppo.batch_size=64", "--set", "network=[16,16]",
             "--set", "evaluation.every=1024", "--set", "evaluation.fights=2",
             "--no-progress")
