@@ -286,7 +286,7 @@ def test_a_policy_whose_observation_hash_was_edited_is_refused_in_one_line(tmp_p
     manifest = json.loads((tmp_path / "tiny.json").read_text())
     manifest["observation_hash"] = "0123456789abcdef"
     (tmp_path / "tiny.json").write_text(json.dumps(manifest))
-    want = (f"policy tiny: trained for another observation table (observation_hash "
+    want = (f"policy tiny: trained on another observation (observation_hash "
             f"0123456789abcdef in tiny.json, {observation_hash()} in this version); retrain it")
     one_line_error(cli("fight", "--agents", "policy:tiny.npz", cwd=tmp_path), want)
     one_line_error(cli("play", "--ai", "policy:./tiny.npz", cwd=tmp_path, stdin="1\n"), want)

@@ -117,7 +117,8 @@ no more:
 An enemy out of my line of sight is shown where and as I last saw it (`Encoder.look`, at
 each of my decisions), with `in_los` 0 and no odds; one I have never seen shows only that
 it is there (present, enemy, alive, never seen). Who is out of the fight is known to all.
-A resumed game starts its combatants' memories afresh. Under 2d20, cover is the zone's,
+The memories are the battle's (`battle.extra["sightings"]`): a save, a copy of the env and
+every agent's encoder of the battle hold the same ones. Under 2d20, cover is the zone's,
 weapons fire from the ammunition supply (no magazines) and Speed is 0. Empty blocks are
 zeros.
 

@@ -371,11 +371,6 @@ class Encoder:
                                       for c in battle.combatants]
         # the terrain around each square (kept with the map, like the geometry)
         self._patch: dict[int, Floats] = g.caches.setdefault(f"{geo_key}_patch_{self.ambient}", {})
-        # what each combatant last saw of each enemy (Encoder.look): the square (-1:
-        # never seen), the round, and the enemy's own features then
-        self._mem_pos: list[list[int]] = [[-1] * self.n for _ in range(self.n)]
-        self._mem_round: list[list[int]] = [[0] * self.n for _ in range(self.n)]
-        self._mem_state: list[list[tuple[Any, ...]]] = [[()] * self.n for _ in range(self.n)]
 
     def _arm(self) -> None:
         """The features of each combatant's weapons, worked out again whenever what the
@@ -400,15 +395,30 @@ class Encoder:
     def __reduce__(self) -> tuple[Any, ...]:
         # copied and pickled (vector envs, Ray) by building it again from its battle:
         # compiled it has no __dict__ to copy; what it keeps is worked out from the
-        # battle, the rest lives with the map - but for what each combatant remembers
-        return (_rebuilt, (self.battle, self._mem_pos, self._mem_round, self._mem_state))
+        # battle (what each combatant has seen included: battle.extra), the rest lives
+        # with the map
+        return (Encoder, (self.battle,))
 
-    def remember(self, pos: list[list[int]], rounds: list[list[int]],
-                 state: list[list[tuple[Any, ...]]]) -> None:
-        """Take over another encoder's memories (a copy of the env)."""
-        self._mem_pos = [list(r) for r in pos]
-        self._mem_round = [list(r) for r in rounds]
-        self._mem_state = [list(r) for r in state]
+    def _seen_by(self, me: int, make: bool) -> list[Any] | None:
+        """What combatant ``me`` last saw of each combatant (None: never seen; else
+        [square, round, its STATE_FEATURES then]), kept in ``battle.extra["sightings"]``
+        so that a save, a copy and every encoder of the battle hold the same memories.
+        ``make``: create the row (for look) rather than answer None."""
+        b = self.battle
+        rows = b.extra.get("sightings")
+        n = len(b.combatants)
+        if rows is None or len(rows) <= me or len(rows[me]) < n:
+            if not make:
+                return rows[me] if rows is not None and len(rows) > me else None
+            if rows is None:
+                rows = b.extra["sightings"] = []
+            while len(rows) < n:
+                rows.append([])
+            for r in rows:
+                while len(r) < n:
+                    r.append(None)
+        row: list[Any] = rows[me]
+        return row
 
     def look(self, me: int) -> None:
         """What combatant ``me`` sees now of each enemy in its line of sight, kept until it
@@ -422,13 +432,13 @@ class Encoder:
         cs = b.combatants
         c = cs[me]
         row = b.grid.sight[c.pos]
-        mp, mr, ms = self._mem_pos[me], self._mem_round[me], self._mem_state[me]
+        seen: list[Any] | None = None
         for o in cs:
             if o.side != c.side and o.status == ACTIVE and row[o.pos]:
-                j = o.slot
-                mp[j] = o.pos
-                mr[j] = b.round
-                ms[j] = self._state(o)
+                if seen is None:
+                    seen = self._seen_by(me, True)
+                    assert seen is not None
+                seen[o.slot] = [o.pos, b.round, list(self._state(o))]
 
     def _state(self, o: Combatant) -> tuple[Any, ...]:
         """``STATE_FEATURES`` of combatant ``o`` (what it shows to anyone who sees it)."""
@@ -521,7 +531,7 @@ class Encoder:
         enemy = self._prefix[me]
         side = cs[me].side
         seen_row = g.sight[p]
-        remembered = self._mem_pos[me]
+        remembered = self._seen_by(me, False)
         # sorted by (out of the fight, distance, not an enemy, HP fraction, slot): the
         # first three packed into one int (a map is at most 32 squares across), placed by
         # insertion among at most 9 others; comparing key tuples in list.sort took 8% of
@@ -536,8 +546,10 @@ class Encoder:
             q = o.pos
             frac = o.hp / o.max_hp if o.max_hp > 0 else 0.0
             if o.side != side and not seen_row[q]:
-                q = remembered[j]  # where it was last seen; never seen: after the rest
-                frac = self._mem_state[me][j][0] if q >= 0 else 1.0
+                # where it was last seen; never seen: after the rest
+                rec = remembered[j] if remembered is not None and j < len(remembered) else None
+                q = int(rec[0]) if rec is not None else -1
+                frac = float(rec[2][0]) if rec is not None else 1.0
             if q >= 0:
                 dx, dy = xs[q] - x0, ys[q] - y0
                 d = (dx if dx > 0 else -dx)
@@ -657,7 +669,7 @@ class Encoder:
         static = self._static
         seen_row = b.grid.sight[pos]
         side = c.side
-        mem_pos, mem_round, mem_state = self._mem_pos[me], self._mem_round[me], self._mem_state[me]
+        seen_by = self._seen_by(me, False)
         for j in blocks:
             o = cs[j]
             if o.status != ACTIVE:  # out of the fight: who it was is all that is left
@@ -674,26 +686,21 @@ class Encoder:
                 out.append(o is subj)
                 out.append(_NO_ODDS if o.side == side else self._odds(c, o))
                 continue
-            q = mem_pos[j]
-            if q < 0:  # never seen: that it is there, and no more
+            rec = seen_by[j] if seen_by is not None and j < len(seen_by) else None
+            if rec is None:  # never seen: that it is there, and no more
                 out.append(_NEVER)
                 out.append(_NO_GEOMETRY)
                 out.append(_UNKNOWN)
             else:  # where and as it was when last seen; not in sight now
-                age = (b.round - mem_round[j]) / AGE_SCALE
+                q = int(rec[0])
+                age = (b.round - int(rec[1])) / AGE_SCALE
                 out.append((0.0, age if age < 1.0 else 1.0, 0.0))
                 geo = row[q] or self._geometry(pos, q)
                 out.append(geo[:3] + (0.0,) + geo[4:])
-                out.append(mem_state[j])
+                out.append(tuple(rec[2]))
                 out.append(static[j])
             out.append(o is subj)
             out.append(_NO_ODDS)
         # zeros after the last combatant's block: empty blocks
         return np.frombuffer(floats32(out, OBS_SIZE), _F32)
 
-
-def _rebuilt(battle: Battle, pos: list[list[int]], rounds: list[list[int]],
-             state: list[list[tuple[Any, ...]]]) -> Encoder:
-    enc = Encoder(battle)
-    enc.remember(pos, rounds, state)
-    return enc
