@@ -19,7 +19,7 @@ def played(seed: int = 2, steps: int = 40):  # type: ignore[no-untyped-def]
     env = combat_v0.env(ruleset="pnp", scenario="ruined_street")
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    for _, agent in zip(range(steps), env.agent_iter()):
+    for _, _agent in zip(range(steps), env.agent_iter()):
         obs, _, term, trunc, _ = env.last()
         env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     return env.unwrapped
