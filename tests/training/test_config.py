@@ -11,7 +11,13 @@ import yaml
 
 from wasteland.bestiary.loader import BestiaryError, load_scenario
 from wasteland.rules.errors import WastelandError
-from wasteland.training.config import CONFIGS, TrainConfig, config_names, load_config
+from wasteland.training.config import (
+    CONFIGS,
+    TrainConfig,
+    config_names,
+    load_config,
+    training_scenario,
+)
 
 from .kit import cli, one_line_error
 
@@ -31,7 +37,7 @@ def test_every_shipped_config_loads(name):
     assert isinstance(cfg, TrainConfig)
     assert cfg.id == name and name.endswith("_" + cfg.ruleset)
     for s in cfg.scenarios:  # each named scenario holds some of its creatures
-        sc = load_scenario(s)
+        sc = training_scenario(s)
         assert any(p.creature in cfg.creatures for side in sc.sides for p in side.combatants)
     assert cfg.opponents[0].start == 0
     # a path to the file loads the same config
