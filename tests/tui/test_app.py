@@ -34,6 +34,10 @@ def _run(app: PlayApp, body: Callable[[PlayApp, object], Awaitable[None]],
          size: tuple[int, int] = (80, 24)) -> None:
     async def main() -> None:
         async with app.run_test(size=size) as pilot:
+            # the first layout can land after one pause on a busy machine (CI once read
+            # the screen before the legend was drawn): let pending work and refreshes finish
+            await pilot.pause()
+            await pilot.wait_for_scheduled_animations()
             await pilot.pause()
             await body(app, pilot)
     asyncio.run(main())
