@@ -87,6 +87,22 @@ def training_of(agent: str) -> dict[str, Any] | None:
 def run(args: argparse.Namespace) -> None:
     if not 1 <= args.fights <= MAX_FIGHTS:
         raise SystemExit(f"--fights must be 1 to {MAX_FIGHTS:,}")
+    if not 1 <= args.jobs <= 64:
+        raise SystemExit("--jobs must be 1 to 64")
+    from wasteland.agents.base import make_agent
+    from wasteland.rules.errors import WastelandError
+
+    for a in args.agents.split(","):
+        name = a.partition("=")[0]
+        try:  # fails here, in one line, not in a worker
+            if name.startswith("policy:"):
+                from wasteland.agents.policy import load_policy
+
+                load_policy(Path(name[len("policy:"):]))
+            else:
+                make_agent(name)
+        except WastelandError as e:
+            raise SystemExit(f"--agents {name}: {e}") from None
     path = Path(args.results)
     data: dict[str, Any] = (json.loads(path.read_text()) if path.is_file() else
                             {"family": args.family, "ruleset": args.ruleset, "rows": []})

@@ -38,7 +38,8 @@ def test_a_save_keeps_what_each_combatant_has_seen() -> None:
 
 @pytest.mark.parametrize("bad", [
     "junk", [["x"]], [[[5, 0, "hp"]]], [[[5, 9999, [0.5]]]], [[[-1, 0, [0.5]]]],
-    [[[5, 0, [7.0]]]], [[[5, 0, [0.5] * 65]]], [[None] * 11],
+    [[[5, 0, [7.0] * 20]]], [[[5, 0, [0.5] * 21]]], [[[5, 0, [0.5]]]], [[None] * 11],
+    [[[24 * 14, 0, [0.5] * 20]]],  # one square past the ruined street's 24 x 14
 ])
 def test_crafted_sightings_are_one_line(bad) -> None:  # type: ignore[no-untyped-def]
     b = played().battle
@@ -48,4 +49,4 @@ def test_crafted_sightings_are_one_line(bad) -> None:  # type: ignore[no-untyped
         saves.loads(json.dumps(d))
     msg = str(e.value)
     assert "\n" not in msg and "state.extra.sightings" in msg
-    assert "accepted" in msg or "is not null or [square, round" in msg
+    assert "accepted" in msg or "is not null or [square on the" in msg

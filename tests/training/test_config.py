@@ -257,3 +257,10 @@ def test_a_simple_config_plays_its_seats_in_the_league_env():
             obs, _ = env.reset()
     assert env.env.ruleset.name == "simple"
     assert ended >= 3 and maps == {"arena", "super_mutants_ruined_street_simple"}
+
+
+def test_an_unknown_teacher_is_one_line_before_training():
+    with pytest.raises(BestiaryError) as e:
+        load_config("super_mutant_f2d20", ["expert.teacher=genius"])
+    msg = str(e.value)
+    assert "\n" not in msg and "expert.teacher" in msg and "unknown agent 'genius'" in msg

@@ -57,6 +57,7 @@ from wasteland.rules.actions import (
 )
 from wasteland.rules.battle import ACTIVE, Battle, Combatant
 from wasteland.rules.protocol import Decision, Ruleset, get_ruleset
+from wasteland.rules.saves import SEEN_FEATURES
 from wasteland.rules.zones import Zones
 
 from .buffers import ego_flags, flags8, floats32
@@ -95,6 +96,7 @@ STATE_FEATURES: Final = (
     "hp_frac", "crippled_head", "crippled_arm", "crippled_leg",
     "readied", "ranged", "free_used", "unguarded", "weapon_empty", *CONDITIONS,
 )
+assert len(STATE_FEATURES) == SEEN_FEATURES, "rules/saves.py checks saved sightings' length"
 SLOT_FEATURES: Final = (  # the four that do not change during a battle come first
     "present", "is_me", "ally", "enemy", "alive",
     "seen", "last_seen", "never_seen",  # knowledge: see Encoder.look

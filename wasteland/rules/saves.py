@@ -178,15 +178,18 @@ def _check_state(d: SaveFile, scenario: Scenario, where: str) -> None:
 # battle.extra's memory of what each combatant last saw of the others (envs/encoding.py
 # writes it at each decision an observation is made for): observations only, never rules
 SIGHTINGS = "sightings"
-MAX_SEEN_FEATURES = 64
+# what a combatant shows to anyone who sees it (envs/encoding.py's STATE_FEATURES, which
+# checks that it has this many: the rules cannot import the envs)
+SEEN_FEATURES = 20
 
 
-def _check_sightings(seen: Any, f: SaveFile, where: str) -> None:
+def _check_sightings(seen: Any, f: SaveFile, scenario: Scenario, where: str) -> None:
     """One line unless ``seen`` is a list per combatant of a list per combatant of null or
-    [square on the map, round up to now, up to 64 numbers from -1 to 1]."""
+    [square on the map, round up to now, 20 numbers from -1 to 1]."""
     at = f"{where}: state.extra.{SIGHTINGS}"
     n = len(f.state.combatants)
-    cells = 32 * 32  # a map is at most 32 squares across
+    rows = scenario.rows()
+    cells = len(rows) * len(rows[0])
     ok_row = isinstance(seen, list) and len(seen) <= n
     for row in seen if ok_row else ():
         if not (isinstance(row, list) and len(row) <= n):
@@ -198,11 +201,12 @@ def _check_sightings(seen: Any, f: SaveFile, where: str) -> None:
             good = (isinstance(rec, list) and len(rec) == 3
                     and type(rec[0]) is int and 0 <= rec[0] < cells
                     and type(rec[1]) is int and 0 <= rec[1] <= f.state.round
-                    and isinstance(rec[2], list) and len(rec[2]) <= MAX_SEEN_FEATURES
+                    and isinstance(rec[2], list) and len(rec[2]) == SEEN_FEATURES
                     and all(type(x) in (int, float, bool) and -1 <= x <= 1 for x in rec[2]))
             if not good:
-                raise SaveError(f"{at}: {json.dumps(rec)[:40]} is not null or [square, round, "
-                                f"up to {MAX_SEEN_FEATURES} numbers from -1 to 1]")
+                raise SaveError(f"{at}: {json.dumps(rec)[:40]} is not null or [square on the "
+                                f"{cells}-square map, round, {SEEN_FEATURES} numbers from -1 "
+                                f"to 1]")
     if not ok_row:
         raise SaveError(f"{at}: a list per combatant ({n}) of a list per combatant is "
                         f"accepted")
@@ -272,7 +276,7 @@ def from_dict(d: Any, where: str = "save") -> Battle:
     replayed = json.loads(json.dumps(b.state()))
     seen = f.state.extra.get(SIGHTINGS)
     if seen is not None:  # what the combatants saw: no rule makes it, the history cannot
-        _check_sightings(seen, f, where)
+        _check_sightings(seen, f, scenario, where)
         replayed["extra"][SIGHTINGS] = seen
         b.extra[SIGHTINGS] = json.loads(json.dumps(seen))
     if replayed != d["state"]:

@@ -21,7 +21,6 @@ class BatchedVecEnv(VecEnv):
     def __init__(self, env_fns: Sequence[EnvFn], workers: int = 0) -> None:
         self.batch = BattleBatch(env_fns, workers)
         super().__init__(self.batch.n, self.batch.observation_space, self.batch.action_space)
-        self._empty: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
 
     def reset(self) -> np.ndarray:
         b = self.batch

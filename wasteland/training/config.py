@@ -257,6 +257,13 @@ def _check_names(cfg: TrainConfig, path: Path) -> None:
             if c not in known:
                 raise BestiaryError(f"{path}: training config {cfg.id!r}: {field}: unknown "
                                     f"creature {c!r}; known: {', '.join(sorted(known))}")
+    from wasteland.agents.base import make_agent
+
+    try:  # the teacher is made in the labelling workers: a typo fails here, in one line
+        make_agent(cfg.expert.teacher)
+    except WastelandError as e:
+        raise BestiaryError(f"{path}: training config {cfg.id!r}: expert.teacher: {e}"
+                            ) from None
     for field, s in ([("scenarios", s) for s in cfg.scenarios]
                      + [("evaluation.scenarios", s) for s in cfg.evaluation.scenarios]):
         try:
