@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wasteland.rules.events import BattleEnded, InitiativeRolled, Note, RoundStarted
+from wasteland.rules.events import BattleEnded, InitiativeRolled, RoundStarted
 
 from .kit2d20 import F, arena
 
