@@ -35,3 +35,19 @@ def location_note(target: str, table: list[tuple[int, str, str]], purpose: str =
         parts.append(f"{low}-{hi} {name}" if hi > low else f"{low} {name}")
         low = hi + 1
     return f"hit location on {target}{purpose}: d20, {', '.join(parts)}"
+
+
+class NotedDice:
+    """A dice hook for the rolls made while a battle is laid out (initiative, sequence):
+    the battle does not exist when the hook is made, so set-up gives it the battle, and
+    the hook can read what each roll is for (``take_note``)."""
+
+    battle: Battle | None = None
+
+    def take_note(self) -> str:
+        """The note the rules wrote for the roll being asked, which belongs to it alone."""
+        b = self.battle
+        if b is None:
+            return ""
+        note, b.roll_note = b.roll_note, ""
+        return note

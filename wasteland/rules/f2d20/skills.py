@@ -63,7 +63,7 @@ class Skills:
             return True, 0, 0
         if b.dice_hook is not None:
             why = fmt_mods(parts).strip()
-            b.roll_note = (f"{what}: {2 + extra}d20, each at or under TN {tn} "
+            b.roll_note = (f"{c.id} {what}: {2 + extra}d20, each at or under TN {tn} "
                            f"({skill.replace('_', ' ')}) is a success, at or under {tag} two; "
                            f"difficulty {difficulty}{' (' + why + ')' if why else ''}")
         faces = b.roll(c.slot, 20, 2 + extra, what)
