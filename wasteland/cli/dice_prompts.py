@@ -68,11 +68,15 @@ def parse_faces(line: str, sides: int, n: int, why: str) -> list[int]:
                      f"e.g. {' '.join([str(min(4, sides))] * n)}")
 
 
+NO_UNDO_YET: Final = "nothing to undo before the fight starts"
+
+
 def ask_faces(say: Say, read: Read, name: str, sides: int, n: int, why: str,
-              note: str = "", undo: bool = True) -> list[int]:
+              note: str = "", undo: bool = True, no_undo: str = NO_UNDO_YET) -> list[int]:
     """The faces of ``n`` real dice of ``sides`` faces rolled for ``name``, asked until
     they make sense; ``note`` says first what the roll is for. Quit or the end of the
-    input raise Quit; undo raises TakeBack (or, with nothing to take back, is refused)."""
+    input raise Quit; undo raises TakeBack (or, when ``undo`` is False, is refused with
+    ``no_undo``)."""
     if note:
         say(f"  {note}", "yellow")
     while True:
@@ -81,8 +85,7 @@ def ask_faces(say: Say, read: Read, name: str, sides: int, n: int, why: str,
         if line is not None and line.lower() == "undo":
             if undo:
                 raise TakeBack()
-            say("nothing to undo here: the fight has not started, or this game has no "
-                "undo", "red")
+            say(no_undo, "red")
             continue
         if line is None or line.lower() in ("quit", "exit"):
             raise Quit("input ended during a roll; the action was not taken."

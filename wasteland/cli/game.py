@@ -99,7 +99,7 @@ class Game:
     def order(self, joined: int | None = None) -> None:
         """The turn-order tracker (rules/turnorder.py)."""
         for line in order_lines(self.b, joined):
-            self.say(line, "bold" if line.startswith(">") else None)
+            self.say(line, "bold" if line.endswith("acts now") else None)
 
     # --- dice at the table ---------------------------------------------------------------
     undo_at_dice = False  # the GM tool takes an action back from its dice prompt
@@ -122,7 +122,8 @@ class Game:
             return None  # NPC and engine rolls stay with the battle's dice
         self.events(mid_action=True)
         return ask_faces(self.say, self.read, self.b.ids[who], sides, n, why, note,
-                         undo=self.undo_at_dice)
+                         undo=self.undo_at_dice,
+                         no_undo="no undo at a roll here: type the faces, or quit")
 
     # --- saving --------------------------------------------------------------------------
     def write(self, path: Path) -> None:

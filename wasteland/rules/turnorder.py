@@ -80,7 +80,7 @@ def places(b: Battle) -> list[Place]:
 
 def order_lines(b: Battle, joined: int | None = None) -> list[str]:
     """The tracker as lines: a head saying how the order is made, then one line a
-    combatant; ``>`` marks who acts now, ``joined`` (a slot) is marked as just arrived."""
+    combatant, with who acts now; ``joined`` (a slot) is marked as just arrived."""
     now = b.order[b.turn] if not b.over and 0 <= b.turn < len(b.order) else None
     head = f"Turn order ({HOW.get(b.ruleset, 'highest first')}):"
     lines = [head]
@@ -95,7 +95,8 @@ def order_lines(b: Battle, joined: int | None = None) -> list[str]:
             notes.append("just joined" if p.slot == joined else "joined late")
         if p.status != ACTIVE:
             notes.append(p.status)
-        mark = ">" if p.slot == now else " "
-        lines.append(f"{mark} {i:>2}. {p.id:<{width}}  {p.side:<{side_w}}  {p.roll}"
+        if p.slot == now:
+            notes.append("acts now")
+        lines.append(f"  {i:>2}. {p.id:<{width}}  {p.side:<{side_w}}  {p.roll}"
                      + (f"; {'; '.join(notes)}" if notes else ""))
     return lines
