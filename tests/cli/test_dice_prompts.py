@@ -63,7 +63,7 @@ def test_every_table_roll_says_first_what_it_is_for(tmp_path, ruleset, kinds):
     assert len(asked) > 20
     for i, m in asked:
         before = out[i - 1]
-        if before.startswith(("need ", "> ")):  # asked again after a bad answer: no
+        if before.startswith("need "):  # asked again after a bad answer
             continue
         assert before.startswith("  ") and len(before) > 30, (m.group(0), before)
     assert kinds <= {m.group(4) for _, m in asked}  # damage and the like were asked
