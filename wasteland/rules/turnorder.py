@@ -58,9 +58,9 @@ def order_of(b: Battle) -> list[int]:
 def places(b: Battle) -> list[Place]:
     """Every combatant, in the order of a round."""
     rolled: dict[str, InitiativeRolled] = {}
-    for e in b.log:
-        if isinstance(e, InitiativeRolled):
-            rolled[e.name] = e
+    for ev in b.log:
+        if isinstance(ev, InitiativeRolled):
+            rolled[ev.name] = ev
     first = len(scenario_ids(b.scenario))
     out: list[Place] = []
     for s in order_of(b):
