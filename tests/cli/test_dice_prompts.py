@@ -58,7 +58,10 @@ def session(tmp_path: Path, ruleset: str, scenario: str = "ruined_street", seed:
     ("f2d20", {"hit location", "combat dice"}),
 ])
 def test_every_table_roll_says_first_what_it_is_for(tmp_path, ruleset, kinds):
-    out = session(tmp_path, ruleset).splitlines()
+    text = session(tmp_path, ruleset)
+    first = min(text.index(w) for w in (" could (", " decides (") if w in text)
+    assert text.index("Turn order (") < first  # the order comes before round 1, too
+    out = text.splitlines()
     asked = [(i, ROLL.match(ln)) for i, ln in enumerate(out) if ROLL.match(ln)]
     assert len(asked) > 20
     for i, m in asked:
