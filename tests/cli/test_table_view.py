@@ -168,9 +168,8 @@ def test_vats_attacks_log_the_part_aimed_at_and_the_ap_spent():
 
 @pytest.mark.parametrize("ruleset, roll, faces", [
     ("pnp", "Roll 3d6 for ted (initiative)", "6 5 4"),
-    ("f2d20", "Roll 1d20 for ted (initiative tie)", "4"),
     ("simple", "Roll 1d10 for ted (sequence)", "4"),
-])
+])  # 2d20 asks only a tie's d20, and the duel has none (tests/cli/test_turn_order.py)
 def test_the_partys_set_up_rolls_are_asked_saved_and_replayed(tmp_path, ruleset, roll, faces):
     out = gm(tmp_path, ruleset, ["undo", faces, "quit"], set_up=False)
     assert out.index(roll) < out.index("this game saves to")  # asked before the fight

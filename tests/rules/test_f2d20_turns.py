@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wasteland.rules.events import BattleEnded, Note, RoundStarted
+from wasteland.rules.events import BattleEnded, InitiativeRolled, RoundStarted
 
 from .kit2d20 import F, arena
 
@@ -63,8 +63,10 @@ def test_initiative_ties_are_broken_by_a_d20():
                F("dummy", (27, 4), "dee", side=1)], ties=[10, 5, 15])
     ev = a.act("end")
     assert _rounds(ev)[0].order == ["ann", "dee", "dum"]
-    ties = [n.text() for n in a.events if isinstance(n, Note) and "tie-break" in n.text()]
-    assert "dee has Initiative 1 (tie-break d20: 15)." in ties
+    ties = [n.text() for n in a.events if isinstance(n, InitiativeRolled) and n.tiebreak]
+    # only the tied roll for their places; ann's d20 breaks no tie and is not shown
+    assert ties == ["dee has Initiative 1 (tie-break d20: 15).",
+                    "dum has Initiative 1 (tie-break d20: 5)."]
 
 
 def test_a_fight_past_the_round_limit_is_a_draw():

@@ -20,9 +20,12 @@ from wasteland.rules import saves
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import WastelandError, clip
+from wasteland.rules.events import Event
 from wasteland.rules.protocol import Ruleset, get_ruleset
 from wasteland.rules.textmap import render_text
+from wasteland.rules.turnorder import order_lines
 
+from .dice_prompts import Quit, ask_faces
 from .menu import goto_hint, labelled, layout, orders_hint, reach_text
 from .orders import Answer, OrderError, Orders, auto_answer, set_rule, split_extras
 from .orders import begin as begin_orders
@@ -34,7 +37,8 @@ HELP = ("Type the number of an action, or the action itself (words may be shorte
         "2d20: an answer may add +N (d20s to buy for the attack: 1, 3, 6 AP), aim or noaim "
         "(aim first, or not), keep (the turn goes on after it): 'att rad +1 keep', '18 +2'.\n"
         "Commands: help, look (map and status), reach (the squares a goto reaches now), "
-        "odds (your side's chances from here, about a second), save [FILE], quit (saves).\n"
+        "odds (your side's chances from here, about a second), order (the turn order and "
+        "its rolls), save [FILE], quit (saves).\n"
         "set [NAME VALUE]: the table rules that answer for you (buy, boost, aim, end); "
         "set ask: be asked every question, set auto: the defaults.")
 INTERRUPTED = 130  # the shell's code for Ctrl-C
@@ -62,6 +66,11 @@ class Game:
         self.orders: Orders | None = None
         self._advisor: Any = None
         self._advice: tuple[tuple[int, int], Action, str] | None = None
+        # events told while their action was still being rolled for, with the text told
+        # (an event can gain dice after: a Simple hit its critical roll)
+        self._told: list[tuple[Event, str]] = []
+        if battle.session["options"].get("physical_dice"):
+            battle.dice_hook = self.ask_dice
 
     def say(self, text: str, style: str | None = None) -> None:
         self.console.print(text, style=style, highlight=False, markup=False)
@@ -71,10 +80,50 @@ class Game:
                                  title=f"{self.b.scenario.name} ({self.b.ruleset})",
                                  expand=False), highlight=False)
 
-    def events(self) -> None:
-        for e in self.b.log[self.shown:]:
+    def events(self, mid_action: bool = False) -> None:
+        """Say what happened since last time. ``mid_action``: an action is still being
+        rolled for (a table roll comes next), so what it did so far is told now - the
+        hit before its damage dice - and told again later if its text grew."""
+        told = []
+        for e, said in self._told:
+            now = e.text()
+            if now != said:
+                self.say(now)
+            told.append((e, now))
+        fresh = self.b.log[self.shown:]
+        for e in fresh:
             self.say(e.text())
         self.shown = len(self.b.log)
+        self._told = told + [(e, e.text()) for e in fresh] if mid_action else []
+
+    def order(self, joined: int | None = None) -> None:
+        """The turn-order tracker (rules/turnorder.py)."""
+        for line in order_lines(self.b, joined):
+            self.say(line, "bold" if line.endswith("acts now") else None)
+
+    # --- dice at the table ---------------------------------------------------------------
+    undo_at_dice = False  # the GM tool takes an action back from its dice prompt
+
+    def read(self) -> str | None:
+        """The next line typed (echoed), or None when the input ended."""
+        try:
+            line = next(self.lines)
+        except StopIteration:
+            return None
+        self.say(f"> {clip(line)}", "dim")
+        return line.strip()
+
+    def ask_dice(self, who: int, sides: int, n: int, why: str) -> list[int] | None:
+        """The dice hook of --physical-dice: the people's rolls are asked at the table,
+        each after what the action did so far and what the roll is for."""
+        # what the rules said this roll is for belongs to this roll only
+        note, self.b.roll_note = self.b.roll_note, ""
+        if who < 0 or self.b.combatants[who].side not in self.humans:
+            return None  # NPC and engine rolls stay with the battle's dice
+        self.events(mid_action=True)
+        return ask_faces(self.say, self.read, self.b.ids[who], sides, n, why, note,
+                         undo=self.undo_at_dice,
+                         no_undo="no undo at a roll here: type the faces, or quit")
 
     # --- saving --------------------------------------------------------------------------
     def write(self, path: Path) -> None:
@@ -135,6 +184,8 @@ class Game:
             b.restore(snap[0])
             del b.log[snap[1]:]
             del b.moves[snap[2]:]
+            self.shown = min(self.shown, snap[1])  # what was told of it is not in the log
+            self._told = []
             raise
 
     # --- commands ------------------------------------------------------------------------
@@ -150,6 +201,8 @@ class Game:
             self.look()
         elif word == "odds":
             self.odds()
+        elif word == "order":
+            self.order()
         elif word == "reach":
             self.say(reach_text(self.b, self.rs))
         elif word == "set":
@@ -177,12 +230,15 @@ class Game:
         self.say(f"this game saves to {self.save_path} every round, on quit and on Ctrl-C",
                  "dim")
         self.look()
+        self.order()  # the set-up's rolls are in the log, not told: the tracker says them
         self.events()
         self.save(quiet=True)
         try:
             return self.loop()
         except KeyboardInterrupt:
             return self.stop("interrupted.")
+        except Quit as q:  # quit or end of input at a dice prompt
+            return self.stop(str(q))
 
     def loop(self) -> int:
         while not self.b.over:

@@ -142,6 +142,9 @@ def play(
         "--plain", help="Numbered menus on plain lines, not the full-screen game (piped "
                         "input always gets these, and is asked every question until it "
                         "says `set auto`).")] = False,
+    physical_dice: Annotated[bool, typer.Option(
+        "--physical-dice", help="Roll your side's dice yourself: each roll is asked, "
+                                "saying what it is for (on plain lines).")] = False,
 ) -> None:
     """Fight the AI alone: you play one side, the NPCs play by their AI packets (or --ai).
     At a terminal the game is full-screen (map, status, log, actions; keys and mouse)."""
@@ -151,7 +154,7 @@ def play(
 
     code = start(ruleset, scenario, side, seed, resume, save_to, Console(highlight=False),
                  _lines(), character, enemies, ai, full_screen=_full_screen(plain),
-                 piped=not sys.stdin.isatty())
+                 piped=not sys.stdin.isatty(), physical_dice=physical_dice)
     sys.exit(code)
 
 

@@ -25,9 +25,11 @@ from rich.console import Console
 from wasteland.bestiary.models import Scenario
 from wasteland.rules import saves
 from wasteland.rules.battle import Battle, DiceHook
+from wasteland.rules.errors import clip
 from wasteland.rules.protocol import get_ruleset
 
-from .game import Game
+from .dice_prompts import Quit, setup_dice
+from .game import INTERRUPTED, Game
 from .orders import set_rule
 from .session import check_resume_options, new_session
 
@@ -72,16 +74,54 @@ def begin(command: str, options: dict[str, Any], resume: Path | None,
     return b
 
 
+def begin_at_table(command: str, options: dict[str, Any], resume: Path | None,
+                   console: Console, lines: Iterator[str], side_option: str = "side"
+                   ) -> Battle | int:
+    """``begin``, with the people's set-up rolls (initiative, sequence) asked at the table
+    when ``options`` say physical_dice; quitting or the input ending during them gives
+    the exit code instead (nothing is saved: the fight had not started)."""
+    def say(text: str, style: str | None = None) -> None:
+        console.print(text, style=style, highlight=False, markup=False)
+
+    def read() -> str | None:
+        line = next(lines, None)
+        if line is not None:
+            say(f"> {clip(line)}", "dim")
+        return None if line is None else line.strip()
+
+    try:
+        b = begin(command, options, resume, side_option=side_option,
+                  dice_hook_for=setup_dice(say, read) if options.get("physical_dice")
+                  else None)
+    except Quit as q:
+        why = "input ended" if str(q).startswith("input ended") else "quit"
+        say(f"{why} during the set-up rolls; nothing was saved: the fight had not started.")
+        return 0
+    except KeyboardInterrupt:
+        say("interrupted during the set-up rolls; nothing was saved: the fight had not "
+            "started.")
+        return INTERRUPTED
+    b.session["options"].setdefault("physical_dice", False)
+    return b
+
+
 def start(ruleset: str | None, scenario: str | None, side: str | None, seed: int | None,
           resume: Path | None, save_path: Path | None, console: Console, lines: Iterator[str],
           character: str | None = None, enemies: str | None = None, ai: str | None = None,
-          full_screen: bool = False, piped: bool = False) -> int:
+          full_screen: bool = False, piped: bool = False, physical_dice: bool = False) -> int:
     """``piped``: the answers come from a program, not a person; a new game then asks every
     question, as the line game did before the table rules (a script's answers to the buy
-    and boost windows stay in step), until the script says `set auto`."""
+    and boost windows stay in step), until the script says `set auto`. ``physical_dice``:
+    your side's rolls are asked, each saying what it is for (the line game)."""
     options = {"ruleset": ruleset, "scenario": scenario, "side": side, "seed": seed,
-               "character": character, "enemies": enemies, "ai": ai}
-    b = begin("play", options, resume)
+               "character": character, "enemies": enemies, "ai": ai,
+               "physical_dice": physical_dice}
+    got = begin_at_table("play", options, resume, console, lines)
+    if isinstance(got, int):
+        return got
+    b = got
+    if b.session["options"]["physical_dice"]:
+        full_screen = False  # the dice are asked on lines (cli/dice_prompts.py)
     if piped and resume is None:
         set_rule(b, ["ask"])
     path = save_path or resume or Path("wasteland-save.json")

@@ -22,6 +22,17 @@ def fmt_faces(faces: tuple[int, ...] | list[int]) -> str:
     return "+".join(map(str, faces))
 
 
+def round_name(n: int) -> str:
+    """"Round 3"; round 0 is 2d20's opening turn, taken before round 1 (seed 002,
+    Initiative), and is named so rather than "Round 0"."""
+    return f"Round {n}" if n > 0 else "Opening turn (before round 1)"
+
+
+# what a Fallout 2d20 combat die shows, by its d6 face (seed 003, Combat Dice): 1 and 2
+# count as such, 3 and 4 are blank, 5 and 6 count 1 and set off the weapon's effects
+CD_FACE_NAMES = ("", "1", "2", "blank", "blank", "effect", "effect")
+
+
 @dataclass(slots=True)
 class Event:
     kind: ClassVar[str] = "event"
@@ -63,6 +74,10 @@ class InitiativeRolled(Event):
     what: str = "initiative"
 
     def text(self) -> str:
+        if not self.faces:  # 2d20: Initiative is a number, not a roll; a d20 breaks ties
+            tie = (f" (tie-break {self.dice}: {', '.join(map(str, self.tiebreak))})"
+                   if self.tiebreak else "")
+            return f"{self.name} has {self.what} {self.total}{tie}."
         tb = (f" (tie broken by {self.dice}: {', '.join(map(str, self.tiebreak))})"
               if self.tiebreak else "")
         return (f"{self.name} rolls {self.what}: {self.dice} ({fmt_faces(self.faces)})"
@@ -76,7 +91,7 @@ class RoundStarted(Event):
     order: list[str]
 
     def text(self) -> str:
-        return f"-- Round {self.round}: {', '.join(self.order)}"
+        return f"-- {round_name(self.round)}: {', '.join(self.order)}"
 
 
 @dataclass(slots=True)
@@ -342,7 +357,7 @@ class CombatDiceRolled(Event):
     note: str = ""
 
     def text(self) -> str:
-        cd = ", ".join(map(str, self.faces))
+        cd = ", ".join(CD_FACE_NAMES[f] if 1 <= f <= 6 else str(f) for f in self.faces)
         eff = f", {self.effects} effect{'s' if self.effects != 1 else ''}" if self.effects else ""
         return (f"  {self.target} hit in the {self.location}: {len(self.faces)} CD ({cd}) = "
                 f"{self.damage}{eff}{fmt_mods(self.bonus)} - {self.dr_label} {self.dr} = "

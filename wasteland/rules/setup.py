@@ -12,6 +12,7 @@ from wasteland.limits import MAX_SEED, LimitError, map_size_problem, rounds_prob
 
 from .battle import Battle, Combatant, DiceHook
 from .grid import VISIBILITY, grid_for
+from .rollnotes import NotedDice
 
 
 class MakesCombatants(Protocol):
@@ -63,6 +64,8 @@ def lay_out(ruleset: MakesCombatants, scenario: Scenario, seed: int, rng: random
                rng, dict(bestiary.items), keep_log=keep_log)
     # set before the first roll, so a GM's table dice answer the initiative rolls too
     b.dice_hook = dice_hook
+    if isinstance(dice_hook, NotedDice):  # it reads what each set-up roll is for
+        dice_hook.battle = b
     b.extra["ambient"] = VISIBILITY[scenario.lighting]
     b.extra["max_rounds"] = int(max_rounds or scenario.max_rounds)
     return b

@@ -20,6 +20,7 @@ letter, walls ``#``, then one legend line per zone.
 from __future__ import annotations
 
 from wasteland.rules.battle import ACTIVE, Battle
+from wasteland.rules.events import round_name
 from wasteland.rules.grid import COVER_NAMES, Grid, terrain_glyph
 from wasteland.rules.protocol import Ruleset
 from wasteland.rules.zones import zone_glyph, zones_for
@@ -72,7 +73,7 @@ def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS
     else:
         lines = ["".join(r) for r in rows]
     deciding = None if b.over else ruleset.decider(b)
-    head = f"Round {b.round}"
+    head = round_name(b.round)
     if b.over:
         if b.winner is not None:
             head += f", over: {b.side_names[b.winner]} win"

@@ -10,6 +10,7 @@ from mypy_extensions import mypyc_attr
 from wasteland.bestiary.models import RANGES_2D20
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.events import Event
+from wasteland.rules.rollnotes import location_note
 from wasteland.rules.zones import zones_for
 
 from . import stats as S
@@ -185,6 +186,8 @@ class Attacks(Damage):
         if w["location"]:
             loc = S.location_of_kind(t, w["location"])
         else:
+            if b.dice_hook is not None:
+                b.roll_note = location_note(t.id, S.location_table(t), " (the attack hit)")
             roll = b.roll(c.slot, 20, 1, "hit location")[0]
             loc = next(name for hi, name, _ in S.location_table(t) if roll <= hi)
         w = {**w, "kind": "boost", "loc": loc, "sneak": sneak}

@@ -9,6 +9,7 @@ from mypy_extensions import mypyc_attr
 
 from wasteland.rules.battle import ACTIVE, DEAD, UNCONSCIOUS, Battle, Combatant
 from wasteland.rules.events import CombatDiceRolled, Downed, Event, Note, article
+from wasteland.rules.rollnotes import location_note
 from wasteland.rules.zones import zones_for
 
 from . import stats as S
@@ -21,6 +22,29 @@ MELEE_BONUS: Final = ((11, 3), (9, 2), (7, 1))
 
 AURA_RADS: Final = 2  # reading: radiation a Radiant creature's aura deals at the end of its turn
 
+
+
+def cd_note(c: Combatant, t: Combatant, w: dict[str, Any], n: int, boost: int,
+            strong: int, bonus: list[tuple[str, int]], half: bool, loc: str) -> str:
+    """What a combat dice roll is, for a GM rolling it at the table: how many and why, the
+    DR the hit meets, and how to read the faces."""
+    wpn = c.weapons[w["ws"]]
+    p = wpn.f2d20
+    assert p is not None
+    why = [f"{wpn.name} {p.cd}"]
+    if boost:
+        why.append(f"+{boost} extra")
+    if strong:
+        why.append(f"+{strong} for STR")
+    if bonus:
+        why.append("+2 sneak attack")
+    resist = S.dr(t, loc, p.damage_type)
+    pierce = f", Piercing {p.effects.piercing} per effect" if p.effects.piercing else ""
+    return (f"combat dice for the hit on {t.id}'s {loc}: {n} CD ({', '.join(why)})"
+            + (", halved (Spread)" if half else "")
+            + f"; {p.damage_type} DR {resist} applies{pierce}; 5 or more after DR is a "
+              f"critical hit (an injury). Each die: 1, 2, blank (0) or effect (1 and the "
+              f"weapon's effects)")
 
 
 @mypyc_attr(serializable=True)
@@ -45,8 +69,10 @@ class Damage(Skills):
                 n += 2
                 bonus.append(("sneak attack CD", 0))
             vicious = True
-        faces, dmg, fx = score_cd(b.roll(c.slot, 6, n, "combat dice"))
         loc = w["loc"]
+        if b.dice_hook is not None:
+            b.roll_note = cd_note(c, t, w, n, boost, strong, bonus, half, loc)
+        faces, dmg, fx = score_cd(b.roll(c.slot, 6, n, "combat dice"))
         if vicious and fx:
             bonus.append(("Vicious", fx))
             dmg += fx
@@ -85,6 +111,8 @@ class Damage(Skills):
             for _ in range(fx):
                 if t.status != ACTIVE:
                     break
+                if b.dice_hook is not None:
+                    b.roll_note = location_note(t.id, table, " (Spread: another hit)")
                 roll = b.roll(c.slot, 20, 1, "hit location")[0]
                 spot = next(name for hi, name, _ in table if roll <= hi)
                 self._damage(b, c, t, {**w, "loc": spot, "sneak": False}, 0, events, half=True,
@@ -98,6 +126,8 @@ class Damage(Skills):
                     if c.ammo.get(wpn.ammo, 0) <= 0:
                         break
                     c.ammo[wpn.ammo] -= 1
+                if b.dice_hook is not None:
+                    b.roll_note = location_note(o.id, S.location_table(o), " (Burst)")
                 roll = b.roll(c.slot, 20, 1, "hit location")[0]
                 spot = next(name for hi, name, _ in S.location_table(o) if roll <= hi)
                 b.emit(events, Note(c.id, f"bursts into {o.id}."))

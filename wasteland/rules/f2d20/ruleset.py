@@ -32,11 +32,13 @@ from wasteland.rules.events import (
     BattleEnded,
     BattleStarted,
     Event,
+    InitiativeRolled,
     Note,
     RoundStarted,
     TurnStarted,
 )
 from wasteland.rules.protocol import Decision
+from wasteland.rules.rollnotes import tie_note
 from wasteland.rules.setup import lay_out
 from wasteland.rules.tactics import Tactics
 from wasteland.rules.zones import Zones, zones_for
@@ -157,15 +159,26 @@ class F2d20(Aid):
         decide). The initiator - the quickest combatant of the first side that is not
         ambushed - takes a turn at once, before round 1 (seed 002, Initiative)."""
         keys = {}
+        tied: dict[int, list[int]] = {}
         for c in b.combatants:
             c.initiative = S.stats(c).initiative
-            keys[c.slot] = (c.initiative, b.roll(c.slot, 20, 1, "initiative tie")[0])
+            tied.setdefault(c.initiative, []).append(c.slot)
+        for c in b.combatants:
+            group = tied[c.initiative]
+            if len(group) > 1:  # at the table, only a tie is rolled for
+                if b.dice_hook is not None:
+                    b.roll_note = tie_note(b, c.slot, group, [c.initiative], "a d20")
+                d20 = b.roll(c.slot, 20, 1, "initiative tie")[0]
+            else:  # drawn all the same, so that every fight keeps its dice
+                d20 = int(b.rng.random() * 20) + 1
+            keys[c.slot] = (c.initiative, d20)
         order = sorted(keys, key=lambda s: keys[s], reverse=True)
         b.extra["base_order"] = order
         for s in order:
             c = b.combatants[s]
-            b.emit(events, Note(c.id, f"has Initiative {c.initiative} (tie-break d20: "
-                                      f"{keys[s][1]})."))
+            b.emit(events, InitiativeRolled(
+                c.id, [], c.initiative, c.initiative,
+                [keys[s][1]] if len(tied[c.initiative]) > 1 else [], "d20", "Initiative"))
         alert = [si for si, side in enumerate(b.scenario.sides) if side.alert]
         opener = next(s for s in order if b.combatants[s].side == (alert[0] if alert else 0))
         b.order = [opener]

@@ -63,7 +63,7 @@ class Skills:
             return True, 0, 0
         if b.dice_hook is not None:
             why = fmt_mods(parts).strip()
-            b.roll_note = (f"{what}: {2 + extra}d20, each at or under TN {tn} "
+            b.roll_note = (f"{c.id} {what}: {2 + extra}d20, each at or under TN {tn} "
                            f"({skill.replace('_', ' ')}) is a success, at or under {tag} two; "
                            f"difficulty {difficulty}{' (' + why + ')' if why else ''}")
         faces = b.roll(c.slot, 20, 2 + extra, what)
@@ -71,6 +71,9 @@ class Skills:
         if reroll:  # Aim: reroll one d20 - the highest die that failed
             worst = max(range(len(faces)), key=lambda i: faces[i])
             if faces[worst] > tn:
+                if b.dice_hook is not None:
+                    b.roll_note = (f"aim: {c.id} rerolls one d20, the {faces[worst]} (its "
+                                   f"highest failure), against TN {tn}")
                 new = b.roll(c.slot, 20, 1, "aim reroll")[0]
                 note = f" (aim: {faces[worst]} rerolled to {new})"
                 faces[worst] = new
@@ -100,6 +103,10 @@ class Skills:
         if h.status != ACTIVE:
             return succ, comp
         tn, tag = S.target_number(h, skill)
+        if b.dice_hook is not None:
+            b.roll_note = (f"assist: {h.id} helps {c.id} with 1d20 against its own TN {tn}"
+                           + (f", at or under {tag} two successes" if tag else "")
+                           + f"; they count only if {c.id} scored one")
         face = b.roll(h.slot, 20, 1, "assist")
         hs, hc = count(face, tn, tag, complication_from)
         counted = succ > 0
@@ -127,6 +134,10 @@ class Skills:
         """END + Survival at difficulty 0, rolled anyway to bank AP (seed 002, Rally); or
         CHA + Speech (Mind + Other for a creature), the seed's example of another pair."""
         tn, tag = S.target_number(c, skill, ("mind", "other") if skill == "speech" else None)
+        if b.dice_hook is not None:
+            b.roll_note = (f"rally: 2d20, each at or under TN {tn} is a success"
+                           + (f", at or under {tag} two" if tag else "")
+                           + "; each success beyond the penalties is 1 AP for the pool")
         faces = b.roll(c.slot, 20, 2, "rally")
         succ, comp = count(faces, tn, tag)
         parts = _test_penalties(b, c)

@@ -257,6 +257,24 @@ def _lowered(label: str, dt: int, w: Weapon) -> tuple[str, int]:
     return label, dt
 
 
+def damage_note(t: Combatant, w: Weapon, dice: Dice, drop: int, whip: bool,
+                crit: bool, scale: float, location: str | None) -> str:
+    """What a damage roll is, for a GM rolling it at the table: the dice, what is added,
+    the threshold the hit meets."""
+    if whip:
+        label, res = "PDT", t.creature.pnp.pdt + (t.armor.pdt if t.armor else 0)
+    else:
+        label, res = threshold(t, w)
+    percent = not whip and w.damage_type not in ("physical", "energy")
+    meets = f"{label} {res} applies" if not percent else f"{label.replace(' %', '')} {res}% applies"
+    what = f"{w.name}, pistol whip" if whip else w.name
+    at = f" ({location})" if location else ""
+    return (f"damage to {t.id}{at}: {dice}{f' +{drop} drop' if drop else ''} ({what}), "
+            f"{meets}" + (f", x{scale:g}" if scale != 1 else "")
+            + (", then a second roll for the critical" if crit else "")
+            + ("; a hit deals at least 1" if not percent else ""))
+
+
 def deal_damage(b: Battle, c: Combatant, t: Combatant, ws: int, events: list[Event],
                 crit: bool = False, location: str | None = None, drop: int = 0,
                 whip: bool = False, scale: float = 1.0, fixed: int | None = None,
@@ -271,12 +289,21 @@ def deal_damage(b: Battle, c: Combatant, t: Combatant, ws: int, events: list[Eve
         bonus: Mods = []
     else:
         dice = WHIP_DICE[2 if w.hands == 2 else 1] if whip else weapon_dice(w.damage)
+        if b.dice_hook is not None:
+            b.roll_note = damage_note(t, w, dice, drop, whip, crit, scale, location)
         faces = tuple(b.roll(c.slot, dice.sides, dice.count, "damage"))
         bonus = [("drop", drop)] if drop else []
         raw = sum(faces) + dice.bonus + drop
         if crit:
             # x2 is a second damage roll (the seed's Ted example); Brutal's fraction is of
             # one roll; a crippled head's 50% more multiplies the whole (seed 000)
+            if b.dice_hook is not None:
+                b.roll_note = (f"crit damage to {t.id}: {dice} again, added to the first "
+                               f"roll ({sum(faces) + dice.bonus + drop}) for x2"
+                               + (f", then Brutal {q.brutal:g} x the first roll"
+                                  if q.brutal and not whip else "")
+                               + (", then x1.5 on a crippled head"
+                                  if location == "head" and t.crippled.get("head") else ""))
             again = b.roll(c.slot, dice.sides, dice.count, "crit damage")
             second = sum(again) + dice.bonus + drop
             drop_txt = f" +{drop} drop" if drop else ""

@@ -36,6 +36,7 @@ from wasteland.rules.events import (
 )
 from wasteland.rules.grid import COVER_FULL
 from wasteland.rules.protocol import Decision
+from wasteland.rules.rollnotes import tie_note
 from wasteland.rules.setup import lay_out
 from wasteland.rules.tactics import Tactics
 
@@ -87,6 +88,12 @@ def _attack_ids(slot: int, locs: frozenset[str]) -> tuple[int, ...]:
         got = _ATTACK_IDS[key] = (ATTACK[None][slot],
                                   *(ATTACK[loc][slot] for loc in LOCATIONS if loc in locs))
     return got
+
+
+def _initiative_note(c: Combatant, then: str) -> str:
+    """What an initiative roll is, for a GM rolling it at the table."""
+    mod = c.creature.pnp.initiative
+    return f"initiative for {c.id}: 3d6 {mod:+d} (its Initiative modifier){then}"
 
 
 def _heal_item(c: Combatant, b: Battle) -> str | None:
@@ -173,6 +180,8 @@ class PnP:
         """A newcomer rolls initiative and acts after everyone already in the fight
         (reading: the seed has no rule for late arrivals; Simple's is used)."""
         events: list[Event] = []
+        if b.dice_hook is not None:
+            b.roll_note = _initiative_note(c, " (joining: acts after everyone in the fight)")
         faces = b.roll(c.slot, 6, 3, "initiative")
         c.initiative = sum(faces) + c.creature.pnp.initiative
         b.order.append(c.slot)
@@ -184,6 +193,8 @@ class PnP:
         keys: dict[int, list[int]] = {}
         faces_of: dict[int, list[int]] = {}
         for c in b.combatants:
+            if b.dice_hook is not None:
+                b.roll_note = _initiative_note(c, "; the highest total acts first")
             faces = b.roll(c.slot, 6, 3, "initiative")
             faces_of[c.slot] = faces
             c.initiative = sum(faces) + c.creature.pnp.initiative
@@ -198,6 +209,8 @@ class PnP:
                 break
             for g in tied:
                 for s in g:
+                    if b.dice_hook is not None:
+                        b.roll_note = tie_note(b, s, g, keys[s], "3d6")
                     roll = sum(b.roll(s, 6, 3, "initiative tie"))
                     keys[s].append(roll)
                     tiebreaks[s].append(roll)
@@ -485,7 +498,15 @@ class PnP:
                             events: list[Event]) -> bool:
         """Both roll 3d6 + Initiative modifier, ties rerolled; the reactor attacks if it wins."""
         while True:
+            if b.dice_hook is not None:
+                b.roll_note = (f"opposed initiative, {c.id} against {t.id}: 3d6 "
+                               f"{c.creature.pnp.initiative:+d} for {c.id}; if {c.id} "
+                               f"beats {t.id} it makes its free attack")
             fc = b.roll(c.slot, 6, 3, "opposed initiative")
+            if b.dice_hook is not None:
+                b.roll_note = (f"opposed initiative, {t.id} against {c.id}: 3d6 "
+                               f"{t.creature.pnp.initiative:+d} for {t.id}; if {t.id} "
+                               f"wins or ties {c.id} does not attack (a tie is rolled again)")
             ft = b.roll(t.slot, 6, 3, "opposed initiative")
             tc = sum(fc) + c.creature.pnp.initiative
             tt = sum(ft) + t.creature.pnp.initiative
@@ -613,6 +634,9 @@ class PnP:
         item = b.items[item_id]
         c.items[item_id] -= 1
         dice = weapon_dice(item.heal)
+        if b.dice_hook is not None:
+            b.roll_note = (f"healing: {dice} HP for {t.id} from the {item.name} (HP "
+                           f"{t.hp}/{t.max_hp})")
         faces = b.roll(c.slot, dice.sides, dice.count, "healing")
         amount = sum(faces) + dice.bonus
         before = t.hp
@@ -647,6 +671,9 @@ class PnP:
         if t.hp < t.max_hp and not t.cond.get("first_aid"):
             t.cond["first_aid"] = True
             dice = weapon_dice(FIRST_AID_HEAL)
+            if b.dice_hook is not None:
+                b.roll_note = (f"first aid worked: {dice} {med:+d} Medicine HP for {t.id} "
+                               f"(HP {t.hp}/{t.max_hp})")
             hf = b.roll(c.slot, dice.sides, dice.count, "first aid healing")
             amount = max(0, sum(hf) + med)
             before = t.hp

@@ -388,6 +388,11 @@ def resolve_attack(b: Battle, c: Combatant, t: Combatant, ws: int, location: str
     if not ok:
         return
     crit_at = CRIT_BASE - S.block(c).luck
+    if b.dice_hook is not None:
+        b.roll_note = (f"critical roll for {c.id}'s hit on {t.id}: d100, {crit_at} or more "
+                       f"(95 - Luck {S.block(c).luck}) is a critical, damage "
+                       f"x{crit_multiplier(c, ws)}; {CRIT_FAIL_AT} or less still hits but "
+                       f"jams or damages the weapon")
     roll = b.roll(c.slot, 100, 1, "critical")[0]
     ev.crit_roll, ev.crit_at = roll, crit_at
     mult = 1
@@ -440,6 +445,12 @@ def deal_damage(b: Battle, c: Combatant | None, t: Combatant, source: str, dice_
     base = dice_of(dice_text)
     dice = Dice(base.count * mult, base.sides, base.bonus * mult)
     who = c.slot if c is not None else -1
+    if b.dice_hook is not None:
+        at = f" ({location})" if location else ""
+        crit = f", a critical: {base} x{mult}" if mult > 1 else ""
+        b.roll_note = (f"damage to {t.id}{at}: {dice} ({source}{crit}), "
+                       f"{damage_type} DT {S.dt(t, damage_type)} applies per hit; what DT "
+                       f"stops becomes fatigue")
     faces = b.roll(who, dice.sides, dice.count, "damage")
     raw = max(0, sum(faces) + dice.bonus)
     threshold = S.dt(t, damage_type)

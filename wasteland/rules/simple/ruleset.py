@@ -40,6 +40,7 @@ from wasteland.rules.events import (
 )
 from wasteland.rules.hexes import hexes_for
 from wasteland.rules.protocol import Decision
+from wasteland.rules.rollnotes import tie_note
 from wasteland.rules.setup import lay_out
 from wasteland.rules.tactics import Tactics
 
@@ -194,6 +195,12 @@ class Simple:
         for s in slots:
             c = b.combatants[s]
             if fresh is None or s in fresh:
+                if b.dice_hook is not None:
+                    b.roll_note = (f"sequence for {c.id}: d10 {S.block(c).sequence:+d} (its "
+                                   f"Sequence); the highest acts first in the charge and "
+                                   f"action phases, last in the move phase"
+                                   + (" (joining: placed after everyone in the fight)"
+                                      if fresh is not None else ""))
                 f = b.roll(s, 10, 1, "sequence")
                 c.initiative = f[0] + S.block(c).sequence
             else:
@@ -210,6 +217,8 @@ class Simple:
                 break
             for g in tied:
                 for s in g:
+                    if b.dice_hook is not None:
+                        b.roll_note = tie_note(b, s, g, keys[s], "d10", "sequence")
                     r = b.roll(s, 10, 1, "sequence roll-off")[0]
                     keys[s].append(r)
                     breaks[s].append(r)
@@ -637,6 +646,9 @@ class Simple:
         item = b.items[item_id]
         c.items[item_id] -= 1
         d = dice_of(item.heal)
+        if b.dice_hook is not None:
+            b.roll_note = (f"healing: {d} HP for {t.id} from the {item.name} (HP "
+                           f"{t.hp}/{t.max_hp})")
         faces = b.roll(c.slot, d.sides, d.count, "healing")
         amount = max(0, sum(faces) + d.bonus)
         before = t.hp
@@ -780,6 +792,9 @@ class Simple:
         if cond.get("knocked_out") and c.hp > 0:
             rise(b, c, events, "the concussion passes")
         elif c.status == ACTIVE and c.crippled.get("head", 0):
+            if b.dice_hook is not None:
+                b.roll_note = (f"concussion ({c.id}'s crippled head): d100, "
+                               f"{CONCUSSION_CHANCE} or less knocks {c.id} out")
             if b.roll(c.slot, 100, 1, "concussion")[0] <= CONCUSSION_CHANCE:
                 cond["knocked_out"] = True
                 knock_out(b, c, UNCONSCIOUS, events)

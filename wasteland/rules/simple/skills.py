@@ -18,7 +18,7 @@ def check(b: Battle, c: Combatant, skill: str, what: str, difficulty: int,
     base = S.skill(c, skill)
     if b.dice_hook is not None:
         need = difficulty - base - sum(v for _, v in all_mods)
-        b.roll_note = (f"{what}: 2d10 + {skill.replace('_', ' ')} {base}{fmt_mods(all_mods)} "
+        b.roll_note = (f"{c.id} {what}: 2d10 + {skill.replace('_', ' ')} {base}{fmt_mods(all_mods)} "
                        f"against {difficulty}: {need} or more on the dice")
     faces = b.roll(c.slot, 10, 2, what)
     total = sum(faces) + base + sum(v for _, v in all_mods)
