@@ -148,3 +148,22 @@ def test_finished_fights_save_and_load(ruleset, tmp_path):
         saves.save(a, tmp_path / "done.json")
         b = saves.load(tmp_path / "done.json")
         assert b.over and b.state() == a.state() and b.winner == a.winner
+
+
+def test_a_2d20_save_from_before_untied_d20s_went_unasked_still_replays():
+    """Until issue 26 a 2d20 table asked every party member's tie-break d20 at set-up,
+    tied or not, and the save holds them: such a save replays with them (and keeps them),
+    and a new one, which never asked them, replays without them."""
+    from wasteland.rules.rollnotes import UNTIED
+
+    sc = load_scenario("duel")
+    fresh = saves.replay("f2d20", sc, 3, [])
+    first = fresh.ids[fresh.order[0]]
+    assert not any(m for m in fresh.history if m.startswith("@dice"))
+    ted = sc.sides[0].combatants[0].id or "ted"
+    legacy = [f"@dice {ted} 1d20 17 (initiative tie)"]
+    old = saves.replay("f2d20", sc, 3, legacy)
+    assert old.history[:1] == [f"@dice {ted} 1d20 17 ({UNTIED})"]
+    assert old.ids[old.order[0]] == first  # nobody tied: the d20 orders nothing
+    again = saves.replay("f2d20", sc, 3, old.history)  # saved again, it still replays
+    assert again.history == old.history

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Final
 
 from wasteland.bestiary.models import Scenario
-from wasteland.rules.rollnotes import NotedDice
+from wasteland.rules.rollnotes import UNTIED, NotedDice
 from wasteland.rules.setup import scenario_ids
 
 Say = Callable[[str, str | None], None]
@@ -108,7 +108,8 @@ class SetupDice(NotedDice):
 
     def __call__(self, who: int, sides: int, n: int, why: str) -> list[int] | None:
         note = self.take_note()
-        if who < 0 or who >= len(self.side_of) or self.side_of[who] != self.people:
+        if (who < 0 or who >= len(self.side_of) or self.side_of[who] != self.people
+                or why == UNTIED):
             return None
         return ask_faces(self.say, self.read, self.ids[who], sides, n, why, note, undo=False)
 

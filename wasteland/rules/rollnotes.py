@@ -9,6 +9,12 @@ from __future__ import annotations
 
 from wasteland.rules.battle import Battle
 
+# 2d20's tie-break d20 of a combatant nobody is tied with: drawn from the battle's dice so
+# that every fight keeps its dice, never asked at the table (a hook answers None); saves
+# made before only ties were asked hold it as an "initiative tie" roll (saves.replay)
+UNTIED = "untied initiative d20"
+LEGACY = {UNTIED: "initiative tie"}
+
 
 def names(ids: list[str]) -> str:
     """"a", "a and b", "a, b and c"."""

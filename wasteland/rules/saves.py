@@ -31,6 +31,7 @@ from .battle import ACTIVE, Battle
 from .edits import apply_edit
 from .errors import SaveError, WastelandError, one_line
 from .protocol import RULESETS, Ruleset, get_ruleset
+from .rollnotes import LEGACY
 from .savefile import write_atomic
 from .savemodel import SaveFile
 from .setup import scenario_ids
@@ -373,7 +374,8 @@ def replay(ruleset: str | Ruleset, scenario: Scenario, seed: int, history: list[
 
     def table_dice(who: int, sides: int, n: int, why: str) -> list[int] | None:
         name = "-" if who < 0 else (made[0].ids if made else ids)[who]
-        if pending and pending[0][:4] == (name, sides, n, why):
+        if pending and pending[0][:4] in ((name, sides, n, why),
+                                          (name, sides, n, LEGACY.get(why, why))):
             return pending.popleft()[4]
         return None
 

@@ -38,7 +38,7 @@ from wasteland.rules.events import (
     TurnStarted,
 )
 from wasteland.rules.protocol import Decision
-from wasteland.rules.rollnotes import tie_note
+from wasteland.rules.rollnotes import UNTIED, tie_note
 from wasteland.rules.setup import lay_out
 from wasteland.rules.tactics import Tactics
 from wasteland.rules.zones import Zones, zones_for
@@ -169,8 +169,9 @@ class F2d20(Aid):
                 if b.dice_hook is not None:
                     b.roll_note = tie_note(b, c.slot, group, [c.initiative], "a d20")
                 d20 = b.roll(c.slot, 20, 1, "initiative tie")[0]
-            else:  # drawn all the same, so that every fight keeps its dice
-                d20 = int(b.rng.random() * 20) + 1
+            else:  # drawn all the same, so that every fight keeps its dice; no table
+                # hook asks it, but a save from before ties alone were asked holds it
+                d20 = b.roll(c.slot, 20, 1, UNTIED)[0]
             keys[c.slot] = (c.initiative, d20)
         order = sorted(keys, key=lambda s: keys[s], reverse=True)
         b.extra["base_order"] = order
