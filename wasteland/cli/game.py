@@ -349,4 +349,7 @@ def npc_agents(b: Battle) -> dict[int, Agent]:
         if rec:
             restore_agent(agent, rec)
         out[side] = agent
+    from wasteland.agents.external import start_programs
+
+    start_programs(out.values())  # a program that cannot play: one line, before the fight
     return out

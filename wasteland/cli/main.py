@@ -72,6 +72,9 @@ def fight(
         b, per_side = new_fight(ruleset or "pnp", scenario or "vault_corridor",
                                 1 if seed is None else seed,
                                 agents.split(",") if agents is not None else None, max_rounds)
+    from wasteland.agents.external import start_programs
+
+    start_programs(per_side)  # a program that cannot play: one line, before the fight
     if save is not None:  # checked before the fight, so a bad path costs nothing
         save, moved = choose_save_path(save, b.session["id"], resume)
         if moved:
