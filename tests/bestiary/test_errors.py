@@ -15,6 +15,7 @@ import pytest
 from wasteland.bestiary.loader import (
     DATA,
     BestiaryError,
+    bestiary_problems,
     load_bestiary,
     load_scenario,
     parse_entry,
@@ -91,6 +92,45 @@ def test_unknown_field_lists_the_fields_accepted_there(tmp_path: Path) -> None:
 def test_unknown_weapon_lists_the_known_ones(tmp_path: Path) -> None:
     msg = bestiary_error("creatures", "unknown_weapon", tmp_path)
     assert "known:" in msg and "10mm_pistol" in msg and "lead_pipe" in msg
+
+
+def test_every_broken_file_of_a_folder_is_listed_at_once(tmp_path: Path) -> None:
+    # issue 26: `bestiary validate` stopped at the first bad file
+    root = tmp_path / "data"
+    shutil.copytree(DATA, root)
+    for kind, name in [("weapons", "bad_dice"), ("creatures", "missing_defense"),
+                       ("creatures", "unknown_weapon"), ("creatures", "unknown_armor")]:
+        shutil.copy(BROKEN / kind / f"{name}.yaml", root / kind / f"{name}.yaml")
+    b, problems = bestiary_problems(root)
+    assert [p.split(": ")[0] for p in problems] == [
+        str(root / k / f"{n}.yaml") for k, n in [
+            ("weapons", "bad_dice"), ("creatures", "missing_defense"),
+            ("creatures", "unknown_armor"), ("creatures", "unknown_weapon")]]
+    assert "super_mutant" in b.creatures and "missing_defense" not in b.creatures
+    assert bestiary_problems(DATA)[1] == []
+
+
+def test_a_name_close_to_a_known_one_is_suggested(tmp_path: Path) -> None:
+    # issue 26: 'supermutant' and 'radscorpoin' got the whole list and no "did you mean"
+    with pytest.raises(BestiaryError, match=r"'supermutant' \(did you mean 'super_mutant'"):
+        load_bestiary().creature("supermutant")
+    with pytest.raises(BestiaryError, match=r"'vault_coridor' \(did you mean 'vault_corridor'"):
+        load_scenario("vault_coridor")
+    path = tmp_path / "typo.yaml"
+    path.write_text((BROKEN / "scenarios" / "unknown_creature.yaml").read_text().replace(
+        "deathclaw", "radscorpoin"))
+    with pytest.raises(BestiaryError, match=r"'radscorpoin' \(did you mean 'radscorpion'"):
+        load_scenario(path)
+    root = tmp_path / "data"
+    shutil.copytree(DATA, root)
+    raider = (root / "creatures" / "raider.yaml").read_text()
+    (root / "creatures" / "raider.yaml").write_text(raider.replace("pipe_pistol", "pipe_pistl"))
+    with pytest.raises(BestiaryError, match=r"'pipe_pistl' \(did you mean 'pipe_pistol'\?\)"):
+        load_bestiary(root)
+    # nothing close: no suggestion, the known names as before
+    with pytest.raises(BestiaryError) as info:
+        load_bestiary().creature("deathclaw")
+    assert "did you mean" not in str(info.value) and "known: brawler" in str(info.value)
 
 
 def test_bad_yaml_names_the_file_and_where(tmp_path: Path) -> None:

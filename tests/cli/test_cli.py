@@ -106,6 +106,30 @@ def test_validate_reports_a_broken_file(tmp_path):
     assert "x.yaml: bad YAML" in p.stderr and "Traceback" not in p.stderr
 
 
+def test_validate_lists_every_broken_file_of_a_folder(tmp_path):
+    # issue 26: it stopped at the first bad file
+    import shutil
+
+    from wasteland.bestiary.loader import DATA
+
+    root = tmp_path / "data"
+    shutil.copytree(DATA, root)
+    (root / "weapons" / "w.yaml").write_text("id: w\nname: [unclosed\n")
+    (root / "items" / "i.yaml").write_text("- a list\n")
+    p = run("bestiary", "validate", str(root))
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    lines = p.stderr.splitlines()
+    assert len(lines) == 3 and lines[-1] == "2 problems"
+    assert "w.yaml: bad YAML" in lines[0] and "i.yaml: expected a mapping" in lines[1]
+    out = json.loads(run("bestiary", "validate", str(root), "--json").stdout)
+    assert out["ok"] is False and len(out["errors"]) == 2 and out["error"] == out["errors"][0]
+
+
+def test_show_suggests_a_close_name():
+    p = run("bestiary", "show", "radscorpoin")
+    assert p.returncode == 2 and "'radscorpoin' (did you mean 'radscorpion'" in p.stderr
+
+
 def test_fight_save_then_load(tmp_path):
     path = tmp_path / "f.json"
     p = run("fight", "--scenario", "vault_corridor", "--seed", "3", "--save", str(path))

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from wasteland.rules.errors import WastelandError, one_line
+from wasteland.rules.errors import WastelandError, did_you_mean, one_line
 from wasteland.rules.protocol import RULESETS
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -257,7 +257,8 @@ def bestiary_show(name: str, as_json: JsonOpt = False) -> None:
                 typer.echo(yaml.safe_dump(data, sort_keys=False, allow_unicode=True).rstrip())
             return
     known = sorted([*b.creatures, *b.weapons, *b.armor, *b.items])
-    raise BestiaryError(f"unknown bestiary entry {name!r}; known: {', '.join(known)}")
+    raise BestiaryError(f"unknown bestiary entry {name!r}{did_you_mean(name, known)}; known: "
+                        f"{', '.join(known)}")
 
 
 @bestiary_app.command("validate")
@@ -266,12 +267,14 @@ def bestiary_validate(
         help="A bestiary folder, or one scenario or entry file.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Check bestiary files (default: the built-in ones) and the scenarios."""
+    """Check bestiary files (default: the built-in ones) and the scenarios; every problem
+    is listed, one line each."""
     from wasteland.bestiary.loader import (
+        DATA,
         KINDS,
         BestiaryError,
+        bestiary_problems,
         default_bestiary,
-        load_bestiary,
         load_scenario,
         parse_entry,
         read_yaml,
@@ -279,13 +282,17 @@ def bestiary_validate(
     )
 
     checked: list[str] = []
+    problems: list[str] = []
     try:
         if path is None or path.is_dir():
-            b = load_bestiary(path)
+            b, problems = bestiary_problems(path or DATA)
             checked = [f"{len(getattr(b, k))} {k}" for k in KINDS]
             if path is None:
                 for n in scenario_names():
-                    load_scenario(n, b)
+                    try:
+                        load_scenario(n, b)
+                    except BestiaryError as e:
+                        problems.append(str(e))
                 checked.append(f"{len(scenario_names())} scenarios")
         else:
             data = read_yaml(path)
@@ -301,10 +308,16 @@ def bestiary_validate(
                 parse_entry(KINDS[kind], data, path, kind[:-1])
                 checked = [f"1 {kind[:-1]}"]
     except BestiaryError as e:
+        problems.append(str(e))
+    if problems:
         if as_json:
-            _emit_json({"ok": False, "error": str(e)})
-            raise typer.Exit(1) from None
-        raise
+            _emit_json({"ok": False, "error": problems[0], "errors": problems})
+            raise typer.Exit(1)
+        for p in problems:
+            typer.echo(f"error: {one_line(p)}", err=True)
+        if len(problems) > 1:
+            typer.echo(f"{len(problems)} problems", err=True)
+        raise typer.Exit(2)
     if as_json:
         _emit_json({"ok": True, "checked": checked})
     else:
