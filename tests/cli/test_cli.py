@@ -130,6 +130,17 @@ def test_show_suggests_a_close_name():
     assert p.returncode == 2 and "'radscorpoin' (did you mean 'radscorpion'" in p.stderr
 
 
+def test_a_ruleset_named_in_capitals_is_accepted():
+    # issue 26: --ruleset F2D20 was refused
+    p = run("fight", "--ruleset", "F2D20", "--scenario", "duel", "--json")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["ruleset"] == "f2d20"
+    p = run("simulate", "--ruleset", " PnP", "--scenario", "duel", "-n", "2", "--json",
+            "--jobs", "1")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["ruleset"] == "pnp"
+
+
 def test_fight_save_then_load(tmp_path):
     path = tmp_path / "f.json"
     p = run("fight", "--scenario", "vault_corridor", "--seed", "3", "--save", str(path))

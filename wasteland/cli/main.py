@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
+from wasteland.cli.options import lowered
 from wasteland.rules.errors import WastelandError, did_you_mean, one_line
 from wasteland.rules.protocol import RULESETS
 
@@ -42,6 +43,7 @@ def fight(
     scenario: Annotated[str | None, typer.Option(help=SCENARIO_HELP + " [default: vault_corridor]")
                         ] = None,
     ruleset: Annotated[str | None, typer.Option(
+        callback=lowered,
         help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the battle's dice. [default: 1]")] = None,
     agents: Annotated[str | None, typer.Option(
@@ -127,6 +129,7 @@ def play(
     scenario: Annotated[str | None, typer.Option(help=SCENARIO_HELP + " [default: vault_corridor]")
                         ] = None,
     ruleset: Annotated[str | None, typer.Option(
+        callback=lowered,
         help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None,
     side: Annotated[str | None, typer.Option(
         help="The side you play (name or number). [default: 0]")] = None,
@@ -163,6 +166,7 @@ def gm(
     scenario: Annotated[str | None, typer.Option(help=SCENARIO_HELP + " [default: vault_corridor]")
                         ] = None,
     ruleset: Annotated[str | None, typer.Option(
+        callback=lowered,
         help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None,
     party: Annotated[str | None, typer.Option(
         help="The players' side (name or number). [default: 0]")] = None,

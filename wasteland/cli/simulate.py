@@ -18,6 +18,7 @@ from typing import Annotated, Any
 
 import typer
 
+from wasteland.cli.options import lowered
 from wasteland.sim.request import DEFAULT_FIGHTS, SimRequest
 
 
@@ -74,7 +75,8 @@ def simulate(
     scenario: Annotated[str | None, typer.Option(
         help="Built-in scenario name, or a scenario file (a path: with / or .yaml). "
              "[default: vault_corridor]")] = None,
-    ruleset: Annotated[str | None, typer.Option(help="Rules: pnp, f2d20. [default: pnp]")] = None,
+    ruleset: Annotated[str | None, typer.Option(
+        callback=lowered, help="Rules: pnp, f2d20. [default: pnp]")] = None,
     side: Annotated[str | None, typer.Option(
         help="The party's side, whose odds are counted (name or number). [default: 0]")] = None,
     party: Annotated[str | None, typer.Option(
