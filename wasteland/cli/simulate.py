@@ -122,8 +122,8 @@ def simulate(
                        "--save): continuation i reseeds the dice from SEED + i; packets on "
                        "every side unless --agents.")] = None,
     plot: Annotated[str | None, typer.Option(
-        help="Also draw the outcomes, rounds and each member's HP left as a PNG at this "
-             "path (with --balance: the pick's).")] = None,
+        help="Also draw the outcomes, rounds and each member's HP left as a picture at "
+             "this path, ending in .png, .svg or .pdf (with --balance: the pick's).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
     """How deadly is this encounter? Fight it many times and read the odds and a verdict:
