@@ -141,6 +141,17 @@ def test_a_ruleset_named_in_capitals_is_accepted():
     assert json.loads(p.stdout)["ruleset"] == "pnp"
 
 
+def test_fight_plays_the_packet_by_default_as_play_gm_and_simulate_do(tmp_path):
+    # issue 26: fight defaulted to scripted
+    path = tmp_path / "f.json"
+    p = run("fight", "--scenario", "duel", "--seed", "3", "--save", str(path))
+    assert p.returncode == 0, p.stderr
+    from wasteland.rules import saves
+
+    assert [a["kind"] for a in saves.load(path).session["agents"]] == ["packet", "packet"]
+    assert "[default: the scenario's, else packet]" in " ".join(run("fight", "--help").stdout.split())
+
+
 def test_fight_save_then_load(tmp_path):
     path = tmp_path / "f.json"
     p = run("fight", "--scenario", "vault_corridor", "--seed", "3", "--save", str(path))

@@ -47,10 +47,10 @@ def fight(
         help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the battle's dice. [default: 1]")] = None,
     agents: Annotated[str | None, typer.Option(
-        help="Agent per side, comma-separated: scripted, packet, random, policy:NAME (a "
+        help="Agent per side, comma-separated: packet, scripted, random, policy:NAME (a "
              "shipped policy, or policy:path/to/NAME.npz), cmd:COMMAND (a program speaking "
              "the agent protocol, docs/protocol.md). One name plays every side; a side "
-             "not named plays by its scenario's agent. [default: the scenario's, else scripted]")
+             "not named plays by its scenario's agent. [default: the scenario's, else packet]")
     ] = None,
     max_rounds: Annotated[int | None, typer.Option(help="Round limit (default: the scenario's).")] = None,
     save: Annotated[Path | None, typer.Option(
