@@ -114,3 +114,28 @@ def test_the_line_game_takes_a_decision_with_one_legal_action_without_asking(tmp
     for block in blocks:  # each prompt lists its options 1) and 2) at least
         menu = block.split("> ")[0]
         assert "1) " in menu and "2) " in menu, menu[:200]
+
+
+def test_the_map_and_status_tell_the_fallen_from_the_dead(tmp_path):
+    # issue 26: piped play drew an unconscious combatant as dead: an x on the map, and its
+    # [unconscious] flag eaten as a markup tag
+    from wasteland.cli.game import Game
+    from wasteland.cli.play import begin
+    from wasteland.rules.battle import DEAD, UNCONSCIOUS
+
+    b = begin("play", {"scenario": "duel", "seed": 3}, None)
+    ted, scorpion = b.combatants
+    ted.status, ted.hp = UNCONSCIOUS, 0
+    con = Console(file=io.StringIO(), width=120)
+    Game(b, con, iter([]), tmp_path / "s.json").look()
+    out = con.file.getvalue()
+    tx, ty = b.grid.xy(ted.pos)
+    rows = [ln.strip("│ ") for ln in out.splitlines()[1:1 + b.grid.height]]
+    assert rows[ty][tx] == "_" and "[unconscious]" in out
+    scorpion.status = DEAD
+    con = Console(file=io.StringIO(), width=120)
+    Game(b, con, iter([]), tmp_path / "s.json").look()
+    out = con.file.getvalue()
+    sx, sy = b.grid.xy(scorpion.pos)
+    rows = [ln.strip("│ ") for ln in out.splitlines()[1:1 + b.grid.height]]
+    assert rows[sy][sx] == "x" and "[dead" in out and "[unconscious]" in out

@@ -14,6 +14,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.panel import Panel
+from rich.text import Text
 
 from wasteland.agents.base import Agent, kind_of, make_agent
 from wasteland.rules import saves
@@ -67,7 +68,8 @@ class Game:
         self.console.print(text, style=style, highlight=False, markup=False)
 
     def look(self) -> None:
-        self.console.print(Panel(render_text(self.b, self.rs, last_events=0),
+        # Text, not markup: a status flag such as [unconscious] is shown, not read as a style
+        self.console.print(Panel(Text(render_text(self.b, self.rs, last_events=0)),
                                  title=f"{self.b.scenario.name} ({self.b.ruleset})",
                                  expand=False), highlight=False)
 
