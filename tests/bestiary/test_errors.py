@@ -200,6 +200,17 @@ def test_broken_scenario_names_file_entry_and_field(name: str, field: str, why: 
     assert why in msg, msg
 
 
+def test_a_widened_row_is_named_rather_than_row_0(tmp_path: Path) -> None:
+    # issue 26: one row made wider was reported as row 0 (narrower than the widest)
+    text = (BROKEN / "scenarios" / "ragged_row.yaml").read_text()
+    path = tmp_path / "wide.yaml"
+    path.write_text(text.replace("  #..#....#\n", "  #..#.......#\n"))
+    with pytest.raises(BestiaryError) as info:
+        load_scenario(path)
+    msg = one_line(str(info.value))
+    assert "map row 2: 12 characters wide, but 4 of the 5 rows are 10" in msg, msg
+
+
 def test_unknown_creature_lists_the_known_ones() -> None:
     msg = scenario_error("unknown_creature")
     assert "known:" in msg and "radscorpion" in msg and "vault_dweller" in msg

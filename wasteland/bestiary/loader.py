@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -244,12 +245,14 @@ def default_bestiary() -> Bestiary:
 
 def check_scenario(s: Scenario, bestiary: Bestiary, path: Path | str) -> None:
     rows = s.rows()
-    width = max(len(r) for r in rows)
+    # the width most rows have (the first row's on a tie) is the map's: one row made
+    # wider is that row's mistake, not row 0's
+    width, count = Counter(len(r) for r in rows).most_common(1)[0]
     for y, row in enumerate(rows):
         if len(row) != width:
             raise BestiaryError(
-                f"{path}: scenario {s.id!r}: map row {y}: {len(row)} characters wide, but the "
-                f"widest row has {width}; every row must be the same width"
+                f"{path}: scenario {s.id!r}: map row {y}: {len(row)} characters wide, but "
+                f"{count} of the {len(rows)} rows are {width}; every row must be the same width"
             )
     for y, row in enumerate(rows):
         for x, ch in enumerate(row):
