@@ -139,3 +139,15 @@ def test_the_map_and_status_tell_the_fallen_from_the_dead(tmp_path):
     sx, sy = b.grid.xy(scorpion.pos)
     rows = [ln.strip("│ ") for ln in out.splitlines()[1:1 + b.grid.height]]
     assert rows[sy][sx] == "x" and "[dead" in out and "[unconscious]" in out
+
+
+def test_enemies_chosen_on_the_command_line_name_their_side():
+    # issue 26: --enemies super_mutant,raider still fought as "Radscorpions"
+    from wasteland.cli.encounter import encounter, side_name
+
+    sc, me = encounter("vault_corridor", "0", None, "super_mutant, 2 raider")
+    assert [s.name for s in sc.sides] == ["Vault", "Super mutant and Raider"] and me == 0
+    sc, _ = encounter("vault_corridor", "0", "brawler", "radscorpion")
+    assert [s.name for s in sc.sides] == ["Vault", "Radscorpion"]
+    assert side_name(["A", "B", "A", "C", "D"]) == "A, B and 2 more"
+    assert side_name(["A", "B", "C"]) == "A, B and C"
