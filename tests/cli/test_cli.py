@@ -26,7 +26,7 @@ def test_fight_ends_with_a_result_and_is_reproducible(ruleset, scenario):
     assert a.stdout == b.stdout
     lines = a.stdout.splitlines()
     last = [ln for ln in lines if ln.startswith("Result: ")]
-    assert last and (last[0].endswith("rounds") and (" win after " in last[0] or "draw" in last[0]))
+    assert last and (last[0].endswith("rounds") and (" won after " in last[0] or "draw" in last[0]))
     zoned = ruleset == "f2d20"  # the start and end maps show the zones, the summary the pools
     assert sum(ln.startswith("Zone cover: ") for ln in lines) == (2 if zoned else 0)
     assert sum(ln.startswith("AP pools: ") for ln in lines) == (3 if zoned else 0)

@@ -267,7 +267,7 @@ class Game:
 
         self.look()
         w = self.b.winner
-        self.say("Draw." if w is None else f"{self.b.side_names[w]} win.", "bold")
+        self.say("Draw." if w is None else f"{self.b.side_names[w]} won.", "bold")
         self.say_faults(faults_of(self.npcs.values()))
         close_agents(self.npcs.values(), self.b)
         return 0

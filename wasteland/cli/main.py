@@ -95,7 +95,7 @@ def fight(
         return
     s = result.summary()
     typer.echo("")
-    typer.echo(f"Result: {s['winner'] + ' win' if s['winner'] else 'draw'} after {s['rounds']} rounds")
+    typer.echo(f"Result: {s['winner'] + ' won' if s['winner'] else 'draw'} after {s['rounds']} rounds")
     if "ap_pools" in s:
         typer.echo("AP pools: " + ", ".join(f"{side} {n}" for side, n in s["ap_pools"].items()))
     for side, faults in s.get("agent_faults", {}).items():

@@ -78,7 +78,7 @@ def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS
     head = f"Round {b.round}"
     if b.over:
         if b.winner is not None:
-            head += f", over: {b.side_names[b.winner]} win"
+            head += f", over: {b.side_names[b.winner]} won"
         else:
             head += ", over: draw" + (" (round limit)" if b.extra.get("reason") == "max_rounds"
                                       else "")
