@@ -201,9 +201,10 @@ class Game:
         return self.finish()
 
     def suggestion(self) -> tuple[Action, str]:
-        """What the packet agent would choose in the player's place, and why. Its own
-        agent, so the NPCs' random state is not touched; asked once per decision, so the
-        choice shown is the one taken."""
+        """What the packet agent would choose in the player's place, and why, save a move
+        that gives an enemy a free attack when there is another choice (agents/hint.py).
+        Its own agent, so the NPCs' random state is not touched; asked once per decision,
+        so the choice shown is the one taken."""
         key = (id(self.b), len(self.b.moves))
         if self._advice is not None and self._advice[0] == key:
             return self._advice[1], self._advice[2]
@@ -211,9 +212,11 @@ class Game:
             from wasteland.agents.packets import PacketAgent
 
             self._advisor = PacketAgent(self.b.seed)
-        a = self._advisor.act(self._view())
-        self._advice = (key, a, str(self._advisor.last_reason))
-        return a, self._advice[2]
+        from wasteland.agents.hint import safe_hint
+
+        a, why = safe_hint(self._advisor, self._view())
+        self._advice = (key, a, why)
+        return a, why
 
     def auto_answer(self) -> tuple[Action, str] | None:
         """What is taken for the player now without asking (orders.auto_answer), or None."""
