@@ -257,6 +257,57 @@ def test_a_program_that_never_says_hello_is_given_up_after_three_starts(tmp_path
     assert len(logged) == external.MAX_FAILED_STARTS and "given up after 3 starts" in logged[-1]
 
 
+def test_a_time_given_with_the_spec_holds_for_the_hello_too(tmp_path, monkeypatch):
+    # issue 26: cmd@1: waited 20 s for a program that never says hello
+    script = tmp_path / "mute.py"
+    script.write_text("import sys\nfor line in sys.stdin:\n    pass\n")
+    monkeypatch.delenv("WASTELAND_CMD_TIMEOUT", raising=False)
+    assert make_agent(py(script, 0.3)).hello_timeout == 0.3
+    assert make_agent(f"cmd:{shlex.quote(sys.executable)} x").hello_timeout == \
+        external.HANDSHAKE_MIN  # no time given: room for a slow start
+    monkeypatch.setenv("WASTELAND_CMD_TIMEOUT", "0.4")
+    assert make_agent(f"cmd:{shlex.quote(sys.executable)} x").hello_timeout == 0.4
+    agent = make_agent(py(script, 0.3), 1)
+    rs = get_ruleset("pnp")
+    began = time.monotonic()
+    assert agent.act(view_of(rs, rs.new_battle(load_scenario("duel"), 1))).kind == "end"
+    assert time.monotonic() - began < external.HANDSHAKE_MIN / 2
+    assert "no reply to the hello in 0.3 s" in agent.last_reason
+
+
+EXITS = f"cmd:{shlex.quote(sys.executable)} -c 'raise SystemExit(2)'"
+
+
+def test_a_program_that_cannot_play_is_one_line_before_the_fight(tmp_path):
+    # issue 26: a program that exits at once played the whole fight on fallbacks
+    p = subprocess.run([sys.executable, "-m", "wasteland.cli.main", "fight", "--scenario",
+                        "duel", "--agents", f"{EXITS},packet"], capture_output=True,
+                       text=True, timeout=120, cwd=tmp_path)
+    assert p.returncode != 0 and p.stdout == "" and "Traceback" not in p.stderr
+    assert p.stderr.count("\n") == 1
+    assert "the program cannot play: exited (code 2) instead of answering the hello" in p.stderr
+
+
+def test_simulate_evaluate_and_the_npcs_of_play_check_their_programs_first(tmp_path):
+    from wasteland.arena.field import entrants
+    from wasteland.cli.game import npc_agents
+    from wasteland.cli.play import begin
+    from wasteland.sim.spec import side_agents
+
+    sc = load_scenario("duel")
+    with pytest.raises(WastelandError, match=r"cannot play: exited \(code 2\)"):
+        side_agents(sc, [EXITS, "packet"])
+    with pytest.raises(WastelandError, match=r"cannot play: exited \(code 2\)"):
+        entrants(f"{EXITS},packet")
+    b = begin("play", {"scenario": "duel", "ai": EXITS}, None)
+    with pytest.raises(WastelandError, match=r"cannot play: exited \(code 2\)"):
+        npc_agents(b)
+    # a program that answers is started once and its program kept for the first fight
+    ok = py(EXAMPLES / "random_agent.py")
+    assert side_agents(sc, [ok, "packet"])[0] == ok
+    assert len([p for p in external._idle.get(tuple(make_agent(ok).argv), []) if p.alive]) == 1
+
+
 # --- specs, saves, simulate ----------------------------------------------------------------
 @pytest.mark.parametrize("spec,fragment", [
     ("cmd:", "the command is empty"), ("cmd:   ", "the command is empty"),

@@ -68,3 +68,13 @@ def test_a_plot_path_that_is_a_file_is_refused_before_any_game(capsys, monkeypat
     code, out, err = cli(capsys, monkeypatch, *BASE, "--agents", "random,packet",
                          "--plot", str(tmp_path / "f"), "--no-cache")
     assert code == 2 and "--plot" in err and "not a folder" in err
+
+
+def test_a_plot_path_named_like_a_picture_is_refused_before_any_game(capsys, monkeypatch,
+                                                                      tmp_path):
+    # issue 26: --plot ev.png made a folder named ev.png
+    code, out, err = cli(capsys, monkeypatch, *BASE, "--agents", "random,packet",
+                         "--plot", str(tmp_path / "ev.png"), "--no-cache")
+    assert code == 2 and err.count("\n") == 1 and "give a folder" in err
+    assert f"(e.g. {tmp_path / 'ev'}/)" in err
+    assert not (tmp_path / "ev.png").exists()

@@ -15,6 +15,7 @@ import pytest
 from wasteland.bestiary.loader import (
     DATA,
     BestiaryError,
+    bestiary_problems,
     load_bestiary,
     load_scenario,
     parse_entry,
@@ -93,6 +94,45 @@ def test_unknown_weapon_lists_the_known_ones(tmp_path: Path) -> None:
     assert "known:" in msg and "10mm_pistol" in msg and "lead_pipe" in msg
 
 
+def test_every_broken_file_of_a_folder_is_listed_at_once(tmp_path: Path) -> None:
+    # issue 26: `bestiary validate` stopped at the first bad file
+    root = tmp_path / "data"
+    shutil.copytree(DATA, root)
+    for kind, name in [("weapons", "bad_dice"), ("creatures", "missing_defense"),
+                       ("creatures", "unknown_weapon"), ("creatures", "unknown_armor")]:
+        shutil.copy(BROKEN / kind / f"{name}.yaml", root / kind / f"{name}.yaml")
+    b, problems = bestiary_problems(root)
+    assert [p.split(": ")[0] for p in problems] == [
+        str(root / k / f"{n}.yaml") for k, n in [
+            ("weapons", "bad_dice"), ("creatures", "missing_defense"),
+            ("creatures", "unknown_armor"), ("creatures", "unknown_weapon")]]
+    assert "super_mutant" in b.creatures and "missing_defense" not in b.creatures
+    assert bestiary_problems(DATA)[1] == []
+
+
+def test_a_name_close_to_a_known_one_is_suggested(tmp_path: Path) -> None:
+    # issue 26: 'supermutant' and 'radscorpoin' got the whole list and no "did you mean"
+    with pytest.raises(BestiaryError, match=r"'supermutant' \(did you mean 'super_mutant'"):
+        load_bestiary().creature("supermutant")
+    with pytest.raises(BestiaryError, match=r"'vault_coridor' \(did you mean 'vault_corridor'"):
+        load_scenario("vault_coridor")
+    path = tmp_path / "typo.yaml"
+    path.write_text((BROKEN / "scenarios" / "unknown_creature.yaml").read_text().replace(
+        "deathclaw", "radscorpoin"))
+    with pytest.raises(BestiaryError, match=r"'radscorpoin' \(did you mean 'radscorpion'"):
+        load_scenario(path)
+    root = tmp_path / "data"
+    shutil.copytree(DATA, root)
+    raider = (root / "creatures" / "raider.yaml").read_text()
+    (root / "creatures" / "raider.yaml").write_text(raider.replace("pipe_pistol", "pipe_pistl"))
+    with pytest.raises(BestiaryError, match=r"'pipe_pistl' \(did you mean 'pipe_pistol'\?\)"):
+        load_bestiary(root)
+    # nothing close: no suggestion, the known names as before
+    with pytest.raises(BestiaryError) as info:
+        load_bestiary().creature("deathclaw")
+    assert "did you mean" not in str(info.value) and "known: brawler" in str(info.value)
+
+
 def test_bad_yaml_names_the_file_and_where(tmp_path: Path) -> None:
     msg = bestiary_error("creatures", "bad_yaml", tmp_path)
     assert "bad_yaml.yaml: bad YAML at line 6, column" in msg
@@ -158,6 +198,17 @@ def test_broken_scenario_names_file_entry_and_field(name: str, field: str, why: 
     path = BROKEN / "scenarios" / f"{name}.yaml"
     assert msg.startswith(f"{path}: scenario {name!r}: {field}"), msg
     assert why in msg, msg
+
+
+def test_a_widened_row_is_named_rather_than_row_0(tmp_path: Path) -> None:
+    # issue 26: one row made wider was reported as row 0 (narrower than the widest)
+    text = (BROKEN / "scenarios" / "ragged_row.yaml").read_text()
+    path = tmp_path / "wide.yaml"
+    path.write_text(text.replace("  #..#....#\n", "  #..#.......#\n"))
+    with pytest.raises(BestiaryError) as info:
+        load_scenario(path)
+    msg = one_line(str(info.value))
+    assert "map row 2: 12 characters wide, but 4 of the 5 rows are 10" in msg, msg
 
 
 def test_unknown_creature_lists_the_known_ones() -> None:

@@ -26,7 +26,7 @@ def test_fight_ends_with_a_result_and_is_reproducible(ruleset, scenario):
     assert a.stdout == b.stdout
     lines = a.stdout.splitlines()
     last = [ln for ln in lines if ln.startswith("Result: ")]
-    assert last and (last[0].endswith("rounds") and (" win after " in last[0] or "draw" in last[0]))
+    assert last and (last[0].endswith("rounds") and (" won after " in last[0] or "draw" in last[0]))
     zoned = ruleset == "f2d20"  # the start and end maps show the zones, the summary the pools
     assert sum(ln.startswith("Zone cover: ") for ln in lines) == (2 if zoned else 0)
     assert sum(ln.startswith("AP pools: ") for ln in lines) == (3 if zoned else 0)
@@ -104,6 +104,52 @@ def test_validate_reports_a_broken_file(tmp_path):
     p = run("bestiary", "validate", str(d / "x.yaml"))
     assert p.returncode == 2
     assert "x.yaml: bad YAML" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_validate_lists_every_broken_file_of_a_folder(tmp_path):
+    # issue 26: it stopped at the first bad file
+    import shutil
+
+    from wasteland.bestiary.loader import DATA
+
+    root = tmp_path / "data"
+    shutil.copytree(DATA, root)
+    (root / "weapons" / "w.yaml").write_text("id: w\nname: [unclosed\n")
+    (root / "items" / "i.yaml").write_text("- a list\n")
+    p = run("bestiary", "validate", str(root))
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    lines = p.stderr.splitlines()
+    assert len(lines) == 3 and lines[-1] == "2 problems"
+    assert "w.yaml: bad YAML" in lines[0] and "i.yaml: expected a mapping" in lines[1]
+    out = json.loads(run("bestiary", "validate", str(root), "--json").stdout)
+    assert out["ok"] is False and len(out["errors"]) == 2 and out["error"] == out["errors"][0]
+
+
+def test_show_suggests_a_close_name():
+    p = run("bestiary", "show", "radscorpoin")
+    assert p.returncode == 2 and "'radscorpoin' (did you mean 'radscorpion'" in p.stderr
+
+
+def test_a_ruleset_named_in_capitals_is_accepted():
+    # issue 26: --ruleset F2D20 was refused
+    p = run("fight", "--ruleset", "F2D20", "--scenario", "duel", "--json")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["ruleset"] == "f2d20"
+    p = run("simulate", "--ruleset", " PnP", "--scenario", "duel", "-n", "2", "--json",
+            "--jobs", "1")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["ruleset"] == "pnp"
+
+
+def test_fight_plays_the_packet_by_default_as_play_gm_and_simulate_do(tmp_path):
+    # issue 26: fight defaulted to scripted
+    path = tmp_path / "f.json"
+    p = run("fight", "--scenario", "duel", "--seed", "3", "--save", str(path))
+    assert p.returncode == 0, p.stderr
+    from wasteland.rules import saves
+
+    assert [a["kind"] for a in saves.load(path).session["agents"]] == ["packet", "packet"]
+    assert "[default: the scenario's, else packet]" in " ".join(run("fight", "--help").stdout.split())
 
 
 def test_fight_save_then_load(tmp_path):

@@ -61,7 +61,7 @@ def test_a_session_with_physical_dice_and_undo_reaches_the_end(ruleset, tmp_path
     assert "undone: ted: " in out
     assert "Roll " in out and "for ted" in out  # the party member's dice were asked for
     assert "for young_radscorpion_0" not in out.split("Roll ")[-1]  # NPCs roll their own
-    assert out.rstrip().endswith(("win.", "Draw."))
+    assert out.rstrip().endswith(("won.", "Draw."))
 
 
 def test_physical_dice_faces_are_the_ones_used(tmp_path):
@@ -75,7 +75,7 @@ def test_bad_dice_and_bad_actions_get_one_line_and_the_session_goes_on(tmp_path)
     assert "'fly' is not a legal action now; legal:" in out
     assert "square (0, 0) is a wall" in out
     assert "raider_0 rolls initiative" in out
-    assert out.rstrip().endswith(("win.", "Draw."))
+    assert out.rstrip().endswith(("won.", "Draw."))
 
 
 def test_a_huge_line_is_echoed_cut_and_answered_in_one_line(tmp_path):
@@ -86,7 +86,7 @@ def test_a_huge_line_is_echoed_cut_and_answered_in_one_line(tmp_path):
     assert "x" * 121 not in out
     assert "(5,000,000 characters)" in out and "is not a legal action now" in out
     assert "(5,000 characters)" in out  # a 5,000-digit action number is not int()ed
-    assert out.rstrip().endswith(("win.", "Draw."))
+    assert out.rstrip().endswith(("won.", "Draw."))
 
 
 def test_override_replaces_the_npcs_choice(tmp_path):
@@ -106,7 +106,7 @@ def test_quit_saves_and_resume_is_the_same_state(tmp_path):
              iter(["2", "", "quit"]))
     saved = saves.load(tmp_path / "gm.json")
     out = run(tmp_path, "f2d20", [], resume=tmp_path / "gm.json")
-    assert out.rstrip().endswith(("win.", "Draw."))
+    assert out.rstrip().endswith(("won.", "Draw."))
     assert saved.history and not saved.over
 
 

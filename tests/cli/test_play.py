@@ -50,7 +50,7 @@ def test_a_scripted_game_reaches_the_end(ruleset, tmp_path):
     out = _play(["help", "nonsense"] + ["1"] * 400, tmp_path, ruleset)
     assert "Commands: help, look" in out
     assert "'nonsense' is not a legal action now" in out
-    assert out.rstrip().endswith(("win.", "Draw."))
+    assert out.rstrip().endswith(("won.", "Draw."))
 
 
 def test_quit_saves_and_resume_continues_the_same_battle(tmp_path):
@@ -59,7 +59,7 @@ def test_quit_saves_and_resume_continues_the_same_battle(tmp_path):
     b = saves.load(path)
     assert b.session["humans"] == [0] and b.session["command"] == "play" and not b.over
     out = _play(["1"] * 400, tmp_path, resume=path)
-    assert out.rstrip().endswith(("win.", "Draw."))
+    assert out.rstrip().endswith(("won.", "Draw."))
 
 
 def test_input_ending_saves_the_game(tmp_path):
@@ -80,7 +80,7 @@ def test_choose_your_character_and_the_enemies(tmp_path):
     start("f2d20", "duel", "0", 3, None, tmp_path / "a.json", con, iter(["1"] * 400),
           "brawler", "raider,raider")
     out = con.file.getvalue()
-    assert "brawler_0" in out and "raider_1" in out and out.rstrip().endswith(("win.", "Draw."))
+    assert "brawler_0" in out and "raider_1" in out and out.rstrip().endswith(("won.", "Draw."))
 
 
 def test_unknown_creature_for_the_encounter_is_one_line():
@@ -108,9 +108,46 @@ def test_the_line_game_takes_a_decision_with_one_legal_action_without_asking(tmp
     start("f2d20", "ruined_street", "0", 1, None, tmp_path / "a.json", con, answers())
     out = con.file.getvalue()
     forced = [line for line in out.splitlines() if line.endswith("(the only choice)")]
-    assert forced and out.rstrip().endswith(("win.", "Draw."))
+    assert forced and out.rstrip().endswith(("won.", "Draw."))
     blocks = out.split(" decides (")[1:]
     assert len(blocks) == len(asked) - 1 or len(blocks) == len(asked)
     for block in blocks:  # each prompt lists its options 1) and 2) at least
         menu = block.split("> ")[0]
         assert "1) " in menu and "2) " in menu, menu[:200]
+
+
+def test_the_map_and_status_tell_the_fallen_from_the_dead(tmp_path):
+    # issue 26: piped play drew an unconscious combatant as dead: an x on the map, and its
+    # [unconscious] flag eaten as a markup tag
+    from wasteland.cli.game import Game
+    from wasteland.cli.play import begin
+    from wasteland.rules.battle import DEAD, UNCONSCIOUS
+
+    b = begin("play", {"scenario": "duel", "seed": 3}, None)
+    ted, scorpion = b.combatants
+    ted.status, ted.hp = UNCONSCIOUS, 0
+    con = Console(file=io.StringIO(), width=120)
+    Game(b, con, iter([]), tmp_path / "s.json").look()
+    out = con.file.getvalue()
+    tx, ty = b.grid.xy(ted.pos)
+    rows = [ln.strip("│ ") for ln in out.splitlines()[1:1 + b.grid.height]]
+    assert rows[ty][tx] == "_" and "[unconscious]" in out
+    scorpion.status = DEAD
+    con = Console(file=io.StringIO(), width=120)
+    Game(b, con, iter([]), tmp_path / "s.json").look()
+    out = con.file.getvalue()
+    sx, sy = b.grid.xy(scorpion.pos)
+    rows = [ln.strip("│ ") for ln in out.splitlines()[1:1 + b.grid.height]]
+    assert rows[sy][sx] == "x" and "[dead" in out and "[unconscious]" in out
+
+
+def test_enemies_chosen_on_the_command_line_name_their_side():
+    # issue 26: --enemies super_mutant,raider still fought as "Radscorpions"
+    from wasteland.cli.encounter import encounter, side_name
+
+    sc, me = encounter("vault_corridor", "0", None, "super_mutant, 2 raider")
+    assert [s.name for s in sc.sides] == ["Vault", "Super mutant and Raider"] and me == 0
+    sc, _ = encounter("vault_corridor", "0", "brawler", "radscorpion")
+    assert [s.name for s in sc.sides] == ["Vault", "Radscorpion"]
+    assert side_name(["A", "B", "A", "C", "D"]) == "A, B and 2 more"
+    assert side_name(["A", "B", "C"]) == "A, B and C"

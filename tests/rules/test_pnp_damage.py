@@ -41,6 +41,16 @@ def test_a_hit_always_does_at_least_one_damage():
     assert (dmg.raw, dmg.resist, dmg.dealt) == (2, 5, 1)
 
 
+def test_the_log_says_when_the_least_damage_of_a_hit_applies():
+    # issue 26: "2 - PDT 5 = 1" read as a wrong sum; the minimum is said
+    _, dmg = _hit("rifle", 2, {"armor": "combat_armor"})
+    assert "= 2 - PDT 5 = 1 physical damage (a hit deals at least 1) (HP" in dmg.text()
+    _, dmg = _hit("rifle", 7, {"pdt": 1, "armor": "leather"})
+    assert "= 4 physical damage (HP" in dmg.text()  # no minimum here, nothing said
+    _, dmg = _hit("rifle", 6, {"armor": "combat_armor"})
+    assert "= 1 physical damage (HP" in dmg.text()  # 6 - 5 is 1 without a minimum
+
+
 def test_armor_piercing_lowers_the_threshold():
     """Seed 000_4e72993430dea166.txt, Damage and Armor Piercing: reduce PDT/EDT by the Armor
     Piercing value before damage (PDT 5, AP 3: 2)."""
@@ -112,5 +122,7 @@ def test_battle_ends_when_one_side_stands():
     a = arena([F("gunner", (0, 0), "ann", weapons=["rifle"]),
                F("target", (3, 0), "bob", side=1, hp=5)])
     a.rig.d6(5, 5, 5).push(10, 9)
-    a.act("attack bob")
+    ev = a.act("attack bob")
     assert a.b.over and a.rs.outcome(a.b) == 0 and a.rs.legal_ids(a.b) == []
+    # issue 26: "side0 win" read wrong for a side named in the singular
+    assert ev[-1].text() == "side0 won in round 1 (last side standing)."

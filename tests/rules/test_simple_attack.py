@@ -584,3 +584,11 @@ def test_a_blast_weapon_hits_its_target_alone():
     assert [e.target for e in hits] == ["bob"] and hits[0].damage_type == "explosive"
     assert a.c("bob").hp == 30 - 18
     assert a.c("cal").hp == 30 and a.c("amy").hp == 30
+
+
+def test_a_note_that_goes_on_from_a_name_takes_no_space():
+    # issue 26: "drifter 's 10mm pistol jams"
+    from wasteland.rules.events import Note
+
+    assert Note("drifter", "'s 10mm pistol jams.").text() == "drifter's 10mm pistol jams."
+    assert Note("drifter", "stands up.").text() == "drifter stands up."

@@ -57,6 +57,9 @@ def test_a_duel_has_three_panels_on_one_row(capsys, monkeypatch, tmp_path):
 @pytest.mark.parametrize(("where", "answer"), [
     ("missing/odds.png", "no such directory"),
     (".", "a directory; give a file name"),
+    # issue 26: odds.txt got a PNG named .txt
+    ("odds.txt", "end the name with .png, .svg, .pdf (e.g. odds.png)"),
+    ("odds", "end the name with .png"),
 ])
 def test_a_bad_plot_path_is_one_line_before_any_fight(capsys, monkeypatch, tmp_path, where,
                                                       answer):
@@ -67,6 +70,14 @@ def test_a_bad_plot_path_is_one_line_before_any_fight(capsys, monkeypatch, tmp_p
                          str(tmp_path / where))
     assert code == 2 and out == ""
     assert len(err.splitlines()) == 1 and err.startswith("error: --plot ") and answer in err, err
+
+
+def test_an_svg_name_gets_an_svg(capsys, monkeypatch, tmp_path):
+    out = tmp_path / "duel.SVG"
+    code, text, err = cli(capsys, monkeypatch, "simulate", "--scenario", "duel", "-n", "3",
+                          "--jobs", "1", "--plot", str(out))
+    assert code == 0, err
+    assert b"<svg" in out.read_bytes()[:400]
 
 
 def test_no_permission_to_write_is_one_line(capsys, monkeypatch, tmp_path):

@@ -95,7 +95,7 @@ def test_a_duel_to_the_end_by_keys_shows_the_summary(tmp_path, ruleset):
         assert f"after {b.round} round" in text
         ted = b.combatants[0]
         assert f"ted                 Vault      {ted.damage_dealt:>5} {ted.damage_taken:>5}" in text
-        assert "Vault win" in text or "Radscorpion win" in text or "Draw" in text
+        assert "Vault won" in text or "Radscorpion won" in text or "Draw" in text
     _run(app, body)
     assert (tmp_path / "save.json").exists()
 

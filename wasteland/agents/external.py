@@ -2,8 +2,9 @@
 run by one) and speaks the agent protocol with it over its stdin and stdout
 (``wasteland.agents.protocol``, docs/protocol.md).
 
-``cmd@SECONDS:COMMAND`` sets the time allowed per decision (default DEFAULT_TIMEOUT, or
-the environment's WASTELAND_CMD_TIMEOUT). A reply that is not JSON or names no action
+``cmd@SECONDS:COMMAND`` sets the time allowed per decision and for the program's hello
+(default DEFAULT_TIMEOUT per decision and HANDSHAKE_MIN for the hello, or the
+environment's WASTELAND_CMD_TIMEOUT for both). A reply that is not JSON or names no action
 (malformed), an action that is not legal (illegal), no reply in time (timeout) or a
 program that exits (crash) costs that decision only: one line is logged, a fallback
 action is played (``end``, else the first legal action) and the fault is counted in
@@ -38,7 +39,7 @@ from .base import View
 
 PREFIX = "cmd"
 DEFAULT_TIMEOUT = 10.0
-HANDSHAKE_MIN = 20.0  # seconds a program has to start and say hello, at least
+HANDSHAKE_MIN = 20.0  # seconds a program has to start and say hello, unless a time is given
 MAX_FAILED_STARTS = 3  # starts in a row without a hello before the program is given up
 LOGGED_PER_KIND = 5  # faults of one kind logged per command and process; the rest are counted
 FAULTS = ("malformed", "illegal", "timeout", "crash")
@@ -218,6 +219,10 @@ class CmdAgent:
 
     def __init__(self, spec: str, seed: int = 0) -> None:
         self.argv, self.timeout = parse_spec(spec)
+        # a time the user gave (cmd@SECONDS:, WASTELAND_CMD_TIMEOUT) holds for the hello
+        # too: who asks for 1 s does not want to wait 20 for a program that never answers
+        given = spec.startswith(PREFIX + "@") or "WASTELAND_CMD_TIMEOUT" in os.environ
+        self.hello_timeout = self.timeout if given else max(self.timeout, HANDSHAKE_MIN)
         self.kind = spec
         self.name = spec
         self.seed = seed
@@ -264,10 +269,19 @@ class CmdAgent:
         self.program = p
         return p
 
+    def start(self) -> None:
+        """Start the program now and have it say hello, so that a program that cannot
+        play is one line before the fight rather than a fight played on fallbacks."""
+        try:
+            self._program()
+        except _Fault as f:
+            raise WastelandError(f"{self.kind}: the program cannot play: {f.message} "
+                                 f"(docs/protocol.md says what it must answer)") from None
+
     def _handshake(self, p: _Program) -> str:
         if not p.send(P.hello()):
             raise _Fault("crash", "exited before the hello")
-        line = self._line(p, max(self.timeout, HANDSHAKE_MIN), "the hello")
+        line = self._line(p, self.hello_timeout, "the hello")
         try:
             return P.check_hello(P.load(line))
         except P.ReplyError as e:
@@ -279,8 +293,12 @@ class CmdAgent:
         except queue.Empty:
             raise _Fault("timeout", f"no reply to {what} in {timeout:g} s") from None
         if line is None:
-            code = p.proc.poll()
-            raise _Fault("crash", f"exited (code {code}) instead of answering {what}")
+            try:  # its output closes a moment before it exits: wait for the exit code
+                code: int | None = p.proc.wait(1.0)
+            except subprocess.TimeoutExpired:
+                code = None
+            how = "closed its output" if code is None else f"exited (code {code})"
+            raise _Fault("crash", f"{how} instead of answering {what}")
         return line
 
     def close(self, battle: Battle | None = None) -> None:
@@ -384,6 +402,26 @@ def check_saved_programs(kinds: Iterable[str], given: str | None, where: object,
             raise WastelandError(f"{where}: a side is played by the program {k!r}, and a save "
                                  f"never starts a program by itself; to run it, resume with "
                                  f"{flag} {again}")
+
+
+def start_programs(agents: Iterable[object]) -> None:
+    """Before a fight: each program agent among ``agents`` starts and says hello, or the
+    command stops with one line (WastelandError)."""
+    for a in agents:
+        if isinstance(a, CmdAgent):
+            a.start()
+
+
+def check_program(agent: object) -> None:
+    """An agent made only to check it (simulate, evaluate): a program starts and says
+    hello, then goes to the pool, where the first fight takes it."""
+    try:
+        if isinstance(agent, CmdAgent):
+            agent.start()
+    finally:
+        close = getattr(agent, "close", None)  # any agent that holds a resource gives it back
+        if callable(close):
+            close()
 
 
 def faults_of(agents: Iterable[object]) -> dict[str, int]:

@@ -51,6 +51,7 @@ def names_in(text: str | None, option: str) -> list[str]:
 
 def entrants(text: str | None) -> tuple[Entrant, ...]:
     from wasteland.agents.base import AGENTS, agent_kind, make_agent
+    from wasteland.agents.external import check_program
 
     names = names_in(text, "--agents")
     if len(names) < 2:
@@ -59,9 +60,7 @@ def entrants(text: str | None) -> tuple[Entrant, ...]:
     out = []
     for name in names:
         agent = make_agent(name, 0)  # an unknown agent or a broken policy: one line, now
-        close = getattr(agent, "close", None)  # an agent that holds a resource (a program)
-        if callable(close):
-            close()
+        check_program(agent)  # a program that does not start or answer: one line, now
         kind = agent_kind(name)
         out.append(Entrant(name, kind, agent_hash(kind)))
     return tuple(out)

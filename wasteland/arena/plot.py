@@ -21,6 +21,11 @@ def check_folder(path: Path) -> Path:
     """The plots' folder, refused in one line before any game when it cannot be written."""
     if path.exists() and not path.is_dir():
         raise WastelandError(f"--plot {path}: not a folder; give a folder for the PNGs")
+    if not path.exists() and path.suffix.lower() in (".png", ".svg", ".pdf", ".jpg", ".jpeg"):
+        # a new folder named ev.png is not what anyone who typed it wanted
+        raise WastelandError(f"--plot {path}: a picture's name, but evaluate draws three "
+                             f"PNGs ({', '.join(FILES)}) into a folder; give a folder "
+                             f"(e.g. {path.with_suffix('')}/)")
     parent = path if path.exists() else path.parent if str(path.parent) else Path(".")
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -17,7 +19,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from wasteland.limits import MAX_YAML_BYTES, check_yaml
-from wasteland.rules.errors import WastelandError
+from wasteland.rules.errors import WastelandError, did_you_mean
 
 from .models import AIPacket, Armor, Creature, Item, Scenario, Weapon
 
@@ -145,14 +147,22 @@ class Bestiary:
             return self.creatures[cid]
         except KeyError:
             raise BestiaryError(
-                f"unknown creature {cid!r}; known: {', '.join(sorted(self.creatures))}"
+                f"unknown creature {cid!r}{did_you_mean(cid, self.creatures)}; known: "
+                f"{', '.join(sorted(self.creatures))}"
             ) from None
 
     def check(self, rulesets: tuple[str, ...] = ("pnp", "f2d20", "simple")) -> None:
         """Cross-references: weapons, armor, ammunition and items named by creatures, in
         every ruleset's stat block (or those of ``rulesets``: a save holds what its own
         ruleset's blocks name); a weapon named by an f2d20 or simple block needs that
-        ruleset's profile, and armor named by a simple block its simple DT."""
+        ruleset's profile, and armor named by a simple block its simple DT. The first
+        problem is raised."""
+        for problem in self.problems(rulesets):
+            raise BestiaryError(problem)
+
+    def problems(self, rulesets: tuple[str, ...] = ("pnp", "f2d20", "simple")
+                 ) -> Iterator[str]:
+        """Each broken cross-reference (see check) as a one-line message."""
         ammo_types = {w.ammo for w in self.weapons.values() if w.ammo}
         for cid, c in self.creatures.items():
             path = self.sources[("creatures", cid)]
@@ -169,27 +179,32 @@ class Bestiary:
             blocks = [blk for blk in blocks if blk[0] in rulesets]
             for field_, wid in refs:
                 if wid not in self.weapons:
-                    raise BestiaryError(f"{where}: {field_}: unknown weapon {wid!r}; known: "
-                                        f"{', '.join(sorted(self.weapons))}")
+                    yield (f"{where}: {field_}: unknown weapon {wid!r}"
+                           f"{did_you_mean(wid, self.weapons)}; known: "
+                           f"{', '.join(sorted(self.weapons))}")
+                    continue
                 ruleset = field_.split(".")[0]
                 if ruleset != "pnp" and getattr(self.weapons[wid], ruleset) is None:
-                    raise BestiaryError(f"{where}: {field_}: weapon {wid!r} has no {ruleset} "
-                                        f"profile ({self.sources[('weapons', wid)]})")
+                    yield (f"{where}: {field_}: weapon {wid!r} has no {ruleset} "
+                           f"profile ({self.sources[('weapons', wid)]})")
             for block, armor, ammo, items in blocks:
                 if armor and armor not in self.armor:
-                    raise BestiaryError(f"{where}: {block}.armor: unknown armor {armor!r}; "
-                                        f"known: {', '.join(sorted(self.armor))}")
-                if armor and block == "simple" and self.armor[armor].simple is None:
-                    raise BestiaryError(f"{where}: simple.armor: armor {armor!r} has no simple "
-                                        f"DT ({self.sources[('armor', armor)]})")
+                    yield (f"{where}: {block}.armor: unknown armor {armor!r}"
+                           f"{did_you_mean(armor, self.armor)}; known: "
+                           f"{', '.join(sorted(self.armor))}")
+                elif armor and block == "simple" and self.armor[armor].simple is None:
+                    yield (f"{where}: simple.armor: armor {armor!r} has no simple "
+                           f"DT ({self.sources[('armor', armor)]})")
                 for a in ammo:
                     if a not in ammo_types:
-                        raise BestiaryError(f"{where}: {block}.ammo.{a}: no weapon uses "
-                                            f"ammunition {a!r}; known: {', '.join(sorted(ammo_types))}")
+                        yield (f"{where}: {block}.ammo.{a}: no weapon uses ammunition "
+                               f"{a!r}{did_you_mean(a, ammo_types)}; known: "
+                               f"{', '.join(sorted(ammo_types))}")
                 for it in items:
                     if it not in self.items:
-                        raise BestiaryError(f"{where}: {block}.items.{it}: unknown item; known: "
-                                            f"{', '.join(sorted(self.items))}")
+                        yield (f"{where}: {block}.items.{it}: unknown item"
+                               f"{did_you_mean(it, self.items)}; known: "
+                               f"{', '.join(sorted(self.items))}")
 
 
 def load_bestiary(root: Path | None = None) -> Bestiary:
@@ -205,6 +220,24 @@ def load_bestiary(root: Path | None = None) -> Bestiary:
     return b
 
 
+def bestiary_problems(root: Path) -> tuple[Bestiary, list[str]]:
+    """Every problem of the bestiary under ``root``, one line each, where load_bestiary
+    stops at the first: each file is read on its own, then the entries that loaded are
+    cross-checked. The Bestiary holds the entries that loaded."""
+    if not root.is_dir():
+        raise BestiaryError(f"{root}: not a bestiary folder (expected {', '.join(KINDS)} inside)")
+    b = Bestiary()
+    problems: list[str] = []
+    for kind, model in KINDS.items():
+        for path in sorted((root / kind).glob("*.yaml")):
+            try:
+                b.add(kind, parse_entry(model, read_yaml(path), path, SINGULAR[kind]), path)
+            except BestiaryError as e:
+                problems.append(str(e))
+    problems += b.problems()
+    return b, problems
+
+
 @lru_cache(maxsize=1)
 def default_bestiary() -> Bestiary:
     return load_bestiary()
@@ -212,12 +245,14 @@ def default_bestiary() -> Bestiary:
 
 def check_scenario(s: Scenario, bestiary: Bestiary, path: Path | str) -> None:
     rows = s.rows()
-    width = max(len(r) for r in rows)
+    # the width most rows have (the first row's on a tie) is the map's: one row made
+    # wider is that row's mistake, not row 0's
+    width, count = Counter(len(r) for r in rows).most_common(1)[0]
     for y, row in enumerate(rows):
         if len(row) != width:
             raise BestiaryError(
-                f"{path}: scenario {s.id!r}: map row {y}: {len(row)} characters wide, but the "
-                f"widest row has {width}; every row must be the same width"
+                f"{path}: scenario {s.id!r}: map row {y}: {len(row)} characters wide, but "
+                f"{count} of the {len(rows)} rows are {width}; every row must be the same width"
             )
     for y, row in enumerate(rows):
         for x, ch in enumerate(row):
@@ -241,7 +276,8 @@ def check_scenario(s: Scenario, bestiary: Bestiary, path: Path | str) -> None:
             ids.add(cid)
             if p.creature not in bestiary.creatures:
                 raise BestiaryError(
-                    f"{where}.creature: unknown creature {p.creature!r}; known: "
+                    f"{where}.creature: unknown creature {p.creature!r}"
+                    f"{did_you_mean(p.creature, bestiary.creatures)}; known: "
                     f"{', '.join(sorted(bestiary.creatures))}"
                 )
             if p.ai:
@@ -308,7 +344,8 @@ def load_scenario(name_or_path: str | Path, bestiary: Bestiary | None = None) ->
         names = scenario_names()
         if not (_SCENARIO_NAME.fullmatch(name_or_path) and name_or_path in names):
             raise BestiaryError(
-                f"unknown scenario {name_or_path!r}; built-in: {', '.join(names)} "
+                f"unknown scenario {name_or_path!r}{did_you_mean(name_or_path, names)}; "
+                f"built-in: {', '.join(names)} "
                 f"(or the path of a scenario file, ending in .yaml)")
         path = SCENARIOS / f"{name_or_path}.yaml"
     s = parse_entry(Scenario, read_yaml(path), path, "scenario")

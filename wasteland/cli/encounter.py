@@ -90,9 +90,25 @@ def encounter(name: str, side: str, character: str | None = None,
             taken.update((p.at[0], p.at[1]) for p in sc.sides[si].combatants)
     for si, creatures in wanted.items():
         data["sides"][si]["combatants"] = place(sc, grid, si, creatures, taken)
+        # the enemies, often named for the creatures they had ("Radscorpions"), take their
+        # new creatures' names; your side keeps its name ("Vault", "Party")
+        name = side_name([bestiary.creature(c).name for c in creatures])
+        if si != me and name not in (s["name"] for s in data["sides"]):
+            data["sides"][si]["name"] = name
     custom = Scenario.model_validate(data)
     check_scenario(custom, bestiary, f"{sc.id} (custom encounter)")
     return custom, me
+
+
+def side_name(names: list[str]) -> str:
+    """A side's name from its creatures' names: "Super mutant and Raider", each kind once
+    in the order given; "Super mutant, Raider and 2 more" past three kinds."""
+    from wasteland.limits import MAX_NAME
+
+    kinds = list(dict.fromkeys(names))
+    shown = kinds if len(kinds) <= 3 else [*kinds[:2], f"{len(kinds) - 2} more"]
+    text = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
+    return text[:MAX_NAME]
 
 
 def place(sc: Scenario, grid: Grid, si: int, creatures: list[str],

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from wasteland.cli.options import lowered
 from wasteland.rules.errors import WastelandError
 
 if TYPE_CHECKING:
@@ -146,6 +147,7 @@ def evaluate(
         help="Two-sided scenarios, comma-separated: built-in names or files. "
              "[default: every built-in scenario]")] = None,
     rulesets: Annotated[str | None, typer.Option(
+        callback=lowered,
         help="Rulesets, comma-separated: pnp, f2d20, simple. [default: all]")] = None,
     suite: Annotated[str | None, typer.Option(
         help="Fight on the seat suite's scenarios instead (docs/seats.md): all, or a family "

@@ -59,10 +59,10 @@ def new_fight(ruleset: str, scenario: str, seed: int, agents: list[str] | None =
               max_rounds: int | None = None) -> tuple[Battle, list[Agent]]:
     """A fresh battle and one agent per side: ``agents`` names their kinds in side order
     (one name serves every side); a side it does not name plays by the agent its scenario
-    names for it, else scripted."""
+    names for it, else the packet, as in play, gm and simulate."""
     rs = get_ruleset(ruleset)
     sc = load_scenario(scenario)
-    defaults = [side.agent or "scripted" for side in sc.sides]
+    defaults = [side.agent or "packet" for side in sc.sides]
     kinds = list(agents or [])
     if len(kinds) == 1:
         kinds = kinds * len(sc.sides)
@@ -100,7 +100,7 @@ def resumed_fight(path: Path, options: dict[str, Any]) -> tuple[Battle, list[Age
 def run_fight(ruleset: str, scenario: str, seed: int, agents: list[str] | None = None,
               max_rounds: int | None = None,
               on_event: Callable[[str], None] | None = None) -> FightResult:
-    """Fight to the end; ``agents`` names one agent kind per side (default scripted)."""
+    """Fight to the end; ``agents`` names one agent kind per side (default packet)."""
     b, per_side = new_fight(ruleset, scenario, seed, agents, max_rounds)
     return fight_on(b, per_side, on_event)
 

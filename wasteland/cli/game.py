@@ -14,6 +14,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.panel import Panel
+from rich.text import Text
 
 from wasteland.agents.base import Agent, kind_of, make_agent
 from wasteland.rules import saves
@@ -76,7 +77,8 @@ class Game:
         self.console.print(text, style=style, highlight=False, markup=False)
 
     def look(self) -> None:
-        self.console.print(Panel(render_text(self.b, self.rs, last_events=0),
+        # Text, not markup: a status flag such as [unconscious] is shown, not read as a style
+        self.console.print(Panel(Text(render_text(self.b, self.rs, last_events=0)),
                                  title=f"{self.b.scenario.name} ({self.b.ruleset})",
                                  expand=False), highlight=False)
 
@@ -255,9 +257,10 @@ class Game:
         return self.finish()
 
     def suggestion(self) -> tuple[Action, str]:
-        """What the packet agent would choose in the player's place, and why. Its own
-        agent, so the NPCs' random state is not touched; asked once per decision, so the
-        choice shown is the one taken."""
+        """What the packet agent would choose in the player's place, and why, save a move
+        that gives an enemy a free attack when there is another choice (agents/hint.py).
+        Its own agent, so the NPCs' random state is not touched; asked once per decision,
+        so the choice shown is the one taken."""
         key = (id(self.b), len(self.b.moves))
         if self._advice is not None and self._advice[0] == key:
             return self._advice[1], self._advice[2]
@@ -265,9 +268,11 @@ class Game:
             from wasteland.agents.packets import PacketAgent
 
             self._advisor = PacketAgent(self.b.seed)
-        a = self._advisor.act(self._view())
-        self._advice = (key, a, str(self._advisor.last_reason))
-        return a, self._advice[2]
+        from wasteland.agents.hint import safe_hint
+
+        a, why = safe_hint(self._advisor, self._view())
+        self._advice = (key, a, why)
+        return a, why
 
     def auto_answer(self) -> tuple[Action, str] | None:
         """What is taken for the player now without asking (orders.auto_answer), or None."""
@@ -321,7 +326,7 @@ class Game:
 
         self.look()
         w = self.b.winner
-        self.say("Draw." if w is None else f"{self.b.side_names[w]} win.", "bold")
+        self.say("Draw." if w is None else f"{self.b.side_names[w]} won.", "bold")
         self.say_faults(faults_of(self.npcs.values()))
         close_agents(self.npcs.values(), self.b)
         return 0
@@ -405,4 +410,7 @@ def npc_agents(b: Battle) -> dict[int, Agent]:
         if rec:
             restore_agent(agent, rec)
         out[side] = agent
+    from wasteland.agents.external import start_programs
+
+    start_programs(out.values())  # a program that cannot play: one line, before the fight
     return out

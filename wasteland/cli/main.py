@@ -13,7 +13,8 @@ from typing import Annotated, Any
 
 import typer
 
-from wasteland.rules.errors import WastelandError, one_line
+from wasteland.cli.options import lowered
+from wasteland.rules.errors import WastelandError, did_you_mean, one_line
 from wasteland.rules.protocol import RULESETS
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -42,13 +43,14 @@ def fight(
     scenario: Annotated[str | None, typer.Option(help=SCENARIO_HELP + " [default: vault_corridor]")
                         ] = None,
     ruleset: Annotated[str | None, typer.Option(
+        callback=lowered,
         help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the battle's dice. [default: 1]")] = None,
     agents: Annotated[str | None, typer.Option(
-        help="Agent per side, comma-separated: scripted, packet, random, policy:NAME (a "
+        help="Agent per side, comma-separated: packet, scripted, random, policy:NAME (a "
              "shipped policy, or policy:path/to/NAME.npz), cmd:COMMAND (a program speaking "
              "the agent protocol, docs/protocol.md). One name plays every side; a side "
-             "not named plays by its scenario's agent. [default: the scenario's, else scripted]")
+             "not named plays by its scenario's agent. [default: the scenario's, else packet]")
     ] = None,
     max_rounds: Annotated[int | None, typer.Option(help="Round limit (default: the scenario's).")] = None,
     save: Annotated[Path | None, typer.Option(
@@ -72,6 +74,9 @@ def fight(
         b, per_side = new_fight(ruleset or "pnp", scenario or "vault_corridor",
                                 1 if seed is None else seed,
                                 agents.split(",") if agents is not None else None, max_rounds)
+    from wasteland.agents.external import start_programs
+
+    start_programs(per_side)  # a program that cannot play: one line, before the fight
     if save is not None:  # checked before the fight, so a bad path costs nothing
         save, moved = choose_save_path(save, b.session["id"], resume)
         if moved:
@@ -90,7 +95,7 @@ def fight(
         return
     s = result.summary()
     typer.echo("")
-    typer.echo(f"Result: {s['winner'] + ' win' if s['winner'] else 'draw'} after {s['rounds']} rounds")
+    typer.echo(f"Result: {s['winner'] + ' won' if s['winner'] else 'draw'} after {s['rounds']} rounds")
     if "ap_pools" in s:
         typer.echo("AP pools: " + ", ".join(f"{side} {n}" for side, n in s["ap_pools"].items()))
     for side, faults in s.get("agent_faults", {}).items():
@@ -124,6 +129,7 @@ def play(
     scenario: Annotated[str | None, typer.Option(help=SCENARIO_HELP + " [default: vault_corridor]")
                         ] = None,
     ruleset: Annotated[str | None, typer.Option(
+        callback=lowered,
         help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None,
     side: Annotated[str | None, typer.Option(
         help="The side you play (name or number). [default: 0]")] = None,
@@ -163,6 +169,7 @@ def gm(
     scenario: Annotated[str | None, typer.Option(help=SCENARIO_HELP + " [default: vault_corridor]")
                         ] = None,
     ruleset: Annotated[str | None, typer.Option(
+        callback=lowered,
         help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None,
     party: Annotated[str | None, typer.Option(
         help="The players' side (name or number). [default: 0]")] = None,
@@ -257,7 +264,8 @@ def bestiary_show(name: str, as_json: JsonOpt = False) -> None:
                 typer.echo(yaml.safe_dump(data, sort_keys=False, allow_unicode=True).rstrip())
             return
     known = sorted([*b.creatures, *b.weapons, *b.armor, *b.items])
-    raise BestiaryError(f"unknown bestiary entry {name!r}; known: {', '.join(known)}")
+    raise BestiaryError(f"unknown bestiary entry {name!r}{did_you_mean(name, known)}; known: "
+                        f"{', '.join(known)}")
 
 
 @bestiary_app.command("validate")
@@ -266,12 +274,14 @@ def bestiary_validate(
         help="A bestiary folder, or one scenario or entry file.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Check bestiary files (default: the built-in ones) and the scenarios."""
+    """Check bestiary files (default: the built-in ones) and the scenarios; every problem
+    is listed, one line each."""
     from wasteland.bestiary.loader import (
+        DATA,
         KINDS,
         BestiaryError,
+        bestiary_problems,
         default_bestiary,
-        load_bestiary,
         load_scenario,
         parse_entry,
         read_yaml,
@@ -279,13 +289,17 @@ def bestiary_validate(
     )
 
     checked: list[str] = []
+    problems: list[str] = []
     try:
         if path is None or path.is_dir():
-            b = load_bestiary(path)
+            b, problems = bestiary_problems(path or DATA)
             checked = [f"{len(getattr(b, k))} {k}" for k in KINDS]
             if path is None:
                 for n in scenario_names():
-                    load_scenario(n, b)
+                    try:
+                        load_scenario(n, b)
+                    except BestiaryError as e:
+                        problems.append(str(e))
                 checked.append(f"{len(scenario_names())} scenarios")
         else:
             data = read_yaml(path)
@@ -301,10 +315,16 @@ def bestiary_validate(
                 parse_entry(KINDS[kind], data, path, kind[:-1])
                 checked = [f"1 {kind[:-1]}"]
     except BestiaryError as e:
+        problems.append(str(e))
+    if problems:
         if as_json:
-            _emit_json({"ok": False, "error": str(e)})
-            raise typer.Exit(1) from None
-        raise
+            _emit_json({"ok": False, "error": problems[0], "errors": problems})
+            raise typer.Exit(1)
+        for p in problems:
+            typer.echo(f"error: {one_line(p)}", err=True)
+        if len(problems) > 1:
+            typer.echo(f"{len(problems)} problems", err=True)
+        raise typer.Exit(2)
     if as_json:
         _emit_json({"ok": True, "checked": checked})
     else:

@@ -18,6 +18,7 @@ from typing import Annotated, Any
 
 import typer
 
+from wasteland.cli.options import lowered
 from wasteland.sim.request import DEFAULT_FIGHTS, SimRequest
 
 
@@ -74,7 +75,8 @@ def simulate(
     scenario: Annotated[str | None, typer.Option(
         help="Built-in scenario name, or a scenario file (a path: with / or .yaml). "
              "[default: vault_corridor]")] = None,
-    ruleset: Annotated[str | None, typer.Option(help="Rules: pnp, f2d20. [default: pnp]")] = None,
+    ruleset: Annotated[str | None, typer.Option(
+        callback=lowered, help="Rules: pnp, f2d20. [default: pnp]")] = None,
     side: Annotated[str | None, typer.Option(
         help="The party's side, whose odds are counted (name or number). [default: 0]")] = None,
     party: Annotated[str | None, typer.Option(
@@ -120,8 +122,8 @@ def simulate(
                        "--save): continuation i reseeds the dice from SEED + i; packets on "
                        "every side unless --agents.")] = None,
     plot: Annotated[str | None, typer.Option(
-        help="Also draw the outcomes, rounds and each member's HP left as a PNG at this "
-             "path (with --balance: the pick's).")] = None,
+        help="Also draw the outcomes, rounds and each member's HP left as a picture at "
+             "this path, ending in .png, .svg or .pdf (with --balance: the pick's).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
     """How deadly is this encounter? Fight it many times and read the odds and a verdict:

@@ -230,7 +230,7 @@ def observe(env: Any) -> str:
     """The current decision of a combat_v0 env (AEC, or wrapped) as text."""
     _, b, rs = _env_parts(env)
     if b.over:
-        return "The battle is over: " + (f"{b.side_names[b.winner]} win." if b.winner is not None
+        return "The battle is over: " + (f"{b.side_names[b.winner]} won." if b.winner is not None
                                          else "a draw.")
     return describe(b, rs)
 

@@ -1,5 +1,8 @@
 """Typed errors of the engine; each message is one line a user can act on."""
 
+import difflib
+from collections.abc import Iterable
+
 
 class WastelandError(Exception):
     """Base of every error Wasteland reports to a user as one line."""
@@ -43,3 +46,12 @@ def clip(text: str, limit: int = ECHO_MAX) -> str:
     if len(text) <= limit:
         return text
     return f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """`` (did you mean 'super_mutant'?)`` for a name close to a known one (a typo, a
+    missing underscore), else ''; to follow the unknown name in a message."""
+    close = difflib.get_close_matches(name.lower(), list(known), n=2, cutoff=0.8)
+    if not close:
+        return ""
+    return f" (did you mean {' or '.join(repr(c) for c in close)}?)"

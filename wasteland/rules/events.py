@@ -187,9 +187,13 @@ class DamageDealt(Event):
         res = ("" if not label else f" - {label[:-2]} {self.resist}%" if label.endswith(" %")
                else f" - {label} {self.resist}")
         rolled = f"{self.dice} ({fmt_faces(self.faces)})" if self.faces else self.dice
+        less = (self.raw * self.resist // 100 if label.endswith(" %") else self.resist
+                ) if label else 0
+        # PnP: a hit deals at least 1, which the subtraction alone would not show
+        least = " (a hit deals at least 1)" if self.dealt == 1 > self.raw - less else ""
         return (f"  {self.target} takes {rolled}{fmt_mods(self.bonus)}"
                 f"{mult} = {self.raw}{res} = {self.dealt} {self.damage_type} damage"
-                f"{self.note} (HP {self.hp}/{self.max_hp})")
+                f"{least}{self.note} (HP {self.hp}/{self.max_hp})")
 
 
 @dataclass(slots=True)
@@ -222,7 +226,8 @@ class Note(Event):
     message: str
 
     def text(self) -> str:
-        return f"{self.name} {self.message}"
+        # a message that goes on from the name ("'s pistol jams") takes no space before it
+        return f"{self.name}{'' if self.message.startswith(chr(39)) else ' '}{self.message}"
 
 
 @dataclass(slots=True)
@@ -297,7 +302,8 @@ class BattleEnded(Event):
     def text(self) -> str:
         if self.winner is None:
             return f"The battle ends in a draw after round {self.round} ({self.reason})."
-        return f"{self.winner} win in round {self.round} ({self.reason})."
+        # "won": a side's name may be singular ("Radscorpion") or plural ("Raiders")
+        return f"{self.winner} won in round {self.round} ({self.reason})."
 
 
 @dataclass(slots=True)

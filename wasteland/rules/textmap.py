@@ -2,7 +2,8 @@
 "human" render modes.
 
 The map shows each standing combatant as its slot digit (the number the action table's
-targets use), downed ones as ``x``, walls ``#``, cover ``,`` light, ``=`` heavy, ``%``
+targets use), the fallen as ``_`` while they live (unconscious, dying) and ``x`` once
+dead, walls ``#``, cover ``,`` light, ``=`` heavy, ``%``
 full, high ground ``^`` and obscured squares ``~``. Below it: one status line per
 combatant and the text of the last few events.
 
@@ -19,7 +20,7 @@ letter, walls ``#``, then one legend line per zone.
 
 from __future__ import annotations
 
-from wasteland.rules.battle import ACTIVE, Battle
+from wasteland.rules.battle import ACTIVE, DEAD, Battle
 from wasteland.rules.events import round_name
 from wasteland.rules.grid import COVER_NAMES, Grid, terrain_glyph
 from wasteland.rules.protocol import Ruleset
@@ -43,10 +44,12 @@ def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS
             row.append(terrain_glyph(g.passable[i], g.move_cap[i], g.cover[i],
                                      g.heights[i], g.vis[i]))
         rows.append(row)
-    for c in b.combatants:  # downed first, so a standing combatant on the square shows
+    for c in sorted(b.combatants, key=lambda c: c.status != DEAD):
+        # the dead, then the fallen (who may still be saved: not drawn as dead), then the
+        # standing, so that the one most worth seeing on a square shows
         if c.status != ACTIVE:
             x, y = g.xy(c.pos)
-            rows[y][x] = "x"
+            rows[y][x] = "x" if c.status == DEAD else "_"
     for c in b.combatants:
         if c.status == ACTIVE:
             x, y = g.xy(c.pos)
@@ -68,7 +71,7 @@ def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS
         from wasteland.rules.hexes import hexes_for
 
         marks = {y * g.width + x: ch for y, r in enumerate(rows) for x, ch in enumerate(r)
-                 if ch == "x" or ch.isalnum()}
+                 if ch in "x_" or ch.isalnum()}
         lines = hexes_for(g).text(marks)
     else:
         lines = ["".join(r) for r in rows]
@@ -76,7 +79,7 @@ def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS
     head = round_name(b.round)
     if b.over:
         if b.winner is not None:
-            head += f", over: {b.side_names[b.winner]} win"
+            head += f", over: {b.side_names[b.winner]} won"
         else:
             head += ", over: draw" + (" (round limit)" if b.extra.get("reason") == "max_rounds"
                                       else "")

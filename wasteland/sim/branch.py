@@ -74,8 +74,10 @@ def from_spec(b: Battle, agents: list[str] | None, party: int) -> FromSpec:
     if len(kinds) != sides:
         raise WastelandError(f"--agents names {len(kinds)} agents; the fight has {sides} sides "
                              f"({', '.join(b.side_names)})")
+    from wasteland.agents.external import check_program
+
     for k in dict.fromkeys(kinds):
-        make_agent(k, 0)
+        check_program(make_agent(k, 0))  # a program must start and say hello
     return FromSpec(b, tuple(kinds), party)
 
 

@@ -1,5 +1,6 @@
-"""`simulate --plot FILE`: the report as a PNG a GM can keep: the outcomes with their
-intervals, the rounds, and each party member's HP left.
+"""`simulate --plot FILE`: the report as a picture a GM can keep (PNG, SVG or PDF, as the
+file's name ends): the outcomes with their intervals, the rounds, and each party member's
+HP left.
 
 matplotlib is imported here only, with the Agg backend: the command starts without it and
 draws with no display (a server, a pipe, CI).
@@ -15,6 +16,7 @@ from typing import Any
 from wasteland.rules.errors import WastelandError
 
 COLUMNS = 3
+FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}  # the file's suffix -> its format
 OUTCOME_COLOURS = {"win": "#3a7d44", "loss": "#b23a48", "draw": "#8d8d8d"}
 
 
@@ -24,6 +26,11 @@ def check_path(path: str | Path) -> Path:
     folder = p.parent if str(p.parent) else Path(".")
     if p.is_dir():
         raise WastelandError(f"--plot {p}: a directory; give a file name (e.g. odds.png)")
+    if p.suffix.lower() not in FORMATS:
+        # the picture's format is the file's: a PNG named odds.txt helps nobody
+        raise WastelandError(f"--plot {p}: the picture is written as "
+                             f"{', '.join(f.upper() for f in FORMATS.values())}; end the "
+                             f"name with {', '.join(FORMATS)} (e.g. {p.with_suffix('.png').name})")
     if not folder.is_dir():
         raise WastelandError(f"--plot {p}: no such directory {folder}")
     if not os.access(folder, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
@@ -86,7 +93,8 @@ def plot(rep: dict[str, Any], path: str | Path) -> None:
                      f"{rep['summary']}", fontsize=10)
         fig.tight_layout()
         try:
-            fig.savefig(path, format="png", dpi=100)
+            fmt = FORMATS.get(Path(path).suffix.lower(), "png")
+            fig.savefig(path, format=fmt, dpi=100)
         except OSError as e:
             raise WastelandError(f"--plot {path}: cannot write: {e.strerror or e}") from None
     finally:

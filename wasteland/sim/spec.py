@@ -62,7 +62,8 @@ class SimSpec:
 def side_agents(scenario: Scenario, names: list[str] | None) -> tuple[str, ...]:
     """One agent kind per side: ``names`` in side order (one name plays every side); a
     side it does not name plays by its scenario's agent, else the packet. Each is made
-    once here, so an unknown agent or a broken policy is refused before any fight."""
+    once here, so an unknown agent, a broken policy or a program that does not answer is
+    refused before any fight."""
     from wasteland.agents.base import make_agent
 
     defaults = [side.agent or "packet" for side in scenario.sides]
@@ -74,6 +75,8 @@ def side_agents(scenario: Scenario, names: list[str] | None) -> tuple[str, ...]:
                              f"{len(defaults)} sides "
                              f"({', '.join(s.name for s in scenario.sides)})")
     kinds += defaults[len(kinds):]
+    from wasteland.agents.external import check_program
+
     for k in dict.fromkeys(kinds):
-        make_agent(k, 0)
+        check_program(make_agent(k, 0))  # a program must start and say hello
     return tuple(kinds)

@@ -179,7 +179,7 @@ class PlayApp(App[int]):
         if b.over:
             w = b.winner
             head.update(f"Round {b.round}: over, "
-                        + ("a draw." if w is None else f"{b.side_names[w]} win."))
+                        + ("a draw." if w is None else f"{b.side_names[w]} won."))
             panel.show([])
             self.query_one("#explain", Static).update("")
             if not self.summary_shown:
@@ -419,7 +419,7 @@ def run_full_screen(b: Battle, save_path: Path, resumed: Path | None = None) -> 
     b = game.b
     if b.over:
         w = b.winner
-        print("Draw." if w is None else f"{b.side_names[w]} win.")
+        print("Draw." if w is None else f"{b.side_names[w]} won.")
     else:
         print(f"saved to {game.save_path}; resume with: wasteland {b.session['command']} "
               f"--resume {game.save_path}")

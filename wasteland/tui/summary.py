@@ -72,7 +72,7 @@ def tally(b: Battle) -> dict[str, Tally]:
 def summary_lines(b: Battle) -> list[str]:
     """The summary as lines of at most 80 characters: who won, the rounds, a table."""
     w = b.winner
-    head = "Draw" if w is None else f"{b.side_names[w]} win"
+    head = "Draw" if w is None else f"{b.side_names[w]} won"
     lines = [f"{head} after {b.round} round{'s' if b.round != 1 else ''}.", "",
              f"{'combatant':<19} {'side':<10} {'dealt':>5} {'taken':>5} {'crits':>5} "
              f"{'kills':>5} {'downs':>5}  HP at the end"]
