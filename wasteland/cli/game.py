@@ -26,14 +26,17 @@ from wasteland.rules.textmap import render_text
 from .menu import goto_hint, labelled, layout, orders_hint, reach_text
 from .orders import Answer, OrderError, Orders, auto_answer, set_rule, split_extras
 from .orders import begin as begin_orders
-from .prompt import ChoiceError, choose
+from .prompt import ChoiceError, choose, echoes, match
 from .session import agent_record, choose_save_path, restore_agent, rng_snapshot
+from .words import explain, label
 
 HELP = ("Type the number of an action, or the action itself (words may be shortened: "
         "'att rad he'), or goto X Y to move to a square (the map's coordinates).\n"
         "2d20: an answer may add +N (d20s to buy for the attack: 1, 3, 6 AP), aim or noaim "
         "(aim first, or not), keep (the turn goes on after it): 'att rad +1 keep', '18 +2'.\n"
-        "Commands: help, look (map and status), reach (the squares a goto reaches now), "
+        "Commands: help, look (map and status), help ACTION (what an action does), reach "
+        "(the squares a goto reaches now), hint (what the AI would do in your place, and why; "
+        "Enter then takes it), undo (take back your last decision), "
         "odds (your side's chances from here, about a second), save [FILE], quit (saves).\n"
         "set [NAME VALUE]: the table rules that answer for you (buy, boost, aim, end); "
         "set ask: be asked every question, set auto: the defaults.")
@@ -62,6 +65,11 @@ class Game:
         self.orders: Orders | None = None
         self._advisor: Any = None
         self._advice: tuple[tuple[int, int], Action, str] | None = None
+        # the decision on screen: (slot, phase, legal actions, notations, plain words)
+        self.menu: tuple[int, str, list[Action], list[str], list[str]] | None = None
+        self.hinted: Action | None = None  # the hint shown for it: Enter takes it
+        # a terminal shows what is typed: say it again only for piped input
+        self.echo = echoes(lines)
 
     def say(self, text: str, style: str | None = None) -> None:
         self.console.print(text, style=style, highlight=False, markup=False)
@@ -145,7 +153,11 @@ class Game:
         the line is not a command."""
         word = line.split()[0].lower() if line else ""
         if word in ("help", "?"):
-            self.say(self.help_text)
+            self.help(line.split()[1:])
+        elif word == "hint":
+            self.hint()
+        elif word == "undo":
+            self.say(self.undo(), "bold")
         elif word == "look":
             self.look()
         elif word == "odds":
@@ -165,6 +177,78 @@ class Game:
         else:
             return None
         return "done"
+
+    def help(self, words: list[str]) -> None:
+        """``help``: the commands, then what each kind of action on the menu does;
+        ``help ACTION`` (a number or the action's words): that action only."""
+        rs_name = self.b.ruleset
+        if self.menu is None:
+            self.say(self.help_text)
+            return
+        slot, phase, legal, labels, plain = self.menu
+        if words:
+            try:
+                a = match(" ".join(words), legal, labels, plain)
+            except ChoiceError as e:
+                self.say(f"help: {e}", "red")
+                return
+            i = legal.index(a)
+            self.say(f"{labels[i]} - {plain[i]}: {explain(a, rs_name, phase)}")
+            return
+        self.say(self.help_text)
+        seen: dict[str, str] = {}
+        for a in legal:
+            seen.setdefault(a.kind, explain(a, rs_name, phase))
+        self.say("The actions now: " + " ".join(f"{k}: {v}" for k, v in seen.items()),
+                 "dim")
+
+    def hint(self) -> None:
+        """What the AI (the packet agent) would do in the deciding player's place, and
+        why; Enter then takes it."""
+        if self.menu is None or self.b.over:
+            self.say("no decision of yours to hint at now", "red")
+            return
+        a, why = self.suggestion()
+        slot = self.menu[0]
+        self.hinted = a
+        self.say(f"hint: {a.text(self.b.ids, slot)} - {label(self.b, a, slot, self.menu[1])} "
+                 f"({why}); Enter takes it", "cyan")
+
+    def undo(self) -> str:
+        """Take back the player's last decision (and what followed it) by replaying the
+        fight from its seed without it: the decisions the game took for the player (the
+        only choice, a table rule) are passed over, so the player is asked again. Works
+        after a resume; the dice stay where they were. One line saying what happened."""
+        b = self.b
+        history = b.history
+        for i in range(len(b.moves) - 1, -1, -1):
+            m = b.moves[i]
+            if not self.undoable(m):
+                continue
+            back = saves.rewind(b, history[:i])
+            if isinstance(m, str) or self.asks(back):
+                self.b = back
+                self.shown = len(back.log)
+                self.saved_round = back.round
+                self.orders = None
+                self.menu = None
+                self.save(quiet=True)
+                who = back.ids[self.rs.decider(back).combatant]
+                after = sum(1 for h in history[i + 1:] if not h.startswith("@dice "))
+                more = f" and the {after} after it" if after else ""
+                return f"undone: {history[i]}{more}; {who} decides again"
+        return "nothing to undo"
+
+    def undoable(self, move: object) -> bool:
+        """Whether undo may stop at this history entry: a decision of the player's."""
+        return not isinstance(move, str) and (
+            self.b.combatants[move[0]].side in self.humans)  # type: ignore[index]
+
+    def asks(self, b: Battle) -> bool:
+        """Whether the game asks the player at ``b``'s decision (not answered for them)."""
+        if b.over or b.combatants[self.rs.decider(b).combatant].side not in self.humans:
+            return False
+        return auto_answer(b, self.rs, None, lambda: (Action("end"), "")) is None
 
     def odds(self) -> None:
         """The people's chances from this moment, simulated on copies of the battle: the
@@ -287,6 +371,9 @@ class Game:
         beyond its notation (hit chances, AP, the Large action), no entry split by a line
         break."""
         what = f"reaction: {reaction.replace('_', ' ')}" if reaction else phase
+        self.menu = (slot, phase, legal, labels,
+                     [label(self.b, a, slot, phase) for a in legal])
+        self.hinted = None
         self.say(f"{self.b.ids[slot]} {verb} ({what}):", "bold")
         entries = labelled(self.b, self.rs, phase, legal, labels)
         for line in layout(entries, max(40, self.console.width - 1)):
@@ -305,6 +392,7 @@ class Game:
             return None
         legal = self.rs.legal_actions(b)
         labels = [a.text(b.ids, slot) for a in legal]
+        dec = self.rs.decider(b)
         self.show_choices(slot, phase, reaction, legal, labels)
         while True:
             try:
@@ -312,15 +400,22 @@ class Game:
             except StopIteration:
                 return "input ended."
             cmd = line.strip()
-            self.say(f"> {clip(cmd)}", "dim")
+            if self.echo:
+                self.say(f"> {clip(cmd)}", "dim")
+            if not cmd and self.hinted is not None:
+                cmd = self.hinted.text(b.ids, slot)  # Enter after a hint takes it
             done = self.command(cmd)
             if done == "quit":
                 return "quit."
             if done == "done":
+                if self.b is not b or b.over or self.rs.decider(b) != dec or (
+                        self.rs.legal_actions(b) != legal):
+                    return None  # undo or a newcomer made it another decision
                 continue
             rest, buy, aim, keep = split_extras(cmd)
             try:
-                action = choose(rest or cmd, legal, labels, b, self.rs)
+                plain = self.menu[4] if self.menu is not None else None
+                action = choose(rest or cmd, legal, labels, b, self.rs, plain)
                 self.answer(slot, Answer(action, buy, aim, keep))
             except (ChoiceError, OrderError) as e:
                 self.say(f"{e} (help for commands)", "red")

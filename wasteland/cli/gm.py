@@ -1,27 +1,33 @@
 """`wasteland gm`: run an encounter at the table.
 
-The party's actions are typed in; every NPC's choice is proposed with its reason (by its
-AI packet, or the agent --ai or the scenario names: a trained policy says "policy NAME:
-...") and the GM accepts it (Enter), or picks another from the numbered alternatives
-shown with it. With physical dice the engine asks for each roll a party member makes
-instead of rolling it, and says first what the roll is against (target number, modifiers,
-what the dice must reach). Commands at any prompt: help, look, undo (the last action or
-arrival; at a dice prompt, the action being rolled for), add CREATURE X Y SIDE (a
-newcomer), the corrections hp, place, remove and condition (wasteland/rules/edits.py),
-save [FILE], quit (saves). Input may be piped in, so a session can be
-scripted. The session saves itself as play does; the dice typed in and the newcomers are
-part of its history.
+The party's actions are typed in, as in play (a number, the notation with words
+shortened, the plain words; 2d20's +N, aim, keep; the decisions play answers for the
+player are answered here too). Every NPC's choice is proposed first, with its reason (by
+its AI packet, or the agent --ai or the scenario names: a trained policy says "policy
+NAME: ..."), together with the rest of its turn up to the next roll, and the GM accepts
+it all with one Enter, or lists the numbered alternatives (? or alts) and picks one. An
+NPC decision with one legal action is taken without asking. With physical dice the
+engine asks for each roll a party member makes instead of rolling it, and says first what
+the roll is against (target number, modifiers, what the dice must reach). Commands at any
+prompt: help [ACTION], hint, look, undo (the last action, arrival or correction; at a
+dice prompt, the action being rolled for), add CREATURE X Y SIDE (a newcomer), the
+corrections hp, place, remove and condition (wasteland/rules/edits.py), save [FILE],
+quit (saves). Input may be piped in, so a session can be scripted. The session saves
+itself as play does; the dice typed in and the newcomers are part of its history.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import NoReturn
 
 from rich.console import Console
 
+from wasteland.agents.base import Agent
 from wasteland.bestiary.models import Scenario
 from wasteland.rules import saves
+from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle, DiceHook
 from wasteland.rules.edits import WORDS as EDITS
 from wasteland.rules.edits import apply_edit
@@ -30,13 +36,22 @@ from wasteland.rules.newcomers import join
 from wasteland.rules.setup import scenario_ids
 
 from .game import INTERRUPTED, Game
-from .prompt import ChoiceError, choose
+from .orders import Answer
+from .prompt import ChoiceError, choose, echoes
+from .session import restore_agent
+from .words import label
+
+ACCEPT = ("", "ok", "y", "yes")
+ALTS = ("?", "alts")
+MAX_PLAN = 8  # decisions planned ahead in one proposal; a turn has fewer
 
 HELP = ("Party turns: a number, or the action (words may be shortened), or goto X Y to "
-        "move to a square (reach lists them). NPC turns: Enter "
-        "accepts the proposal, or a number from its list or another action overrides it. "
+        "move to a square (reach lists them); 2d20: +N, aim, noaim, keep as in play. NPC "
+        "turns: Enter accepts the proposal (the NPC's actions up to its next roll), ? or "
+        "alts lists its other choices numbered, a number or another action overrides it. "
         "Commands: help, look, undo (also at a dice prompt: the action being rolled for is "
-        "not taken), odds (the party's chances from here), add CREATURE X Y SIDE, "
+        "not taken), hint, help ACTION (what it does), odds (the party's chances from "
+        "here), add CREATURE X Y SIDE, "
         "hp NAME +N|-N, place NAME X Y, remove NAME [dead|unconscious], "
         "condition NAME WHAT [off] (each logged and undoable), save [FILE], quit (saves).")
 
@@ -46,7 +61,8 @@ class Quit(Exception):
 
 
 class TakeBack(Exception):
-    """The GM typed undo at a dice prompt: the action being rolled for is not taken."""
+    """The GM typed undo at a dice prompt: the action being rolled for is not taken (the
+    message, once known, says which)."""
 
 
 def ask_faces(say: Callable[[str, str | None], None], read: Callable[[], str | None],
@@ -93,7 +109,8 @@ class GmSession(Game):
             line = next(self.lines)
         except StopIteration:
             return None
-        self.say(f"> {clip(line)}", "dim")
+        if self.echo:
+            self.say(f"> {clip(line)}", "dim")
         return line.strip()
 
     def ask_dice(self, who: int, sides: int, n: int, why: str) -> list[int] | None:
@@ -109,10 +126,13 @@ class GmSession(Game):
     def command(self, line: str) -> str | None:
         """The play commands, plus undo and add."""
         word = line.split()[0].lower() if line else ""
-        if word == "undo":
-            self.undo()
+        if word in ALTS:
+            self.alternatives()
         elif word == "add":
-            self.add(line.split()[1:])
+            try:
+                self.add(line.split()[1:])
+            except TakeBack:  # undo while a newcomer's initiative was rolled
+                self.say("undone: the arrival under way", "bold")
         elif word in EDITS:
             try:
                 apply_edit(self.b, self.rs, line)
@@ -125,19 +145,28 @@ class GmSession(Game):
             return super().command(line)
         return "done"
 
-    def undo(self) -> None:
-        """Take back the last action or arrival (with the dice rolled for it) by replaying
-        the history without it: works across save and resume, and leaves the dice where
-        they were."""
-        history = self.b.history
-        last = next((i for i in range(len(history) - 1, -1, -1)
-                     if not history[i].startswith("@dice ")), None)
-        if last is None:
-            self.say("nothing to undo", "red")
+    def undoable(self, move: object) -> bool:
+        """Undo takes back the last action of anyone, or an arrival or a correction, with
+        the dice rolled for it; passing over the decisions taken without asking."""
+        return not (isinstance(move, str) and move.startswith("@dice "))
+
+    def asks(self, b: Battle) -> bool:
+        if b.over:
+            return False
+        if b.combatants[self.rs.decider(b).combatant].side in self.humans:
+            return super().asks(b)
+        return len(self.rs.legal_actions(b)) > 1
+
+    def alternatives(self) -> None:
+        """The decision's legal actions, numbered (what a number typed now names)."""
+        if self.menu is None or self.b.over:
+            self.say("no decision to list", "red")
             return
-        b = self.rebuild(history[:last])
-        self.say(f"undone: {history[last]}; {b.ids[self.rs.decider(b).combatant]} decides "
-                 f"again", "bold")
+        slot, phase, legal, labels, _ = self.menu
+        dec = self.rs.decider(self.b)
+        npc = self.b.combatants[slot].side not in self.humans
+        self.show_choices(slot, phase, dec.reaction, legal, labels,
+                          verb="could" if npc else "decides")
 
     def rebuild(self, history: list[str]) -> Battle:
         """This fight replayed from its seed up to ``history``; it becomes the session's."""
@@ -171,55 +200,126 @@ class GmSession(Game):
         while not self.b.over:
             dec = self.rs.decider(self.b)
             actor = self.b.combatants[dec.combatant]
-            legal = self.rs.legal_actions(self.b)
-            labels = [a.text(self.b.ids, actor.slot) for a in legal]
-            if actor.side in self.humans:
-                self.show_choices(actor.slot, dec.slot, dec.reaction, legal, labels)
-                proposal = self.pending = None
-            else:
-                npc = self.npc_for(actor.side)
-                proposal = npc.act(self._view())
-                # the alternatives come first, so a number typed here names one the GM saw
-                self.show_choices(actor.slot, dec.slot, dec.reaction, legal, labels,
-                                  verb="could")
-                self.say(f"  {actor.id} proposes: {proposal.text(self.b.ids, actor.slot)} "
-                         f"({npc.last_reason}) - Enter to accept, or a number or another "
-                         f"action", "cyan")
-            while True:
-                line = self.read()
-                if line is None:
-                    return self.stop("input ended.")
-                if proposal is not None and line.lower() in ("", "ok", "y", "yes"):
-                    action = proposal
+            taken = False
+            try:
+                if actor.side in self.humans:
+                    taken = self.auto(actor.slot)
+                    stop = None if taken else self.human_turn(actor.slot, dec.slot,
+                                                              dec.reaction)
                 else:
-                    try:
-                        done = self.command(line)
-                    except TakeBack:  # undo while a newcomer's initiative was rolled
-                        self.say("undone: the arrival under way", "bold")
-                        continue
-                    if done == "quit":
-                        return self.stop("quit.")
-                    if done == "done":
-                        if self.b.over or self.rs.decider(self.b) != dec or (
-                                self.rs.legal_actions(self.b) != legal):
-                            break  # undo or a newcomer changed whose decision it is
-                        continue
-                    try:
-                        action = choose(line, legal, labels, self.b, self.rs)
-                    except ChoiceError as e:
-                        self.say(f"{e} (help for commands)", "red")
-                        continue
-                try:
-                    self.apply(action)
-                except TakeBack:  # the battle is as it was before the action
-                    self.say(f"undone: {actor.id}: {action.text(self.b.ids, actor.slot)} "
-                             f"(not taken); {actor.id} decides again", "bold")
-                    break
-                self.pending = None
-                self.events()
-                self.autosave()
-                break
+                    stop = self.npc_decision(dec.combatant, dec.slot)
+            except TakeBack as e:  # at a dice prompt: the battle is as before the action
+                # a party decision the game took would be taken again: back to the last
+                # one asked
+                self.say(self.undo() if taken else str(e), "bold")
+                continue
+            if stop is not None:
+                return self.stop(stop)
+            self.events()
+            self.autosave()
         return self.finish()
+
+    def answer(self, slot: int, answer: Answer, echo: str | None = None) -> None:
+        try:
+            super().answer(slot, answer, echo)
+        except TakeBack:
+            self.taken_back(slot, answer.action)
+
+    def taken_back(self, slot: int, action: Action) -> NoReturn:
+        who = self.b.ids[slot]
+        raise TakeBack(f"undone: {who}: {action.text(self.b.ids, slot)} (not taken); {who} "
+                       f"decides again") from None
+
+    def npc_decision(self, slot: int, phase: str) -> str | None:
+        """An NPC's decision: taken at once when it has one legal action; else its
+        proposal (with the rest of its turn up to the next roll) shown first, then the
+        GM's answer. The reason to stop, when the GM quits or the input ends."""
+        b, rs = self.b, self.rs
+        actor = b.combatants[slot]
+        legal = rs.legal_actions(b)
+        if len(legal) == 1:
+            self.say(f"  {actor.id}: {legal[0].text(b.ids, slot)} (the only choice)", "dim")
+            self.apply(legal[0])
+            return None
+        npc = self.npc_for(actor.side)
+        plan = self.plan(npc, slot)
+        labels = [a.text(b.ids, slot) for a in legal]
+        self.menu = (slot, phase, legal, labels, [label(b, a, slot, phase) for a in legal])
+        said = ", then ".join(f"{a.text(b.ids, slot)} ({why})" for a, why in plan)
+        self.say(f"  {actor.id} proposes: {said} - Enter accepts; ? lists its "
+                 f"{len(legal)} choices; or type one", "cyan")
+        while True:
+            line = self.read()
+            if line is None:
+                return "input ended."
+            if line.lower() in ACCEPT:
+                for i, (a, _) in enumerate(plan):
+                    if i and (self.b.over or rs.decider(self.b).combatant != slot
+                              or a not in rs.legal_actions(self.b)):
+                        break  # a roll at the table went otherwise than planned
+                    try:
+                        self.apply(a)
+                    except TakeBack:
+                        self.taken_back(slot, a)
+                    if i < len(plan) - 1:
+                        self.events()
+                self.pending = None
+                return None
+            done = self.command(line)
+            if done == "quit":
+                return "quit."
+            if done == "done":
+                if self.b is not b or b.over or rs.decider(b).combatant != slot or (
+                        rs.legal_actions(b) != legal):
+                    self.forget(npc)
+                    return None  # undo or a newcomer made it another decision
+                continue
+            try:
+                action = choose(line, legal, labels, b, rs, self.menu[4])
+            except ChoiceError as e:
+                self.say(f"{e} (help for commands)", "red")
+                continue
+            self.forget(npc)
+            try:
+                self.apply(action)
+            except TakeBack:
+                self.taken_back(slot, action)
+            self.pending = None
+            return None
+
+    def forget(self, npc: Agent) -> None:
+        """The NPC's agent as it was before it was asked: its proposal was not taken."""
+        if self.pending is not None:
+            restore_agent(npc, self.pending[1])
+
+    def plan(self, npc: Agent, slot: int) -> list[tuple[Action, str]]:
+        """What the NPC in ``slot`` proposes: its choice now, and while that rolls no die
+        and leaves the decision with it, its next ones (worked out on the battle and put
+        back: no die is rolled, nothing is logged; the agent keeps the random state it
+        would have after deciding them, so accepting them takes the same actions)."""
+        b, rs = self.b, self.rs
+        plan = [(npc.act(self._view()), str(npc.last_reason))]
+        snap = (b.state(), len(b.log), len(b.moves))
+        hook = b.dice_hook
+        rolled: list[int] = []
+
+        def spy(who: int, sides: int, n: int, why: str) -> list[int] | None:
+            rolled.append(who)
+            return None
+
+        b.dice_hook = spy
+        try:
+            while len(plan) < MAX_PLAN:
+                rs.apply(b, plan[-1][0])
+                if rolled or b.over or rs.decider(b).combatant != slot:
+                    break
+                plan.append((npc.act(self._view()), str(npc.last_reason)))
+        finally:
+            b.dice_hook = hook
+            b.restore(snap[0])
+            del b.log[snap[1]:]
+            del b.moves[snap[2]:]
+        return plan
 
 
 def start_gm(ruleset: str | None, scenario: str | None, party: str | None, seed: int | None,
@@ -232,9 +332,11 @@ def start_gm(ruleset: str | None, scenario: str | None, party: str | None, seed:
                "physical_dice": physical_dice, "character": character, "enemies": enemies,
                "ai": ai}
 
+    echo = echoes(lines)
+
     def read() -> str | None:
         line = next(lines, None)
-        if line is not None:
+        if line is not None and echo:
             console.print(f"> {clip(line)}", style="dim", highlight=False, markup=False)
         return None if line is None else line.strip()
 
