@@ -24,7 +24,16 @@ from wasteland.rules.protocol import Ruleset, get_ruleset
 from wasteland.rules.textmap import render_text
 
 from .menu import goto_hint, labelled, layout, orders_hint, reach_text
-from .orders import Answer, OrderError, Orders, auto_answer, set_rule, split_extras
+from .orders import (
+    SAVED_ORDERS,
+    Answer,
+    OrderError,
+    Orders,
+    auto_answer,
+    load_orders,
+    set_rule,
+    split_extras,
+)
 from .orders import begin as begin_orders
 from .prompt import ChoiceError, choose, echoes, match
 from .session import agent_record, choose_save_path, restore_agent, rng_snapshot
@@ -41,6 +50,8 @@ HELP = ("Type the number of an action, or the action itself (words may be shorte
         "set [NAME VALUE]: the table rules that answer for you (buy, boost, aim, end); "
         "set ask: be asked every question, set auto: the defaults.")
 INTERRUPTED = 130  # the shell's code for Ctrl-C
+ASKED_AT = "asked_at"  # the session option that keeps where the player was asked
+MARKS = 64
 
 
 class Game:
@@ -61,10 +72,14 @@ class Game:
         # a save made while it waits (a GM's proposal) must let the resumed session propose
         # the same thing
         self.pending: tuple[int, dict[str, Any]] | None = None
-        # what the player's last answer asked of the decisions after it (orders.py)
-        self.orders: Orders | None = None
+        # what the player's last answer asked of the decisions after it (orders.py),
+        # kept in the save so that a resumed game answers as the player asked
+        self.orders: Orders | None = load_orders(
+            battle.session.get("options", {}).get(SAVED_ORDERS))
         self._advisor: Any = None
-        self._advice: tuple[tuple[int, int], Action, str] | None = None
+        # keyed by the battle itself, not its id(): an undo replaces the battle, and a
+        # freed battle's id may come back with the same number of moves
+        self._advice: tuple[tuple[Battle, int], Action, str] | None = None
         # the decision on screen: (slot, phase, legal actions, notations, plain words)
         self.menu: tuple[int, str, list[Action], list[str], list[str]] | None = None
         self.hinted: Action | None = None  # the hint shown for it: Enter takes it
@@ -94,6 +109,8 @@ class Game:
                 record.update(self.pending[1])
             records.append(record)
         self.b.session["agents"] = records
+        self.b.session.setdefault("options", {})[SAVED_ORDERS] = (
+            None if self.orders is None else self.orders.dumps())
         saves.save(self.b, path)
 
     def save(self, path: Path | None = None, quiet: bool = False) -> bool:
@@ -216,28 +233,55 @@ class Game:
 
     def undo(self) -> str:
         """Take back the player's last decision (and what followed it) by replaying the
-        fight from its seed without it: the decisions the game took for the player (the
-        only choice, a table rule) are passed over, so the player is asked again. Works
-        after a resume; the dice stay where they were. One line saying what happened."""
+        fight from its seed without it: back to where the player was last asked (the
+        decisions the game took for the player, the only choice or the orders of an
+        answer, go with it). Works after a resume; the dice stay where they were. One
+        line saying what happened."""
+        marks = self.asked_at()
+        while marks and marks[-1] >= len(self.b.moves):
+            marks.pop()  # a mark past the history: its decision was never taken
+        if marks:
+            return self.rewind_to(marks[-1])
+        return self.undo_last()
+
+    def undo_last(self) -> str:
+        """Back to the last decision the game asks, found in the history."""
         b = self.b
-        history = b.history
         for i in range(len(b.moves) - 1, -1, -1):
             m = b.moves[i]
             if not self.undoable(m):
                 continue
-            back = saves.rewind(b, history[:i])
+            back = saves.rewind(b, b.history[:i])
             if isinstance(m, str) or self.asks(back):
-                self.b = back
-                self.shown = len(back.log)
-                self.saved_round = back.round
-                self.orders = None
-                self.menu = None
-                self.save(quiet=True)
-                who = back.ids[self.rs.decider(back).combatant]
-                after = sum(1 for h in history[i + 1:] if not h.startswith("@dice "))
-                more = f" and the {after} after it" if after else ""
-                return f"undone: {history[i]}{more}; {who} decides again"
+                return self.rewind_to(i, back)
         return "nothing to undo"
+
+    def rewind_to(self, i: int, back: Battle | None = None) -> str:
+        """The fight replayed up to history entry ``i``; the line saying so."""
+        history = self.b.history
+        back = back or saves.rewind(self.b, history[:i])
+        self.b = back
+        self.shown = len(back.log)
+        self.saved_round = back.round
+        self.orders = None
+        self.menu = None
+        marks = self.asked_at()
+        self.set_asked([m for m in marks if m < i])
+        self.save(quiet=True)
+        who = back.ids[self.rs.decider(back).combatant]
+        after = sum(1 for h in history[i + 1:] if not h.startswith("@dice "))
+        more = f" and the {after} after it" if after else ""
+        return f"undone: {history[i]}{more}; {who} decides again"
+
+    def asked_at(self) -> list[int]:
+        """Where in the history the player was asked and answered (kept in the save, the
+        last MARKS of them): how far undo goes back."""
+        text = self.b.session.get("options", {}).get(ASKED_AT)
+        return [int(w) for w in text.split()] if isinstance(text, str) else []
+
+    def set_asked(self, marks: list[int]) -> None:
+        self.b.session.setdefault("options", {})[ASKED_AT] = " ".join(
+            str(m) for m in marks[-MARKS:])
 
     def undoable(self, move: object) -> bool:
         """Whether undo may stop at this history entry: a decision of the player's."""
@@ -286,8 +330,9 @@ class Game:
         """What the packet agent would choose in the player's place, and why. Its own
         agent, so the NPCs' random state is not touched; asked once per decision, so the
         choice shown is the one taken."""
-        key = (id(self.b), len(self.b.moves))
-        if self._advice is not None and self._advice[0] == key:
+        key = (self.b, len(self.b.moves))
+        if self._advice is not None and self._advice[0][0] is self.b and (
+                self._advice[0][1] == key[1]):
             return self._advice[1], self._advice[2]
         if self._advisor is None:
             from wasteland.agents.packets import PacketAgent
@@ -416,7 +461,9 @@ class Game:
             try:
                 plain = self.menu[4] if self.menu is not None else None
                 action = choose(rest or cmd, legal, labels, b, self.rs, plain)
+                mark = len(b.moves)
                 self.answer(slot, Answer(action, buy, aim, keep))
+                self.set_asked([*self.asked_at(), mark])
             except (ChoiceError, OrderError) as e:
                 self.say(f"{e} (help for commands)", "red")
                 continue

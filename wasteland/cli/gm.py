@@ -145,6 +145,10 @@ class GmSession(Game):
             return super().command(line)
         return "done"
 
+    def undo(self) -> str:
+        """The last action of anyone, arrival or correction (undo_last)."""
+        return self.undo_last()
+
     def undoable(self, move: object) -> bool:
         """Undo takes back the last action of anyone, or an arrival or a correction, with
         the dice rolled for it; passing over the decisions taken without asking."""
@@ -245,7 +249,10 @@ class GmSession(Game):
         plan = self.plan(npc, slot)
         labels = [a.text(b.ids, slot) for a in legal]
         self.menu = (slot, phase, legal, labels, [label(b, a, slot, phase) for a in legal])
-        said = ", then ".join(f"{a.text(b.ids, slot)} ({why})" for a, why in plan)
+        # the reasons first, so that the proposal and what to type end the output
+        self.say(f"  {actor.id}'s AI: " + "; ".join(
+            f"{a.text(b.ids, slot)}: {why}" for a, why in plan), "dim")
+        said = ", then ".join(a.text(b.ids, slot) for a, _ in plan)
         self.say(f"  {actor.id} proposes: {said} - Enter accepts; ? lists its "
                  f"{len(legal)} choices; or type one", "cyan")
         while True:

@@ -28,6 +28,7 @@ the full-screen game and benchmarks/player_prompts.py all call it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -55,6 +56,7 @@ MEANING = {
     ("end", "ask"): "asks whether to end the turn",
 }
 PREFIX = "rule_"
+SAVED_ORDERS = "answer_orders"  # the session option that keeps the last answer's orders
 ATTACKS = ("attack", "called")
 MAX_BUY = 3
 
@@ -215,6 +217,27 @@ class Orders:
         """An action taken for the player: the attack that followed Aim is made."""
         if action == self.attack:
             self.attack = None
+
+    def dumps(self) -> str:
+        """As a save keeps them (the session's options), so a resumed game goes on
+        answering as the player asked."""
+        a = self.attack
+        return json.dumps([self.who, self.round, self.turn,
+                           None if a is None else [a.kind, a.target, a.option],
+                           self.buy, self.keep])
+
+
+def load_orders(text: object) -> Orders | None:
+    """Orders.dumps read back; None for nothing saved, or anything else."""
+    if not isinstance(text, str):
+        return None
+    try:
+        who, rnd, turn, a, buy, keep = json.loads(text)
+        attack = None if a is None else Action(str(a[0]), a[1], a[2])
+        return Orders(int(who), int(rnd), int(turn), attack,
+                      None if buy is None else int(buy), bool(keep))
+    except (ValueError, TypeError, IndexError):
+        return None
 
 
 def begin(b: Battle, rs: Ruleset, slot: int, answer: Answer) -> tuple[Action, Orders]:
