@@ -9,7 +9,9 @@ would:
   not read; the faces cycle 1..S so the fight moves);
 - an NPC's proposal: Enter (accepted);
 - a party member's decision: the action the packet agent would take in its place
-  (its own agent, seeded), typed as its notation, as a GM types what a player says.
+  (its own agent, seeded), typed as its notation, as a GM types what a player says;
+  with --party-turns, its turn up to its next roll in one line, as a player declares
+  it ("move toward raider_0; attack raider_0", which the game takes since issue 26).
 
 Every typed line is counted, by what it answered and by the round it was typed in;
 the lines typed before the fight starts (the party's initiative or sequence rolls) are
@@ -49,7 +51,8 @@ class Stop(Exception):
     """The run reached its round limit."""
 
 
-def session(ruleset: str, seed: int, rounds: int, tmp: Path) -> dict[str, Any]:
+def session(ruleset: str, seed: int, rounds: int, tmp: Path, party_turns: bool = False
+            ) -> dict[str, Any]:
     """One scripted session: typed lines by kind, before the fight and per round."""
     con = Console(file=io.StringIO(), width=160)
     spied: list[gm.GmSession] = []
@@ -86,7 +89,11 @@ def session(ruleset: str, seed: int, rounds: int, tmp: Path) -> dict[str, Any]:
                 b, rs = s.b, s.rs
                 dec = rs.decider(b)
                 who = b.combatants[dec.combatant]
-                if who.side in s.humans:
+                if who.side in s.humans and party_turns:
+                    plan = [a.text(b.ids, who.slot) for a, _ in s.plan(party, who.slot)
+                            if a.kind not in ("buy", "boost")]  # 2d20's windows: not typed
+                    line, kind = "; ".join(plan), "party"
+                elif who.side in s.humans:
                     line, kind = party.act(view_of(rs, b)).text(b.ids, who.slot), "party"
                 else:
                     line, kind = "", "npc"
@@ -117,6 +124,8 @@ def main() -> None:
     p.add_argument("--rounds", type=int, default=3, help="rounds played per session")
     p.add_argument("--ruleset", choices=RULESETS, action="append",
                    help="only this ruleset (repeatable; default: all three)")
+    p.add_argument("--party-turns", action="store_true",
+                   help="type a party member's turn up to its next roll in one line")
     p.add_argument("--json", action="store_true", help="one JSON object instead of a table")
     args = p.parse_args()
     if args.seeds < 1 or args.rounds < 1:
@@ -124,7 +133,8 @@ def main() -> None:
     out = {}
     with TemporaryDirectory() as d:
         for ruleset in args.ruleset or RULESETS:
-            runs = [session(ruleset, seed, args.rounds, Path(d)) for seed in range(args.seeds)]
+            runs = [session(ruleset, seed, args.rounds, Path(d), args.party_turns)
+                    for seed in range(args.seeds)]
             kinds: Counter[str] = Counter()
             for r in runs:
                 kinds.update(r["kinds"])
@@ -140,7 +150,8 @@ def main() -> None:
         print(json.dumps(out, indent=2))
         return
     print(f"typed lines per round of ruined_street, gm --physical-dice "
-          f"({args.seeds} seeds x {args.rounds} rounds)")
+          f"({args.seeds} seeds x {args.rounds} rounds"
+          f"{', party turns in one line' if args.party_turns else ''})")
     for ruleset, r in out.items():
         kinds_text = ", ".join(f"{k} {v}" for k, v in r["by_kind_per_round"].items())
         print(f"  {ruleset:7} {r['per_round']:5.1f} per round ({kinds_text}); "

@@ -14,6 +14,7 @@ from wasteland.cli.gm import start_gm
 from wasteland.cli.play import start
 from wasteland.cli.prompt import TerminalLines, echoes
 from wasteland.rules import saves
+from wasteland.rules.actions import Action
 
 
 def play(tmp_path: Path, lines, ruleset: str = "pnp", resume: Path | None = None) -> str:
@@ -129,3 +130,26 @@ def test_an_override_after_a_planned_proposal_leaves_the_npc_as_it_was(tmp_path)
     assert "proposes:" in out
     b = saves.load(tmp_path / "gm.json")
     assert b.history[-1] == "young_radscorpion_0: end"
+
+
+def test_the_rest_of_a_turn_typed_with_the_answer_is_taken_in_turn(tmp_path):
+    out = play(tmp_path, iter(["cover; attack you", "quit"]))
+    history = saves.load(tmp_path / "p.json").history
+    ted = [h for h in history if h.startswith("ted:")]
+    assert ted == ["ted: cover", "ted: attack young_radscorpion_0"]
+    assert "ted: attack young_radscorpion_0 (typed with the answer)" in out
+    assert "ted decides (large):" not in out  # the Large action was not asked
+
+
+def test_a_typed_part_that_is_not_legal_then_is_said_and_the_player_asked(tmp_path):
+    out = play(tmp_path, iter(["cover; fly away", "end", "quit"]))
+    assert "not taken: fly away ('fly away' is not a legal action now" in out
+    assert "ted decides (large):" in out
+
+
+def test_the_orders_of_an_answer_survive_a_save():
+    from wasteland.cli.orders import Orders, load_orders
+
+    o = Orders(2, 3, 1, Action("attack", 4), 2, True, ("attack raider_0", "end"))
+    assert load_orders(o.dumps()) == o
+    assert load_orders("not json") is None and load_orders(None) is None

@@ -97,10 +97,13 @@ def test_pnp_menu_shows_the_plain_words_and_both_chances_of_a_two_weapon_attack(
         mods, defense, _, _ = attack_mods(b, me, foe, ws, None, False, whip)
         return round(100 * p_3d6_at_least(defense - sum(v for _, v in mods) - extra))
 
-    assert shown[Action("attack2", 1)].startswith("attack2 raider_1 - two-weapon attack")
+    w0, w1 = (w.name for w in me.weapons[:2])
+    # the notation names the target: the words beside it do not again
+    assert shown[Action("attack2", 1)].startswith(f"attack2 raider_1 - two weapons: {w0} and "
+                                                  f"{w1}, -8 each (")
     assert f"({p(0, False, -8)}% and {p(1, False, -8)}% to hit)" in shown[Action("attack2", 1)]
     assert f"({p(0, True, 0)}% to hit" in shown[Action("whip", 1)]
-    assert "pistol whip raider_1 with" in shown[Action("whip", 1)]
+    assert f"whip raider_1 - pistol whip with {w0} (" in shown[Action("whip", 1)]
     assert shown[Action("end")] == "end"  # plain already: no label
 
 

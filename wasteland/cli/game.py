@@ -40,7 +40,9 @@ from .session import agent_record, choose_save_path, restore_agent, rng_snapshot
 from .words import explain, label
 
 HELP = ("Type the number of an action, or the action itself (words may be shortened: "
-        "'att rad he'), or goto X Y to move to a square (the map's coordinates).\n"
+        "'att rad he'), or its plain words ('pistol whip rad'), or goto X Y to move to a square "
+        "(the map's coordinates); the rest of the turn may follow after ';' "
+        "('move toward rad; attack rad').\n"
         "2d20: an answer may add +N (d20s to buy for the attack: 1, 3, 6 AP), aim or noaim "
         "(aim first, or not), keep (the turn goes on after it): 'att rad +1 keep', '18 +2'.\n"
         "Commands: help, look (map and status), help ACTION (what an action does), reach "
@@ -50,6 +52,7 @@ HELP = ("Type the number of an action, or the action itself (words may be shorte
         "set [NAME VALUE]: the table rules that answer for you (buy, boost, aim, end); "
         "set ask: be asked every question, set auto: the defaults.")
 INTERRUPTED = 130  # the shell's code for Ctrl-C
+WINDOWS = ("dice", "boost", "defend")  # 2d20's windows: no typed part of a turn answers them
 ASKED_AT = "asked_at"  # the session option that keeps where the player was asked
 MARKS = 64
 
@@ -347,9 +350,11 @@ class Game:
         return auto_answer(self.b, self.rs, self.orders, self.suggestion)
 
     def auto(self, slot: int) -> bool:
-        """A decision of the player's answered without asking (the only choice, the
-        orders of the last answer, a table rule): taken, logged with why. False when the
-        player is asked."""
+        """A decision of the player's answered without asking (the rest of the turn typed
+        with the last answer, the only choice, the orders of the last answer, a table
+        rule): taken, logged with why. False when the player is asked."""
+        if self.take_typed(slot):
+            return True
         got = self.auto_answer()
         if got is None:
             return False
@@ -358,6 +363,34 @@ class Game:
         self.apply(action)
         if self.orders is not None:
             self.orders.taken(action)
+        return True
+
+    def take_typed(self, slot: int) -> bool:
+        """The next part of the turn typed with the last answer ("...; attack raider_0"),
+        taken when this is the same combatant's own decision of that turn; one that is
+        not legal now is dropped and said (False: the player is asked)."""
+        o, b = self.orders, self.b
+        if o is None or not o.then or not o.current(b, slot) or b.over:
+            return False
+        dec = self.rs.decider(b)
+        if dec.reaction is not None or dec.slot in WINDOWS:
+            return False
+        text, rest = o.then[0], o.then[1:]
+        o.then = ()
+        words, buy, aim, keep = split_extras(text)
+        legal = self.rs.legal_actions(b)
+        labels = [a.text(b.ids, slot) for a in legal]
+        try:
+            action = choose(words or text, legal, labels, b, self.rs,
+                            [label(b, a, slot, dec.slot) for a in legal])
+            self.answer(slot, Answer(action, buy, aim, keep))
+        except (ChoiceError, OrderError) as e:
+            dropped = "; ".join((text, *rest))
+            self.say(f"  not taken: {clip(dropped)} ({e})", "yellow")
+            return False
+        self.say(f"  {b.ids[slot]}: {action.text(b.ids, slot)} (typed with the answer)", "dim")
+        if self.orders is not None:
+            self.orders.then = rest
         return True
 
     def answer(self, slot: int, answer: Answer, echo: str | None = None) -> None:
@@ -457,13 +490,16 @@ class Game:
                         self.rs.legal_actions(b) != legal):
                     return None  # undo or a newcomer made it another decision
                 continue
-            rest, buy, aim, keep = split_extras(cmd)
+            first, *then = cmd.split(";")  # the rest of the turn may follow (orders.py)
+            rest, buy, aim, keep = split_extras(first)
             try:
                 plain = self.menu[4] if self.menu is not None else None
-                action = choose(rest or cmd, legal, labels, b, self.rs, plain)
+                action = choose(rest or first, legal, labels, b, self.rs, plain)
                 mark = len(b.moves)
                 self.answer(slot, Answer(action, buy, aim, keep))
                 self.set_asked([*self.asked_at(), mark])
+                if self.orders is not None:
+                    self.orders.then = tuple(t.strip() for t in then if t.strip())
             except (ChoiceError, OrderError) as e:
                 self.say(f"{e} (help for commands)", "red")
                 continue

@@ -13,6 +13,10 @@ An answer is an action and what goes with it (2d20):
   then attack. Without either the ``aim`` rule decides: ``auto`` aims first when the
   minor action is still free and the attack is the round's first (Aim helps, costs
   nothing), ``no`` never unless asked.
+- ``; ...``: the rest of the turn, typed after the first action ("move toward
+  raider_0; attack raider_0"): each part is taken at the combatant's next decision of
+  the same turn (not a reaction, not a 2d20 window) while it is legal; one that is not
+  is dropped, said, and the player is asked.
 - ``keep``: keep the turn open after this action. Without it the ``end`` rule decides:
   ``auto`` ends the turn once the major action is spent (what is left then is an extra
   action bought with AP, or a minor action a player takes before the major one), ``ask``
@@ -209,6 +213,9 @@ class Orders:
     attack: Action | None = None  # to make once aimed
     buy: int | None = None  # d20s to buy in the attack's dice window
     keep: bool = False
+    # the rest of the turn typed with the answer ("move toward raider_0; attack raider_0"):
+    # each taken at the combatant's next decision of this turn, if it is legal then
+    then: tuple[str, ...] = ()
 
     def current(self, b: Battle, who: int) -> bool:
         return self.who == who and self.round == b.round and self.turn == b.turn
@@ -224,7 +231,7 @@ class Orders:
         a = self.attack
         return json.dumps([self.who, self.round, self.turn,
                            None if a is None else [a.kind, a.target, a.option],
-                           self.buy, self.keep])
+                           self.buy, self.keep, list(self.then)])
 
 
 def load_orders(text: object) -> Orders | None:
@@ -232,10 +239,11 @@ def load_orders(text: object) -> Orders | None:
     if not isinstance(text, str):
         return None
     try:
-        who, rnd, turn, a, buy, keep = json.loads(text)
+        who, rnd, turn, a, buy, keep, then = json.loads(text)
         attack = None if a is None else Action(str(a[0]), a[1], a[2])
         return Orders(int(who), int(rnd), int(turn), attack,
-                      None if buy is None else int(buy), bool(keep))
+                      None if buy is None else int(buy), bool(keep),
+                      tuple(str(t) for t in then))
     except (ValueError, TypeError, IndexError):
         return None
 

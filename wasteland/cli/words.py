@@ -130,12 +130,18 @@ def _who(b: Battle, slot: int | None, actor: int) -> str:
     return "yourself" if slot == actor else b.ids[slot]
 
 
-def label(b: Battle, a: Action, actor: int, slot: str | None = None) -> str:
-    """``a`` in plain words for combatant ``actor`` at a decision in ``slot``."""
+def label(b: Battle, a: Action, actor: int, slot: str | None = None, short: bool = False
+          ) -> str:
+    """``a`` in plain words for combatant ``actor`` at a decision in ``slot``; ``short``:
+    without the target, for a menu that shows the notation (which names it) beside."""
     c = b.combatants[actor]
     k, o = a.kind, a.option
     t = _who(b, a.target, actor)
     weapon = c.weapon.name
+    if short and a.target is not None:
+        got = _short(c, a, weapon)
+        if got is not None:
+            return got
     if k == "end":
         return "let it pass" if b.reactions else "end the turn"
     if k in ("move", "sprint", "step"):
@@ -198,6 +204,29 @@ def label(b: Battle, a: Action, actor: int, slot: str | None = None) -> str:
     return a.text(b.ids, actor).replace("_", " ")
 
 
+def _short(c, a: Action, weapon: str) -> str | None:  # noqa: ANN001 - a Combatant
+    """The label of a targeted action without its target, where it reads well so."""
+    k, o = a.kind, a.option
+    if k in ("attack", "called", "aimed") and o:
+        return f"called shot at the {o}"
+    if k == "vats":
+        return f"V.A.T.S. shot at the {o}"
+    if k == "attack2":
+        other = _second_weapon(c)
+        return f"two weapons: {weapon} and {other}, -8 each" if other else (
+            "two weapons, -8 each")
+    if k == "whip":
+        return f"pistol whip with {weapon}"
+    if k == "pair":
+        if o == "stimpak":
+            return "attack and stimpak yourself at once, -8 to the attack"
+        return f"attack and pistol whip with {_second_weapon(c) or 'the other gun'}, -8 each"
+    if k == "step":
+        return "5-ft step"
+    return {"first_aid": "first aid", "extinguish": "put out the fire",
+            "radaway": "use RadAway", "overwatch": "watch a cone that way"}.get(k)
+
+
 def _second_weapon(c) -> str | None:  # noqa: ANN001 - a Combatant
     """The other one-handed weapon a two-weapon action uses, by name."""
     if c.weapon.hands != 1:
@@ -222,4 +251,4 @@ def shown_label(b: Battle, a: Action, actor: int, slot: str | None = None) -> st
         return None
     if a.kind in ("move", "sprint"):
         return None
-    return label(b, a, actor, slot)
+    return label(b, a, actor, slot, short=True)
