@@ -90,7 +90,7 @@ def session(ruleset: str, seed: int, rounds: int, tmp: Path, party_turns: bool =
                 dec = rs.decider(b)
                 who = b.combatants[dec.combatant]
                 if who.side in s.humans and party_turns:
-                    plan = [a.text(b.ids, who.slot) for a, _ in s.plan(party, who.slot)
+                    plan = [a.text(b.ids, who.slot) for _, a, _ in s.plan(party, who.slot)
                             if a.kind not in ("buy", "boost")]  # 2d20's windows: not typed
                     line, kind = "; ".join(plan), "party"
                 elif who.side in s.humans:

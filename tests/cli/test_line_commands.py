@@ -153,3 +153,37 @@ def test_the_orders_of_an_answer_survive_a_save():
     o = Orders(2, 3, 1, Action("attack", 4), 2, True, ("attack raider_0", "end"))
     assert load_orders(o.dumps()) == o
     assert load_orders("not json") is None and load_orders(None) is None
+
+
+def test_one_enter_accepts_what_the_npcs_side_does_up_to_a_roll_or_the_party(tmp_path):
+    """Simple's move phase on ruined_street: the enemies' moves and stances, one NPC
+    after another, are proposed together and taken with one Enter."""
+    con = Console(file=io.StringIO(), width=400)
+    proposals: list[str] = []
+
+    def gm_answers():
+        while True:
+            last = con.file.getvalue().rstrip().splitlines()[-1]
+            if "proposes:" in last:
+                proposals.append(last)
+                if ", then " in last and ": " in last.split(", then ", 1)[1]:
+                    yield ""  # a proposal of more than one NPC: accept it, then stop
+                    yield "quit"
+                    return
+                yield ""
+            else:
+                yield "end"
+
+    start_gm("simple", "ruined_street", "0", 1, None, tmp_path / "gm.json", con,
+             gm_answers())
+    last = proposals[-1]
+    first = last.split(" proposes: ")[0].strip()
+    parts = last.split(" proposes: ")[1].split(" - Enter")[0].split(", then ")
+    whose, who = [], first
+    for p in parts:  # "crouch", "raider_1: move toward grunt" ...
+        if ": " in p:
+            who, p = p.split(": ", 1)
+        whose.append(f"{who}: {p}")
+    assert len({w.split(":")[0] for w in whose}) > 1, last
+    history = saves.load(tmp_path / "gm.json").history
+    assert history[-len(whose):] == whose

@@ -43,7 +43,7 @@ from .words import label
 
 ACCEPT = ("", "ok", "y", "yes")
 ALTS = ("?", "alts")
-MAX_PLAN = 8  # decisions planned ahead in one proposal; a turn has fewer
+MAX_PLAN = 12  # decisions planned ahead in one proposal
 
 HELP = ("Party turns: a number, or the action (words may be shortened), or goto X Y to "
         "move to a square (reach lists them); the rest of the turn after ';'; 2d20: +N, "
@@ -237,8 +237,9 @@ class GmSession(Game):
 
     def npc_decision(self, slot: int, phase: str) -> str | None:
         """An NPC's decision: taken at once when it has one legal action; else its
-        proposal (with the rest of its turn up to the next roll) shown first, then the
-        GM's answer. The reason to stop, when the GM quits or the input ends."""
+        proposal shown first (with what its side does next, up to the next roll or a
+        party member's decision), then the GM's answer: Enter takes it all. The reason
+        to stop, when the GM quits or the input ends."""
         b, rs = self.b, self.rs
         actor = b.combatants[slot]
         legal = rs.legal_actions(b)
@@ -247,13 +248,17 @@ class GmSession(Game):
             self.apply(legal[0])
             return None
         npc = self.npc_for(actor.side)
-        plan = self.plan(npc, slot)
+        plan = self.plan(npc, slot, side_wide=True)
         labels = [a.text(b.ids, slot) for a in legal]
         self.menu = (slot, phase, legal, labels, [label(b, a, slot, phase) for a in legal])
+
+        def named(who: int, a: Action) -> str:  # another combatant's part says whose
+            return a.text(b.ids, who) if who == slot else f"{b.ids[who]}: {a.text(b.ids, who)}"
+
         # the reasons first, so that the proposal and what to type end the output
         self.say(f"  {actor.id}'s AI: " + "; ".join(
-            f"{a.text(b.ids, slot)}: {why}" for a, why in plan), "dim")
-        said = ", then ".join(a.text(b.ids, slot) for a, _ in plan)
+            f"{named(who, a)}: {why}" for who, a, why in plan), "dim")
+        said = ", then ".join(named(who, a) for who, a, _ in plan)
         self.say(f"  {actor.id} proposes: {said} - Enter accepts; ? lists its "
                  f"{len(legal)} choices; or type one", "cyan")
         while True:
@@ -261,14 +266,14 @@ class GmSession(Game):
             if line is None:
                 return "input ended."
             if line.lower() in ACCEPT:
-                for i, (a, _) in enumerate(plan):
-                    if i and (self.b.over or rs.decider(self.b).combatant != slot
+                for i, (who, a, _) in enumerate(plan):
+                    if i and (self.b.over or rs.decider(self.b).combatant != who
                               or a not in rs.legal_actions(self.b)):
                         break  # a roll at the table went otherwise than planned
                     try:
                         self.apply(a)
                     except TakeBack:
-                        self.taken_back(slot, a)
+                        self.taken_back(who, a)
                     if i < len(plan) - 1:
                         self.events()
                 self.pending = None
@@ -300,13 +305,17 @@ class GmSession(Game):
         if self.pending is not None:
             restore_agent(npc, self.pending[1])
 
-    def plan(self, npc: Agent, slot: int) -> list[tuple[Action, str]]:
-        """What the NPC in ``slot`` proposes: its choice now, and while that rolls no die
-        and leaves the decision with it, its next ones (worked out on the battle and put
-        back: no die is rolled, nothing is logged; the agent keeps the random state it
-        would have after deciding them, so accepting them takes the same actions)."""
+    def plan(self, npc: Agent, slot: int, side_wide: bool = False
+             ) -> list[tuple[int, Action, str]]:
+        """What ``npc`` (the agent of the combatant in ``slot``) proposes, as (who, action,
+        why): its choice now and, while that rolls no die and the next decision is the
+        same combatant's (``side_wide``: any combatant's of its side that the same agent
+        plays), the next ones. Worked out on the battle and put back: no die is rolled,
+        nothing is logged; the agent keeps the random state it would have after deciding
+        them, so accepting them takes the same actions."""
         b, rs = self.b, self.rs
-        plan = [(npc.act(self._view()), str(npc.last_reason))]
+        side = b.combatants[slot].side
+        plan = [(slot, npc.act(self._view()), str(npc.last_reason))]
         snap = (b.state(), len(b.log), len(b.moves))
         hook = b.dice_hook
         rolled: list[int] = []
@@ -318,10 +327,13 @@ class GmSession(Game):
         b.dice_hook = spy
         try:
             while len(plan) < MAX_PLAN:
-                rs.apply(b, plan[-1][0])
-                if rolled or b.over or rs.decider(b).combatant != slot:
+                rs.apply(b, plan[-1][1])
+                if rolled or b.over:
                     break
-                plan.append((npc.act(self._view()), str(npc.last_reason)))
+                who = rs.decider(b).combatant
+                if who != slot and not (side_wide and b.combatants[who].side == side):
+                    break
+                plan.append((who, npc.act(self._view()), str(npc.last_reason)))
         finally:
             b.dice_hook = hook
             b.restore(snap[0])
