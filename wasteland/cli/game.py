@@ -386,7 +386,8 @@ class Game:
             self.answer(slot, Answer(action, buy, aim, keep))
         except (ChoiceError, OrderError) as e:
             dropped = "; ".join((text, *rest))
-            self.say(f"  not taken: {clip(dropped)} ({e})", "yellow")
+            why = str(e).split("; legal:")[0]  # the menu that follows lists what is legal
+            self.say(f"  not taken: {clip(dropped)} ({why})", "yellow")
             return False
         self.say(f"  {b.ids[slot]}: {action.text(b.ids, slot)} (typed with the answer)", "dim")
         if self.orders is not None:
