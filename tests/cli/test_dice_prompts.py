@@ -59,7 +59,7 @@ def session(tmp_path: Path, ruleset: str, scenario: str = "ruined_street", seed:
 ])
 def test_every_table_roll_says_first_what_it_is_for(tmp_path, ruleset, kinds):
     text = session(tmp_path, ruleset)
-    first = min(text.index(w) for w in (" could (", " decides (") if w in text)
+    first = min(text.index(w) for w in (" proposes: ", " decides (") if w in text)
     assert text.index("Turn order (") < first  # the order comes before round 1, too
     out = text.splitlines()
     asked = [(i, ROLL.match(ln)) for i, ln in enumerate(out) if ROLL.match(ln)]
@@ -106,9 +106,10 @@ def test_2d20_combat_dice_are_typed_by_face_and_logged_by_meaning(tmp_path):
 
 def test_2d20_combat_dice_prompt_names_the_dice_and_the_dr(tmp_path):
     out = session(tmp_path, "f2d20", "duel", 4, 80, low=True)
-    before = out.split("Roll 4d6 for ted (combat dice)")[0].splitlines()[-1]
+    # the table's default rules boost the hit with 2 rounds of ammunition (orders.py)
+    before = out.split("Roll 6d6 for ted (combat dice)")[0].splitlines()[-1]
     assert before.startswith("  combat dice for the hit on young_radscorpion_0's ")
-    assert "4 CD (10mm pistol 4); physical DR 0 applies" in before
+    assert "6 CD (10mm pistol 4, +2 extra); physical DR 0 applies" in before
     # the faces typed by name are the ones logged
     con = Console(file=io.StringIO(), width=400)
     lines = table(con, 4, 80, low=True)
@@ -116,11 +117,11 @@ def test_2d20_combat_dice_prompt_names_the_dice_and_the_dr(tmp_path):
     def by_face() -> Iterator[str]:
         for line in lines:
             last = con.file.getvalue().rstrip().splitlines()[-1]
-            yield "e e 2 b" if "(combat dice)" in last else line
+            yield "e e 2 b b 1" if "(combat dice)" in last else line
     start_gm("f2d20", "duel", "0", 4, None, tmp_path / "faces.json", con, by_face(), True)
-    assert "4 CD (effect, effect, 2, blank) = 4, 2 effects" in con.file.getvalue()
+    assert "6 CD (effect, effect, 2, blank, blank, 1) = 5, 2 effects" in con.file.getvalue()
     b = saves.load(tmp_path / "faces.json")
-    assert any(h.startswith("@dice ted 4d6 5 5 2 3 (combat dice)") for h in b.history)
+    assert any(h.startswith("@dice ted 6d6 5 5 2 3 3 1 (combat dice)") for h in b.history)
 
 
 def test_simple_hit_told_before_the_critical_roll_and_again_with_it(tmp_path):

@@ -231,7 +231,8 @@ def test_gm_with_ai_policy_proposes_with_its_reasons_and_resumes(tmp_path):
     con = console()
     start_gm("pnp", "duel", "0", 4, None, tmp_path / "whole.json", con,
              upto(the_gm(con), 0, None), False, None, None, ai)
-    assert "young_radscorpion_0 proposes: " in out(con) and "(policy tiny: " in out(con)
+    # the reasons come on the line above the proposal (issue 26: the proposal first)
+    assert "young_radscorpion_0 proposes: " in out(con) and ": policy tiny: " in out(con)
     whole = saves.load(tmp_path / "whole.json")
     assert whole.over and whole.session["agents"][0]["kind"] == ai
     part = tmp_path / "part.json"
@@ -241,7 +242,7 @@ def test_gm_with_ai_policy_proposes_with_its_reasons_and_resumes(tmp_path):
     con2 = console()
     start_gm(None, None, None, None, part, None, con2, upto(the_gm(con2), 5, None), False,
              None, None, ai)  # the same --ai as the save: accepted
-    assert "(policy tiny: " in out(con2)
+    assert ": policy tiny: " in out(con2)
     same(whole, saves.load(part))
 
 

@@ -103,8 +103,10 @@ def gm(tmp_path, ruleset, lines, physical=True, set_up=True):
 
 
 def test_a_number_at_an_npc_proposal_names_an_alternative_the_gm_was_shown(tmp_path):
-    out = gm(tmp_path, "pnp", ["1", "1", "quit"], physical=False)
-    npc_menu = out.split("young_radscorpion_0 could (small):")[1].split("proposes:")[0]
+    """Issue 26: the proposal comes first; ? lists the alternatives a number names."""
+    out = gm(tmp_path, "pnp", ["1", "?", "1", "quit"], physical=False)
+    assert "could (small):" not in out.split("proposes:")[0]  # not before the proposal
+    npc_menu = out.split("young_radscorpion_0 could (small):")[1].split("> 1")[0]
     assert "1) end" in npc_menu
     assert saves.load(tmp_path / "gm.json").history[-1] == "young_radscorpion_0: end"
 

@@ -35,7 +35,7 @@ def gm(tmp_path: Path, ruleset: str, lines: list[str], physical: bool = False,
 def test_gm_prints_every_roll_and_the_order_before_the_first_decision(tmp_path, ruleset):
     out = gm(tmp_path, ruleset, ["quit"])
     head = out.index("Turn order (")
-    assert head < min(out.index(w) for w in (" could (", " decides (") if w in out)
+    assert head < min(out.index(w) for w in (" proposes: ", " decides (") if w in out)
     table = out[head:].split("\n")[1:]
     rows = [ln for ln in table if re.match(r"\s+\d+\. ", ln)]
     assert len(rows) == 8  # 4 of the party, 4 raiders: ruined_street

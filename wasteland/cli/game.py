@@ -28,21 +28,38 @@ from wasteland.rules.turnorder import order_lines
 
 from .dice_prompts import Quit, ask_faces
 from .menu import goto_hint, labelled, layout, orders_hint, reach_text
-from .orders import Answer, OrderError, Orders, auto_answer, set_rule, split_extras
+from .orders import (
+    SAVED_ORDERS,
+    Answer,
+    OrderError,
+    Orders,
+    auto_answer,
+    load_orders,
+    set_rule,
+    split_extras,
+)
 from .orders import begin as begin_orders
-from .prompt import ChoiceError, choose
+from .prompt import ChoiceError, choose, echoes, match
 from .session import agent_record, choose_save_path, restore_agent, rng_snapshot
+from .words import explain, label
 
 HELP = ("Type the number of an action, or the action itself (words may be shortened: "
-        "'att rad he'), or goto X Y to move to a square (the map's coordinates).\n"
+        "'att rad he'), or its plain words ('pistol whip rad'), or goto X Y to move to a square "
+        "(the map's coordinates); the rest of the turn may follow after ';' "
+        "('move toward rad; attack rad').\n"
         "2d20: an answer may add +N (d20s to buy for the attack: 1, 3, 6 AP), aim or noaim "
         "(aim first, or not), keep (the turn goes on after it): 'att rad +1 keep', '18 +2'.\n"
-        "Commands: help, look (map and status), reach (the squares a goto reaches now), "
+        "Commands: help, look (map and status), help ACTION (what an action does), reach "
+        "(the squares a goto reaches now), hint (what the AI would do in your place, and why; "
+        "Enter then takes it), undo (take back your last decision), "
         "odds (your side's chances from here, about a second), order (the turn order and "
         "its rolls), save [FILE], quit (saves).\n"
         "set [NAME VALUE]: the table rules that answer for you (buy, boost, aim, end); "
         "set ask: be asked every question, set auto: the defaults.")
 INTERRUPTED = 130  # the shell's code for Ctrl-C
+WINDOWS = ("dice", "boost", "defend")  # 2d20's windows: no typed part of a turn answers them
+ASKED_AT = "asked_at"  # the session option that keeps where the player was asked
+MARKS = 64
 
 
 class Game:
@@ -63,10 +80,19 @@ class Game:
         # a save made while it waits (a GM's proposal) must let the resumed session propose
         # the same thing
         self.pending: tuple[int, dict[str, Any]] | None = None
-        # what the player's last answer asked of the decisions after it (orders.py)
-        self.orders: Orders | None = None
+        # what the player's last answer asked of the decisions after it (orders.py),
+        # kept in the save so that a resumed game answers as the player asked
+        self.orders: Orders | None = load_orders(
+            battle.session.get("options", {}).get(SAVED_ORDERS))
         self._advisor: Any = None
-        self._advice: tuple[tuple[int, int], Action, str] | None = None
+        # keyed by the battle itself, not its id(): an undo replaces the battle, and a
+        # freed battle's id may come back with the same number of moves
+        self._advice: tuple[tuple[Battle, int], Action, str] | None = None
+        # the decision on screen: (slot, phase, legal actions, notations, plain words)
+        self.menu: tuple[int, str, list[Action], list[str], list[str]] | None = None
+        self.hinted: Action | None = None  # the hint shown for it: Enter takes it
+        # a terminal shows what is typed: say it again only for piped input
+        self.echo = echoes(lines)
         # events told while their action was still being rolled for, with the text told
         # (an event can gain dice after: a Simple hit its critical roll)
         self._told: list[tuple[Event, str]] = []
@@ -112,7 +138,8 @@ class Game:
             line = next(self.lines)
         except StopIteration:
             return None
-        self.say(f"> {clip(line)}", "dim")
+        if self.echo:  # a terminal shows it already
+            self.say(f"> {clip(line)}", "dim")
         return line.strip()
 
     def ask_dice(self, who: int, sides: int, n: int, why: str) -> list[int] | None:
@@ -137,6 +164,8 @@ class Game:
                 record.update(self.pending[1])
             records.append(record)
         self.b.session["agents"] = records
+        self.b.session.setdefault("options", {})[SAVED_ORDERS] = (
+            None if self.orders is None else self.orders.dumps())
         saves.save(self.b, path)
 
     def save(self, path: Path | None = None, quiet: bool = False) -> bool:
@@ -198,7 +227,11 @@ class Game:
         the line is not a command."""
         word = line.split()[0].lower() if line else ""
         if word in ("help", "?"):
-            self.say(self.help_text)
+            self.help(line.split()[1:])
+        elif word == "hint":
+            self.hint()
+        elif word == "undo":
+            self.say(self.undo(), "bold")
         elif word == "look":
             self.look()
         elif word == "odds":
@@ -220,6 +253,105 @@ class Game:
         else:
             return None
         return "done"
+
+    def help(self, words: list[str]) -> None:
+        """``help``: the commands, then what each kind of action on the menu does;
+        ``help ACTION`` (a number or the action's words): that action only."""
+        rs_name = self.b.ruleset
+        if self.menu is None:
+            self.say(self.help_text)
+            return
+        slot, phase, legal, labels, plain = self.menu
+        if words:
+            try:
+                a = match(" ".join(words), legal, labels, plain)
+            except ChoiceError as e:
+                self.say(f"help: {e}", "red")
+                return
+            i = legal.index(a)
+            self.say(f"{labels[i]} - {plain[i]}: {explain(a, rs_name, phase)}")
+            return
+        self.say(self.help_text)
+        seen: dict[str, str] = {}
+        for a in legal:
+            seen.setdefault(a.kind, explain(a, rs_name, phase))
+        self.say("The actions now: " + " ".join(f"{k}: {v}" for k, v in seen.items()),
+                 "dim")
+
+    def hint(self) -> None:
+        """What the AI (the packet agent) would do in the deciding player's place, and
+        why; Enter then takes it."""
+        if self.menu is None or self.b.over:
+            self.say("no decision of yours to hint at now", "red")
+            return
+        a, why = self.suggestion()
+        slot = self.menu[0]
+        self.hinted = a
+        self.say(f"hint: {a.text(self.b.ids, slot)} - {label(self.b, a, slot, self.menu[1])} "
+                 f"({why}); Enter takes it", "cyan")
+
+    def undo(self) -> str:
+        """Take back the player's last decision (and what followed it) by replaying the
+        fight from its seed without it: back to where the player was last asked (the
+        decisions the game took for the player, the only choice or the orders of an
+        answer, go with it). Works after a resume; the dice stay where they were. One
+        line saying what happened."""
+        marks = self.asked_at()
+        while marks and marks[-1] >= len(self.b.moves):
+            marks.pop()  # a mark past the history: its decision was never taken
+        if marks:
+            return self.rewind_to(marks[-1])
+        return self.undo_last()
+
+    def undo_last(self) -> str:
+        """Back to the last decision the game asks, found in the history."""
+        b = self.b
+        for i in range(len(b.moves) - 1, -1, -1):
+            m = b.moves[i]
+            if not self.undoable(m):
+                continue
+            back = saves.rewind(b, b.history[:i])
+            if isinstance(m, str) or self.asks(back):
+                return self.rewind_to(i, back)
+        return "nothing to undo"
+
+    def rewind_to(self, i: int, back: Battle | None = None) -> str:
+        """The fight replayed up to history entry ``i``; the line saying so."""
+        history = self.b.history
+        back = back or saves.rewind(self.b, history[:i])
+        self.b = back
+        self.shown = len(back.log)
+        self.saved_round = back.round
+        self.orders = None
+        self.menu = None
+        marks = self.asked_at()
+        self.set_asked([m for m in marks if m < i])
+        self.save(quiet=True)
+        who = back.ids[self.rs.decider(back).combatant]
+        after = sum(1 for h in history[i + 1:] if not h.startswith("@dice "))
+        more = f" and the {after} after it" if after else ""
+        return f"undone: {history[i]}{more}; {who} decides again"
+
+    def asked_at(self) -> list[int]:
+        """Where in the history the player was asked and answered (kept in the save, the
+        last MARKS of them): how far undo goes back."""
+        text = self.b.session.get("options", {}).get(ASKED_AT)
+        return [int(w) for w in text.split()] if isinstance(text, str) else []
+
+    def set_asked(self, marks: list[int]) -> None:
+        self.b.session.setdefault("options", {})[ASKED_AT] = " ".join(
+            str(m) for m in marks[-MARKS:])
+
+    def undoable(self, move: object) -> bool:
+        """Whether undo may stop at this history entry: a decision of the player's."""
+        return not isinstance(move, str) and (
+            self.b.combatants[move[0]].side in self.humans)  # type: ignore[index]
+
+    def asks(self, b: Battle) -> bool:
+        """Whether the game asks the player at ``b``'s decision (not answered for them)."""
+        if b.over or b.combatants[self.rs.decider(b).combatant].side not in self.humans:
+            return False
+        return auto_answer(b, self.rs, None, lambda: (Action("end"), "")) is None
 
     def odds(self) -> None:
         """The people's chances from this moment, simulated on copies of the battle: the
@@ -261,8 +393,9 @@ class Game:
         that gives an enemy a free attack when there is another choice (agents/hint.py).
         Its own agent, so the NPCs' random state is not touched; asked once per decision,
         so the choice shown is the one taken."""
-        key = (id(self.b), len(self.b.moves))
-        if self._advice is not None and self._advice[0] == key:
+        key = (self.b, len(self.b.moves))
+        if self._advice is not None and self._advice[0][0] is self.b and (
+                self._advice[0][1] == key[1]):
             return self._advice[1], self._advice[2]
         if self._advisor is None:
             from wasteland.agents.packets import PacketAgent
@@ -279,9 +412,11 @@ class Game:
         return auto_answer(self.b, self.rs, self.orders, self.suggestion)
 
     def auto(self, slot: int) -> bool:
-        """A decision of the player's answered without asking (the only choice, the
-        orders of the last answer, a table rule): taken, logged with why. False when the
-        player is asked."""
+        """A decision of the player's answered without asking (the rest of the turn typed
+        with the last answer, the only choice, the orders of the last answer, a table
+        rule): taken, logged with why. False when the player is asked."""
+        if self.take_typed(slot):
+            return True
         got = self.auto_answer()
         if got is None:
             return False
@@ -290,6 +425,35 @@ class Game:
         self.apply(action)
         if self.orders is not None:
             self.orders.taken(action)
+        return True
+
+    def take_typed(self, slot: int) -> bool:
+        """The next part of the turn typed with the last answer ("...; attack raider_0"),
+        taken when this is the same combatant's own decision of that turn; one that is
+        not legal now is dropped and said (False: the player is asked)."""
+        o, b = self.orders, self.b
+        if o is None or not o.then or not o.current(b, slot) or b.over:
+            return False
+        dec = self.rs.decider(b)
+        if dec.reaction is not None or dec.slot in WINDOWS:
+            return False
+        text, rest = o.then[0], o.then[1:]
+        o.then = ()
+        words, buy, aim, keep = split_extras(text)
+        legal = self.rs.legal_actions(b)
+        labels = [a.text(b.ids, slot) for a in legal]
+        try:
+            action = choose(words or text, legal, labels, b, self.rs,
+                            [label(b, a, slot, dec.slot) for a in legal])
+            self.answer(slot, Answer(action, buy, aim, keep))
+        except (ChoiceError, OrderError) as e:
+            dropped = "; ".join((text, *rest))
+            why = str(e).split("; legal:")[0]  # the menu that follows lists what is legal
+            self.say(f"  not taken: {clip(dropped)} ({why})", "yellow")
+            return False
+        self.say(f"  {b.ids[slot]}: {action.text(b.ids, slot)} (typed with the answer)", "dim")
+        if self.orders is not None:
+            self.orders.then = rest
         return True
 
     def answer(self, slot: int, answer: Answer, echo: str | None = None) -> None:
@@ -348,6 +512,9 @@ class Game:
         beyond its notation (hit chances, AP, the Large action), no entry split by a line
         break."""
         what = f"reaction: {reaction.replace('_', ' ')}" if reaction else phase
+        self.menu = (slot, phase, legal, labels,
+                     [label(self.b, a, slot, phase) for a in legal])
+        self.hinted = None
         self.say(f"{self.b.ids[slot]} {verb} ({what}):", "bold")
         entries = labelled(self.b, self.rs, phase, legal, labels)
         for line in layout(entries, max(40, self.console.width - 1)):
@@ -366,6 +533,7 @@ class Game:
             return None
         legal = self.rs.legal_actions(b)
         labels = [a.text(b.ids, slot) for a in legal]
+        dec = self.rs.decider(b)
         self.show_choices(slot, phase, reaction, legal, labels)
         while True:
             try:
@@ -373,16 +541,28 @@ class Game:
             except StopIteration:
                 return "input ended."
             cmd = line.strip()
-            self.say(f"> {clip(cmd)}", "dim")
+            if self.echo:
+                self.say(f"> {clip(cmd)}", "dim")
+            if not cmd and self.hinted is not None:
+                cmd = self.hinted.text(b.ids, slot)  # Enter after a hint takes it
             done = self.command(cmd)
             if done == "quit":
                 return "quit."
             if done == "done":
+                if self.b is not b or b.over or self.rs.decider(b) != dec or (
+                        self.rs.legal_actions(b) != legal):
+                    return None  # undo or a newcomer made it another decision
                 continue
-            rest, buy, aim, keep = split_extras(cmd)
+            first, *then = cmd.split(";")  # the rest of the turn may follow (orders.py)
+            rest, buy, aim, keep = split_extras(first)
             try:
-                action = choose(rest or cmd, legal, labels, b, self.rs)
+                plain = self.menu[4] if self.menu is not None else None
+                action = choose(rest or first, legal, labels, b, self.rs, plain)
+                mark = len(b.moves)
                 self.answer(slot, Answer(action, buy, aim, keep))
+                self.set_asked([*self.asked_at(), mark])
+                if self.orders is not None:
+                    self.orders.then = tuple(t.strip() for t in then if t.strip())
             except (ChoiceError, OrderError) as e:
                 self.say(f"{e} (help for commands)", "red")
                 continue

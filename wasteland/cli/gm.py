@@ -1,28 +1,34 @@
 """`wasteland gm`: run an encounter at the table.
 
-The party's actions are typed in; every NPC's choice is proposed with its reason (by its
-AI packet, or the agent --ai or the scenario names: a trained policy says "policy NAME:
-...") and the GM accepts it (Enter), or picks another from the numbered alternatives
-shown with it. The turn order (every initiative or sequence roll, its modifier and how
-ties were broken) is printed before the first decision, where a newcomer joins, and on
-`order`. With physical dice the engine asks for each roll a party member makes instead of
-rolling it, and says first what the roll is for (cli/dice_prompts.py). Commands at any
-prompt: help, look, order, undo (the last action or
-arrival; at a dice prompt, the action being rolled for), add CREATURE X Y SIDE (a
-newcomer), the corrections hp, place, remove and condition (wasteland/rules/edits.py),
-save [FILE], quit (saves). Input may be piped in, so a session can be
-scripted. The session saves itself as play does; the dice typed in and the newcomers are
-part of its history.
+The party's actions are typed in, as in play (a number, the notation with words
+shortened, the plain words; 2d20's +N, aim, keep; the decisions play answers for the
+player are answered here too). Every NPC's choice is proposed first, with its reason (by
+its AI packet, or the agent --ai or the scenario names: a trained policy says "policy
+NAME: ..."), together with the rest of its turn up to the next roll, and the GM accepts
+it all with one Enter, or lists the numbered alternatives (? or alts) and picks one. An
+NPC decision with one legal action is taken without asking. With physical dice the
+engine asks for each roll a party member makes instead of rolling it, and says first what
+the roll is for (cli/dice_prompts.py). Commands at any
+prompt: help [ACTION], hint, look, undo (the last action, arrival or correction; at a
+dice prompt, the action being rolled for), add CREATURE X Y SIDE (a newcomer), the
+corrections hp, place, remove and condition (wasteland/rules/edits.py), save [FILE],
+quit (saves), order (the turn order: every initiative or sequence roll, its modifier and
+how ties were broken; also printed before the first decision and where a newcomer
+joins). Input may be piped in, so a session can be scripted. The session saves
+itself as play does; the dice typed in and the newcomers are part of its history.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 from rich.console import Console
 
+from wasteland.agents.base import Agent
 from wasteland.rules import saves
+from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.edits import WORDS as EDITS
 from wasteland.rules.edits import apply_edit
@@ -31,14 +37,23 @@ from wasteland.rules.newcomers import join
 
 from .dice_prompts import Quit, TakeBack, ask_faces
 from .game import Game
+from .orders import Answer
 from .prompt import ChoiceError, choose
+from .session import restore_agent
+from .words import label
+
+ACCEPT = ("", "ok", "y", "yes")
+ALTS = ("?", "alts")
+MAX_PLAN = 12  # decisions planned ahead in one proposal
 
 HELP = ("Party turns: a number, or the action (words may be shortened), or goto X Y to "
-        "move to a square (reach lists them). NPC turns: Enter "
-        "accepts the proposal, or a number from its list or another action overrides it. "
+        "move to a square (reach lists them); the rest of the turn after ';'; 2d20: +N, "
+        "aim, noaim, keep as in play. NPC "
+        "turns: Enter accepts the proposal (the NPC's actions up to its next roll), ? or "
+        "alts lists its other choices numbered, a number or another action overrides it. "
         "Commands: help, look, undo (also at a dice prompt: the action being rolled for is "
-        "not taken), odds (the party's chances from here), order (the turn order, its rolls "
-        "and ties), add CREATURE X Y SIDE, "
+        "not taken), hint, help ACTION (what it does), odds (the party's chances from "
+        "here), order (the turn order, its rolls and ties), add CREATURE X Y SIDE, "
         "hp NAME +N|-N, place NAME X Y, remove NAME [dead|unconscious], "
         "condition NAME WHAT [off] (each logged and undoable), save [FILE], quit (saves).")
 
@@ -52,10 +67,13 @@ class GmSession(Game):
     def command(self, line: str) -> str | None:
         """The play commands, plus undo and add."""
         word = line.split()[0].lower() if line else ""
-        if word == "undo":
-            self.undo()
+        if word in ALTS:
+            self.alternatives()
         elif word == "add":
-            self.add(line.split()[1:])
+            try:
+                self.add(line.split()[1:])
+            except TakeBack:  # undo while a newcomer's initiative was rolled
+                self.say("undone: the arrival under way", "bold")
         elif word in EDITS:
             try:
                 apply_edit(self.b, self.rs, line)
@@ -68,19 +86,32 @@ class GmSession(Game):
             return super().command(line)
         return "done"
 
-    def undo(self) -> None:
-        """Take back the last action or arrival (with the dice rolled for it) by replaying
-        the history without it: works across save and resume, and leaves the dice where
-        they were."""
-        history = self.b.history
-        last = next((i for i in range(len(history) - 1, -1, -1)
-                     if not history[i].startswith("@dice ")), None)
-        if last is None:
-            self.say("nothing to undo", "red")
+    def undo(self) -> str:
+        """The last action of anyone, arrival or correction (undo_last)."""
+        return self.undo_last()
+
+    def undoable(self, move: object) -> bool:
+        """Undo takes back the last action of anyone, or an arrival or a correction, with
+        the dice rolled for it; passing over the decisions taken without asking."""
+        return not (isinstance(move, str) and move.startswith("@dice "))
+
+    def asks(self, b: Battle) -> bool:
+        if b.over:
+            return False
+        if b.combatants[self.rs.decider(b).combatant].side in self.humans:
+            return super().asks(b)
+        return len(self.rs.legal_actions(b)) > 1
+
+    def alternatives(self) -> None:
+        """The decision's legal actions, numbered (what a number typed now names)."""
+        if self.menu is None or self.b.over:
+            self.say("no decision to list", "red")
             return
-        b = self.rebuild(history[:last])
-        self.say(f"undone: {history[last]}; {b.ids[self.rs.decider(b).combatant]} decides "
-                 f"again", "bold")
+        slot, phase, legal, labels, _ = self.menu
+        dec = self.rs.decider(self.b)
+        npc = self.b.combatants[slot].side not in self.humans
+        self.show_choices(slot, phase, dec.reaction, legal, labels,
+                          verb="could" if npc else "decides")
 
     def rebuild(self, history: list[str]) -> Battle:
         """This fight replayed from its seed up to ``history``; it becomes the session's."""
@@ -110,55 +141,141 @@ class GmSession(Game):
         while not self.b.over:
             dec = self.rs.decider(self.b)
             actor = self.b.combatants[dec.combatant]
-            legal = self.rs.legal_actions(self.b)
-            labels = [a.text(self.b.ids, actor.slot) for a in legal]
-            if actor.side in self.humans:
-                self.show_choices(actor.slot, dec.slot, dec.reaction, legal, labels)
-                proposal = self.pending = None
-            else:
-                npc = self.npc_for(actor.side)
-                proposal = npc.act(self._view())
-                # the alternatives come first, so a number typed here names one the GM saw
-                self.show_choices(actor.slot, dec.slot, dec.reaction, legal, labels,
-                                  verb="could")
-                self.say(f"  {actor.id} proposes: {proposal.text(self.b.ids, actor.slot)} "
-                         f"({npc.last_reason}) - Enter to accept, or a number or another "
-                         f"action", "cyan")
-            while True:
-                line = self.read()
-                if line is None:
-                    return self.stop("input ended.")
-                if proposal is not None and line.lower() in ("", "ok", "y", "yes"):
-                    action = proposal
+            taken = False
+            try:
+                if actor.side in self.humans:
+                    taken = self.auto(actor.slot)
+                    stop = None if taken else self.human_turn(actor.slot, dec.slot,
+                                                              dec.reaction)
                 else:
-                    try:
-                        done = self.command(line)
-                    except TakeBack:  # undo while a newcomer's initiative was rolled
-                        self.say("undone: the arrival under way", "bold")
-                        continue
-                    if done == "quit":
-                        return self.stop("quit.")
-                    if done == "done":
-                        if self.b.over or self.rs.decider(self.b) != dec or (
-                                self.rs.legal_actions(self.b) != legal):
-                            break  # undo or a newcomer changed whose decision it is
-                        continue
-                    try:
-                        action = choose(line, legal, labels, self.b, self.rs)
-                    except ChoiceError as e:
-                        self.say(f"{e} (help for commands)", "red")
-                        continue
-                try:
-                    self.apply(action)
-                except TakeBack:  # the battle is as it was before the action
-                    self.say(f"undone: {actor.id}: {action.text(self.b.ids, actor.slot)} "
-                             f"(not taken); {actor.id} decides again", "bold")
-                    break
-                self.pending = None
-                self.events()
-                self.autosave()
-                break
+                    stop = self.npc_decision(dec.combatant, dec.slot)
+            except TakeBack as e:  # at a dice prompt: the battle is as before the action
+                # a party decision the game took would be taken again: back to the last
+                # one asked
+                self.say(self.undo() if taken else str(e), "bold")
+                continue
+            if stop is not None:
+                return self.stop(stop)
+            self.events()
+            self.autosave()
         return self.finish()
+
+    def answer(self, slot: int, answer: Answer, echo: str | None = None) -> None:
+        try:
+            super().answer(slot, answer, echo)
+        except TakeBack:
+            self.taken_back(slot, answer.action)
+
+    def taken_back(self, slot: int, action: Action) -> NoReturn:
+        who = self.b.ids[slot]
+        raise TakeBack(f"undone: {who}: {action.text(self.b.ids, slot)} (not taken); {who} "
+                       f"decides again") from None
+
+    def npc_decision(self, slot: int, phase: str) -> str | None:
+        """An NPC's decision: taken at once when it has one legal action; else its
+        proposal shown first (with what its side does next, up to the next roll or a
+        party member's decision), then the GM's answer: Enter takes it all. The reason
+        to stop, when the GM quits or the input ends."""
+        b, rs = self.b, self.rs
+        actor = b.combatants[slot]
+        legal = rs.legal_actions(b)
+        if len(legal) == 1:
+            self.say(f"  {actor.id}: {legal[0].text(b.ids, slot)} (the only choice)", "dim")
+            self.apply(legal[0])
+            return None
+        npc = self.npc_for(actor.side)
+        plan = self.plan(npc, slot, side_wide=True)
+        labels = [a.text(b.ids, slot) for a in legal]
+        self.menu = (slot, phase, legal, labels, [label(b, a, slot, phase) for a in legal])
+
+        def named(who: int, a: Action) -> str:  # another combatant's part says whose
+            return a.text(b.ids, who) if who == slot else f"{b.ids[who]}: {a.text(b.ids, who)}"
+
+        # the reasons first, so that the proposal and what to type end the output
+        self.say(f"  {actor.id}'s AI: " + "; ".join(
+            f"{named(who, a)}: {why}" for who, a, why in plan), "dim")
+        said = ", then ".join(named(who, a) for who, a, _ in plan)
+        self.say(f"  {actor.id} proposes: {said} - Enter accepts; ? lists its "
+                 f"{len(legal)} choices; or type one", "cyan")
+        while True:
+            line = self.read()
+            if line is None:
+                return "input ended."
+            if line.lower() in ACCEPT:
+                for i, (who, a, _) in enumerate(plan):
+                    if i and (self.b.over or rs.decider(self.b).combatant != who
+                              or a not in rs.legal_actions(self.b)):
+                        break  # a roll at the table went otherwise than planned
+                    try:
+                        self.apply(a)
+                    except TakeBack:
+                        self.taken_back(who, a)
+                    if i < len(plan) - 1:
+                        self.events()
+                self.pending = None
+                return None
+            done = self.command(line)
+            if done == "quit":
+                return "quit."
+            if done == "done":
+                if self.b is not b or b.over or rs.decider(b).combatant != slot or (
+                        rs.legal_actions(b) != legal):
+                    self.forget(npc)
+                    return None  # undo or a newcomer made it another decision
+                continue
+            try:
+                action = choose(line, legal, labels, b, rs, self.menu[4])
+            except ChoiceError as e:
+                self.say(f"{e} (help for commands)", "red")
+                continue
+            self.forget(npc)
+            try:
+                self.apply(action)
+            except TakeBack:
+                self.taken_back(slot, action)
+            self.pending = None
+            return None
+
+    def forget(self, npc: Agent) -> None:
+        """The NPC's agent as it was before it was asked: its proposal was not taken."""
+        if self.pending is not None:
+            restore_agent(npc, self.pending[1])
+
+    def plan(self, npc: Agent, slot: int, side_wide: bool = False
+             ) -> list[tuple[int, Action, str]]:
+        """What ``npc`` (the agent of the combatant in ``slot``) proposes, as (who, action,
+        why): its choice now and, while that rolls no die and the next decision is the
+        same combatant's (``side_wide``: any combatant's of its side that the same agent
+        plays), the next ones. Worked out on the battle and put back: no die is rolled,
+        nothing is logged; the agent keeps the random state it would have after deciding
+        them, so accepting them takes the same actions."""
+        b, rs = self.b, self.rs
+        side = b.combatants[slot].side
+        plan = [(slot, npc.act(self._view()), str(npc.last_reason))]
+        snap = (b.state(), len(b.log), len(b.moves))
+        hook = b.dice_hook
+        rolled: list[int] = []
+
+        def spy(who: int, sides: int, n: int, why: str) -> list[int] | None:
+            rolled.append(who)
+            return None
+
+        b.dice_hook = spy
+        try:
+            while len(plan) < MAX_PLAN:
+                rs.apply(b, plan[-1][1])
+                if rolled or b.over:
+                    break
+                who = rs.decider(b).combatant
+                if who != slot and not (side_wide and b.combatants[who].side == side):
+                    break
+                plan.append((who, npc.act(self._view()), str(npc.last_reason)))
+        finally:
+            b.dice_hook = hook
+            b.restore(snap[0])
+            del b.log[snap[1]:]
+            del b.moves[snap[2]:]
+        return plan
 
 
 def start_gm(ruleset: str | None, scenario: str | None, party: str | None, seed: int | None,

@@ -112,16 +112,11 @@ def _full_screen(plain: bool) -> bool:
 
 
 def _lines() -> Iterator[str]:
-    """Lines typed at the terminal, or piped in; a prompt only when someone is there."""
-    interactive = sys.stdin.isatty()
-    while True:
-        try:
-            line = input("> ") if interactive else sys.stdin.readline()
-        except EOFError:
-            return
-        if not interactive and not line:
-            return
-        yield line
+    """Lines typed at the terminal (which shows them: the games do not echo them), or
+    piped in."""
+    from wasteland.cli.prompt import typed_lines
+
+    return typed_lines()
 
 
 @app.command()

@@ -1,5 +1,6 @@
-"""The numbered menu of a decision as people read it: each legal action's notation with
-what it costs that the notation does not say (the chance to hit, V.A.T.S.'s AP, a PnP
+"""The numbered menu of a decision as people read it: each legal action's notation, in
+plain words where the notation does not read as such (words.py), with what it costs that
+the notation does not say (the chance to hit, V.A.T.S.'s AP, a PnP
 attack offered in the Small slot that spends the Large action too, a clip reload that
 empties the weapon first), laid out so that no item is split across lines.
 
@@ -12,7 +13,9 @@ from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.protocol import Ruleset
 
+from .chances import EXTRA_KINDS, extra_chances
 from .orders import ATTACKS, aims_first, rules_line
+from .words import shown_label
 
 # the kinds whose hit chance the rulesets can state from where everyone stands now
 AIMED = ("attack", "vats", "called", "aimed", "charge")
@@ -24,6 +27,9 @@ def chance(b: Battle, rs: Ruleset, c: Combatant, a: Action, aim: bool | None = N
     or None when it is not one the ruleset can say; 2d20: ``aim`` with Aim's reroll
     (True) or without, whatever ``c`` has done (None: as it stands), and ``extra_dice``
     d20s bought."""
+    if a.kind in EXTRA_KINDS:
+        got = extra_chances(b, c, a)
+        return got[0] if got else None
     if a.kind not in AIMED or a.target is None:
         return None
     t = b.combatants[a.target]
@@ -40,9 +46,13 @@ def notes(b: Battle, rs: Ruleset, slot: str, a: Action, aim_first: bool = False
     c = b.combatants[b.order[b.turn]] if not b.reactions else b.combatants[b.reactions[0].reactor]
     out: list[str] = []
     first = aim_first and a.kind in ATTACKS
-    p = chance(b, rs, c, a, aim=True if first else None)
-    if p is not None:
-        out.append(f"{round(100 * p)}% to hit")
+    both = extra_chances(b, c, a) if a.kind in EXTRA_KINDS else None
+    if both is not None and len(both) > 1:  # two attacks at once: each one's chance
+        out.append(" and ".join(f"{round(100 * p)}%" for p in both) + " to hit")
+    else:
+        p = chance(b, rs, c, a, aim=True if first else None)
+        if p is not None:
+            out.append(f"{round(100 * p)}% to hit")
     tac = rs.tactics
     if a.kind == "vats" and a.option in tac.vats_cost:
         out.append(f"{tac.vats_cost[a.option]} AP")
@@ -112,14 +122,17 @@ def orders_hint(b: Battle, rs: Ruleset, legal: list[Action], width: int) -> list
 
 def labelled(b: Battle, rs: Ruleset, slot: str, legal: list[Action], labels: list[str]
              ) -> list[str]:
-    """The menu's entries: each notation with its notes in brackets."""
+    """The menu's entries: each notation, its plain words where it needs them
+    ("attack2 raider_0 - two-weapon attack on raider_0: ..."), its notes in brackets."""
     out = []
-    me = b.order[b.turn] if b.order else 0
+    me = rs.decider(b).combatant if not b.over else 0
     first = any(a.kind in ATTACKS for a in legal) and aims_first(
         b, rs, me, Action("attack", 0))
     for a, lab in zip(legal, labels):
         extra = notes(b, rs, slot, a, first)
-        out.append(f"{lab} ({', '.join(extra)})" if extra else lab)
+        plain = shown_label(b, a, me, slot)
+        text = f"{lab} - {plain}" if plain else lab
+        out.append(f"{text} ({', '.join(extra)})" if extra else text)
     return out
 
 

@@ -13,6 +13,10 @@ An answer is an action and what goes with it (2d20):
   then attack. Without either the ``aim`` rule decides: ``auto`` aims first when the
   minor action is still free and the attack is the round's first (Aim helps, costs
   nothing), ``no`` never unless asked.
+- ``; ...``: the rest of the turn, typed after the first action ("move toward
+  raider_0; attack raider_0"): each part is taken at the combatant's next decision of
+  the same turn (not a reaction, not a 2d20 window) while it is legal; one that is not
+  is dropped, said, and the player is asked.
 - ``keep``: keep the turn open after this action. Without it the ``end`` rule decides:
   ``auto`` ends the turn once the major action is spent (what is left then is an extra
   action bought with AP, or a minor action a player takes before the major one), ``ask``
@@ -28,6 +32,7 @@ the full-screen game and benchmarks/player_prompts.py all call it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -55,6 +60,7 @@ MEANING = {
     ("end", "ask"): "asks whether to end the turn",
 }
 PREFIX = "rule_"
+SAVED_ORDERS = "answer_orders"  # the session option that keeps the last answer's orders
 ATTACKS = ("attack", "called")
 MAX_BUY = 3
 
@@ -207,6 +213,9 @@ class Orders:
     attack: Action | None = None  # to make once aimed
     buy: int | None = None  # d20s to buy in the attack's dice window
     keep: bool = False
+    # the rest of the turn typed with the answer ("move toward raider_0; attack raider_0"):
+    # each taken at the combatant's next decision of this turn, if it is legal then
+    then: tuple[str, ...] = ()
 
     def current(self, b: Battle, who: int) -> bool:
         return self.who == who and self.round == b.round and self.turn == b.turn
@@ -215,6 +224,28 @@ class Orders:
         """An action taken for the player: the attack that followed Aim is made."""
         if action == self.attack:
             self.attack = None
+
+    def dumps(self) -> str:
+        """As a save keeps them (the session's options), so a resumed game goes on
+        answering as the player asked."""
+        a = self.attack
+        return json.dumps([self.who, self.round, self.turn,
+                           None if a is None else [a.kind, a.target, a.option],
+                           self.buy, self.keep, list(self.then)])
+
+
+def load_orders(text: object) -> Orders | None:
+    """Orders.dumps read back; None for nothing saved, or anything else."""
+    if not isinstance(text, str):
+        return None
+    try:
+        who, rnd, turn, a, buy, keep, then = json.loads(text)
+        attack = None if a is None else Action(str(a[0]), a[1], a[2])
+        return Orders(int(who), int(rnd), int(turn), attack,
+                      None if buy is None else int(buy), bool(keep),
+                      tuple(str(t) for t in then))
+    except (ValueError, TypeError, IndexError):
+        return None
 
 
 def begin(b: Battle, rs: Ruleset, slot: int, answer: Answer) -> tuple[Action, Orders]:

@@ -31,6 +31,7 @@ from wasteland.rules.protocol import get_ruleset
 from .dice_prompts import Quit, setup_dice
 from .game import INTERRUPTED, Game
 from .orders import set_rule
+from .prompt import echoes
 from .session import check_resume_options, new_session
 
 
@@ -83,9 +84,11 @@ def begin_at_table(command: str, options: dict[str, Any], resume: Path | None,
     def say(text: str, style: str | None = None) -> None:
         console.print(text, style=style, highlight=False, markup=False)
 
+    echo = echoes(lines)
+
     def read() -> str | None:
         line = next(lines, None)
-        if line is not None:
+        if line is not None and echo:  # a terminal shows it already
             say(f"> {clip(line)}", "dim")
         return None if line is None else line.strip()
 

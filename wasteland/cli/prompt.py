@@ -1,8 +1,14 @@
 """Reading a human's choice among the legal actions: a number from the menu, or the
 action's notation where every word may be shortened to an unambiguous prefix
-("att rad he" for "attack radscorpion_0 head")."""
+("att rad he" for "attack radscorpion_0 head"); a word typed whole wins over a longer
+one it begins ("attack you" is the attack, not "attack2 young_radscorpion_0"). Failing
+those, the plain words the menu shows (words.py) match too: "pistol whip raider" for
+"whip raider_0"."""
 
 from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
 
 from wasteland.rules.actions import GOTO, Action, parse_action
 from wasteland.rules.battle import Battle
@@ -16,8 +22,10 @@ class ChoiceError(ValueError):
     """Input that names no legal action, or more than one; the message is one line."""
 
 
-def match(text: str, legal: list[Action], labels: list[str]) -> Action:
-    """The legal action that ``text`` names (``labels`` are the actions' notations)."""
+def match(text: str, legal: list[Action], labels: list[str],
+          plain: list[str] | None = None) -> Action:
+    """The legal action that ``text`` names (``labels`` are the actions' notations,
+    ``plain`` the same in plain words, if any)."""
     words = text.strip().lower().split()
     if not words:
         raise ChoiceError("empty input; type a number from the list, an action, or help")
@@ -34,19 +42,44 @@ def match(text: str, legal: list[Action], labels: list[str]) -> Action:
         parts = lab.lower().split()
         if len(parts) == len(words) and all(p.startswith(w) for p, w in zip(parts, words)):
             found.append((a, lab))
+    for i, w in enumerate(words):  # a word typed whole wins over the longer ones it begins
+        whole = [(a, lab) for a, lab in found if lab.lower().split()[i] == w]
+        if whole:
+            found = whole
     if len(found) == 1:
         return found[0][0]
     if found:
         raise ChoiceError(f"{clip(text)!r} is ambiguous: {', '.join(lab for _, lab in found)}")
+    if plain:
+        said = [(a, lab) for a, lab, p in zip(legal, labels, plain) if _says(p, words)]
+        if len(said) == 1:
+            return said[0][0]
+        if said:
+            raise ChoiceError(f"{clip(text)!r} is ambiguous: "
+                              f"{', '.join(lab for _, lab in said)}")
     raise ChoiceError(f"{clip(text)!r} is not a legal action now; legal: {', '.join(labels)}")
 
 
-def choose(text: str, legal: list[Action], labels: list[str], b: Battle, rs: Ruleset
-           ) -> Action:
+def _says(plain: str, words: list[str]) -> bool:
+    """Whether each typed word begins a word of ``plain``, in order ("pis whip rai" says
+    "pistol whip raider_0 with 10mm pistol")."""
+    parts = plain.lower().replace(",", " ").replace(":", " ").split()
+    i = 0
+    for w in words:
+        while i < len(parts) and not parts[i].startswith(w):
+            i += 1
+        if i == len(parts):
+            return False
+        i += 1
+    return True
+
+
+def choose(text: str, legal: list[Action], labels: list[str], b: Battle, rs: Ruleset,
+           plain: list[str] | None = None) -> Action:
     """``match``, or a move to a chosen square (``goto X Y``) the decision can reach."""
     words = text.strip().lower().split()
     if words[:1] != [GOTO]:
-        return match(text, legal, labels)
+        return match(text, legal, labels, plain)
     try:
         a = parse_action(text, b.ids)
     except NotationError as e:
@@ -58,3 +91,36 @@ def choose(text: str, legal: list[Action], labels: list[str], b: Battle, rs: Rul
         raise ChoiceError(f"({x}, {y}) cannot be reached now; " + (
             "`reach` lists the squares that can" if can else "no move to a chosen square now"))
     return a
+
+
+class TerminalLines:
+    """The lines a person types at a terminal, read with a ``> `` prompt. The terminal
+    already shows each line as it is typed, so the games do not say it again (piped
+    input, which nobody sees, is echoed)."""
+
+    shown_as_typed = True
+
+    def __init__(self, read: Callable[[str], str] = input) -> None:
+        self.read = read
+
+    def __iter__(self) -> TerminalLines:
+        return self
+
+    def __next__(self) -> str:
+        try:
+            return self.read("> ")
+        except EOFError:
+            raise StopIteration from None
+
+
+def typed_lines() -> Iterator[str]:
+    """Lines typed at the terminal, or piped in."""
+    if sys.stdin.isatty():
+        return TerminalLines()
+    return iter(sys.stdin.readline, "")
+
+
+def echoes(lines: Iterator[str]) -> bool:
+    """Whether a game says each line it reads (``> line``): not when the terminal shows
+    it already."""
+    return not getattr(lines, "shown_as_typed", False)

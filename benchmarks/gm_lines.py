@@ -1,0 +1,162 @@
+"""How many lines a GM types per round of ruined_street with physical dice (issue 26,
+item 3: "a round took about 23 typed lines plus 9 for initiative").
+
+`wasteland gm --physical-dice` is run in-process on ruined_street (4 party members, 5
+NPCs) under each ruleset, answered by a script that types what a GM at the table
+would:
+
+- a roll the session asks for ("Roll NdS for ..."): N faces (the battle's own dice are
+  not read; the faces cycle 1..S so the fight moves);
+- an NPC's proposal: Enter (accepted);
+- a party member's decision: the action the packet agent would take in its place
+  (its own agent, seeded), typed as its notation, as a GM types what a player says;
+  with --party-turns, its turn up to its next roll in one line, as a player declares
+  it ("move toward raider_0; attack raider_0", which the game takes since issue 26).
+
+Every typed line is counted, by what it answered and by the round it was typed in;
+the lines typed before the fight starts (the party's initiative or sequence rolls) are
+counted apart. A fight stops at --rounds rounds, so each run stays short.
+
+    .venv/bin/python benchmarks/gm_lines.py [--seeds 3] [--rounds 4] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import itertools
+import json
+import re
+import statistics
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from tempfile import TemporaryDirectory
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rich.console import Console  # noqa: E402
+
+import wasteland.cli.gm as gm  # noqa: E402
+from wasteland.agents.base import view_of  # noqa: E402
+from wasteland.agents.packets import PacketAgent  # noqa: E402
+
+ROLL = re.compile(r"Roll (\d+)d(\d+) for ")
+RULESETS = ("pnp", "simple", "f2d20")
+
+
+class Stop(Exception):
+    """The run reached its round limit."""
+
+
+def session(ruleset: str, seed: int, rounds: int, tmp: Path, party_turns: bool = False
+            ) -> dict[str, Any]:
+    """One scripted session: typed lines by kind, before the fight and per round."""
+    con = Console(file=io.StringIO(), width=160)
+    spied: list[gm.GmSession] = []
+
+    class Spy(gm.GmSession):  # to read whose decision it is, as the GM at the table sees
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            spied.append(self)
+
+    party = PacketAgent(seed + 7)
+    faces = itertools.cycle(range(1, 21))
+    kinds: Counter[str] = Counter()
+    per_round: Counter[int] = Counter()
+    setup = 0
+
+    def last_line() -> str:
+        text = con.file.getvalue().rstrip().splitlines()  # type: ignore[attr-defined]
+        return text[-1] if text else ""
+
+    def answers() -> Iterator[str]:
+        nonlocal setup
+        while True:
+            m = ROLL.search(last_line())
+            s = spied[0] if spied else None
+            if s is not None and (s.b.over or s.b.round > rounds):
+                raise Stop
+            if m:
+                n, sides = int(m.group(1)), int(m.group(2))
+                line = " ".join(str((next(faces) - 1) % sides + 1) for _ in range(n))
+                kind = "dice"
+            elif s is None:
+                raise RuntimeError(f"asked before the fight, not a roll: {last_line()!r}")
+            else:
+                b, rs = s.b, s.rs
+                dec = rs.decider(b)
+                who = b.combatants[dec.combatant]
+                if who.side in s.humans and party_turns:
+                    plan = [a.text(b.ids, who.slot) for _, a, _ in s.plan(party, who.slot)
+                            if a.kind not in ("buy", "boost")]  # 2d20's windows: not typed
+                    line, kind = "; ".join(plan), "party"
+                elif who.side in s.humans:
+                    line, kind = party.act(view_of(rs, b)).text(b.ids, who.slot), "party"
+                else:
+                    line, kind = "", "npc"
+            if s is None:
+                setup += 1
+            else:
+                kinds[kind] += 1
+                per_round[s.b.round] += 1
+            yield line
+
+    real = gm.GmSession
+    gm.GmSession = Spy  # type: ignore[misc]
+    try:
+        gm.start_gm(ruleset, "ruined_street", "0", seed, None, tmp / f"{ruleset}{seed}.json",
+                    con, answers(), physical_dice=True)
+    except Stop:
+        pass
+    finally:
+        gm.GmSession = real  # type: ignore[misc]
+    played = [r for r in per_round if r <= rounds]
+    return {"setup": setup, "kinds": dict(kinds), "rounds": len(played),
+            "lines": sum(per_round[r] for r in played)}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--seeds", type=int, default=3, help="sessions per ruleset (seeds 0..N-1)")
+    p.add_argument("--rounds", type=int, default=3, help="rounds played per session")
+    p.add_argument("--ruleset", choices=RULESETS, action="append",
+                   help="only this ruleset (repeatable; default: all three)")
+    p.add_argument("--party-turns", action="store_true",
+                   help="type a party member's turn up to its next roll in one line")
+    p.add_argument("--json", action="store_true", help="one JSON object instead of a table")
+    args = p.parse_args()
+    if args.seeds < 1 or args.rounds < 1:
+        p.error("--seeds and --rounds must be at least 1")
+    out = {}
+    with TemporaryDirectory() as d:
+        for ruleset in args.ruleset or RULESETS:
+            runs = [session(ruleset, seed, args.rounds, Path(d), args.party_turns)
+                    for seed in range(args.seeds)]
+            kinds: Counter[str] = Counter()
+            for r in runs:
+                kinds.update(r["kinds"])
+            n_rounds = sum(r["rounds"] for r in runs)
+            out[ruleset] = {
+                "per_round": round(sum(r["lines"] for r in runs) / max(1, n_rounds), 1),
+                "setup": statistics.mean(r["setup"] for r in runs),
+                "by_kind_per_round": {k: round(v / max(1, n_rounds), 1)
+                                      for k, v in sorted(kinds.items())},
+                "rounds": n_rounds,
+            }
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return
+    print(f"typed lines per round of ruined_street, gm --physical-dice "
+          f"({args.seeds} seeds x {args.rounds} rounds"
+          f"{', party turns in one line' if args.party_turns else ''})")
+    for ruleset, r in out.items():
+        kinds_text = ", ".join(f"{k} {v}" for k, v in r["by_kind_per_round"].items())
+        print(f"  {ruleset:7} {r['per_round']:5.1f} per round ({kinds_text}); "
+              f"{r['setup']:.0f} before round 1")
+
+
+if __name__ == "__main__":
+    main()
