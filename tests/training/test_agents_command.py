@@ -75,4 +75,4 @@ def test_shipped_policies_load_and_match_the_code(name):
     if name not in shipped_names():
         pytest.skip("no policy ships yet")
     pol = load_policy(name)  # refuses a stale observation or action hash
-    assert pol.ruleset in ("pnp", "f2d20") and name.endswith("_" + pol.ruleset)
+    assert pol.ruleset in ("pnp", "f2d20", "simple") and name.endswith("_" + pol.ruleset)
