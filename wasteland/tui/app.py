@@ -16,6 +16,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 
 from wasteland.cli.game import INTERRUPTED
@@ -49,6 +50,16 @@ from .summary import SummaryScreen
 from .turns import turn_line
 
 
+class PlayScreen(Screen[None]):
+    """The game's screen: it hears of each change of the terminal's size (the app's own
+    Resize handler does not: Textual's stops the event first)."""
+
+    def on_resize(self) -> None:
+        app = self.app
+        if isinstance(app, PlayApp):
+            app.resized()
+
+
 class PlayApp(App[int]):
     CSS = """
     #order { height: 1; background: $boost; text-style: bold; }
@@ -63,7 +74,7 @@ class PlayApp(App[int]):
                text-overflow: ellipsis; }
     #explain { height: auto; max-height: 8; color: $text-muted; padding: 0 1; }
     #hint { height: auto; padding: 0 1; background: $boost; }
-    #small { display: none; padding: 1 2; }
+    #small { display: none; padding: 0 1; overflow: hidden; }
     /* a short screen: no borders, every row for what the panels show */
     #main.-compact #map { border: none; }
     #main.-compact #log, #main.-compact #status { border: none; background: $surface-lighten-1; }
@@ -152,7 +163,10 @@ class PlayApp(App[int]):
         self.query_one("#main").set_class(self.lay.compact, "-compact")
         self.query_one("#left").styles.width = self.lay.left
 
-    def on_resize(self) -> None:
+    def get_default_screen(self) -> Screen[None]:
+        return PlayScreen(id="_default")
+
+    def resized(self) -> None:
         self.fit()
         if self.started:
             self.redraw()
@@ -449,7 +463,7 @@ class PlayApp(App[int]):
     def action_interrupt(self) -> None:
         """Ctrl-C: save and leave with the shell's code for an interruption."""
         self.game.save(quiet=True)
-        self.exit(INTERRUPTED)
+        self.exit(INTERRUPTED, return_code=INTERRUPTED)
 
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
                            time_format: str | None = None) -> str | None:
