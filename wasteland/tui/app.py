@@ -1,7 +1,9 @@
-"""The full-screen `wasteland play`: the map (left, its legend under it) and the log below
-it; the status of every combatant, the actions of the current decision and the
-highlighted action's explanation on the right; the keys at the bottom. Everything is
-redrawn after each decision, the player's and every NPC's.
+"""The full-screen `wasteland play`: the turn-order line on top; the map (left, its legend
+under it) and the log below it; the status of every combatant, the actions of the
+current decision and the highlighted action's explanation on the right; the AI's choice
+(the d key) on its own line under them, and the keys at the bottom. The sizes follow the
+terminal (layout.py). Everything is redrawn after each decision, the player's and every
+NPC's.
 
 The game itself is play's (ScreenGame): the same saves, autosave, NPC agents and
 actions; this module only shows it and turns keys and clicks into its calls."""
@@ -10,11 +12,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 
+from wasteland.cli.game import INTERRUPTED
 from wasteland.cli.menu import chance, destinations
 from wasteland.cli.orders import (
     ATTACKS,
@@ -36,26 +41,45 @@ from .actions import ActionsPanel
 from .choices import Choice, choices
 from .game import ScreenGame
 from .help import HelpScreen
+from .layout import MIN_HEIGHT, MIN_WIDTH, SHORT_SCREEN, plan, too_small
 from .log import LogPanel
-from .mapview import SHORT_SCREEN, MapView, map_width
+from .mapview import MapView, legend, map_lines
 from .rules import RulesScreen
 from .status import StatusPanel
 from .summary import SummaryScreen
+from .turns import turn_line
+
+
+class PlayScreen(Screen[None]):
+    """The game's screen: it hears of each change of the terminal's size (the app's own
+    Resize handler does not: Textual's stops the event first)."""
+
+    def on_resize(self) -> None:
+        app = self.app
+        if isinstance(app, PlayApp):
+            app.resized()
 
 
 class PlayApp(App[int]):
     CSS = """
-    #left { width: 34; max-width: 65%; }
+    #order { height: 1; background: $boost; text-style: bold; }
+    #left { width: 34; }
     #map { width: 100%; height: auto; border: round $primary; padding: 0 1;
            text-wrap: nowrap; text-overflow: clip; }
     #log { width: 100%; height: 1fr; min-height: 3; border: round $primary; }
     #right { width: 1fr; }
-    #head { height: 1; background: $boost; text-style: bold; }
-    #status { height: auto; max-height: 40%; border: round $primary; overflow-y: auto;
+    #status { height: auto; border: round $primary; overflow-y: auto;
               text-wrap: nowrap; text-overflow: ellipsis; }
-    #actions { height: 1fr; border: round $primary; text-wrap: nowrap;
+    #actions { height: 1fr; min-height: 3; border: round $primary; text-wrap: nowrap;
                text-overflow: ellipsis; }
-    #explain { height: auto; max-height: 6; color: $text-muted; }
+    #explain { height: auto; max-height: 8; color: $text-muted; padding: 0 1; }
+    #hint { height: auto; padding: 0 1; background: $boost; }
+    #small { display: none; padding: 0 1; overflow: hidden; }
+    /* a short screen: no borders, every row for what the panels show */
+    #main.-compact #map { border: none; }
+    #main.-compact #log, #main.-compact #status { border: none; background: $surface-lighten-1; }
+    #main.-compact #actions { border: none; }
+    #main.-compact #log { padding: 0 1; }
     """
     BINDINGS = [
         Binding("d", "default", "AI's choice"),
@@ -73,6 +97,9 @@ class PlayApp(App[int]):
         Binding("s", "save", "Save"),
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "quit_game", "Quit"),
+        # Ctrl-C saves and quits, as in the line game (the framework's own Ctrl-C only
+        # says to press Ctrl-Q); the exit code is the shell's for an interruption
+        Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
     ]
 
     def __init__(self, game: ScreenGame, npc_pause: float = 0.0) -> None:
@@ -89,36 +116,64 @@ class PlayApp(App[int]):
         self.row_buy: dict[Action, int] = {}
         self.keep = False
         self._rows_for: tuple[int, int] | None = None
+        self.started = False
+        self.lay = plan(80, 24, 30, 10, False, lambda _w, _m: 2)  # until the first fit
 
     def compose(self) -> ComposeResult:
-        with Horizontal():
-            with Vertical(id="left"):
-                yield MapView(id="map")
-                yield LogPanel(id="log")
-            with Vertical(id="right"):
-                yield Static(id="head", markup=False)
-                yield StatusPanel(id="status")
-                yield ActionsPanel(id="actions")
-                yield Static(id="explain", markup=False)
-        yield Footer()
+        with Vertical(id="main"):
+            yield Static(id="order", markup=False)
+            with Horizontal(id="body"):
+                with Vertical(id="left"):
+                    yield MapView(id="map")
+                    yield LogPanel(id="log")
+                with Vertical(id="right"):
+                    yield StatusPanel(id="status")
+                    yield ActionsPanel(id="actions")
+                    yield Static(id="explain", markup=False)
+            yield Static(id="hint", markup=False)
+            yield Footer()
+        yield Static(id="small", markup=False)
 
     def on_mount(self) -> None:
         self.title = f"{self.game.b.scenario.name} ({self.game.b.ruleset})"
-        self.fit_columns()
+        self.fit()
         self.query_one(ActionsPanel).focus()
         self.call_after_refresh(self.begin)
 
-    def fit_columns(self) -> None:
-        """The left column as wide as the map, or 45% of a wide screen (room for the log);
-        the right one takes the rest."""
-        need = map_width(self.battle, self.game.rs) + 4
-        self.query_one("#left").styles.width = max(need, self.size.width * 45 // 100)
+    def fit(self, hint: str = "") -> None:
+        """The layout for this terminal (layout.plan): borders or none, the columns'
+        widths, the map's zoom and legend; under 80x24 a message in their place."""
+        w, h = self.size.width, self.size.height
+        small = too_small(w, h)
+        self.query_one("#main").display = not small
+        note = self.query_one("#small", Static)
+        note.display = small
+        if small:
+            note.update(f"The terminal is too small (needs {MIN_WIDTH}x{MIN_HEIGHT}; this "
+                        f"one is {w}x{h}). Make it larger, or press Ctrl-C to save and quit.")
+            return
+        b, rs = self.battle, self.game.rs
+        lines = map_lines(b, rs)
+        hint_rows = len(Text(hint).wrap(self.console, max(1, w - 2))) if hint else 1
+        self.lay = plan(
+            w, h, max((len(line) for line in lines), default=0), len(lines),
+            rs.tactics.unit == "hexes",
+            lambda width, mode: len(legend(b, rs, width, True, mode).plain.split("\n")),
+            hint_rows)
+        self.query_one("#main").set_class(self.lay.compact, "-compact")
+        self.query_one("#left").styles.width = self.lay.left
 
-    def on_resize(self) -> None:
-        self.fit_columns()
+    def get_default_screen(self) -> Screen[None]:
+        return PlayScreen(id="_default")
+
+    def resized(self) -> None:
+        self.fit()
+        if self.started:
+            self.redraw()
 
     def begin(self) -> None:
         """After the first layout, so the log wraps at its real width."""
+        self.started = True
         self.game.start(advance=False)
         self.redraw()
         self.npcs()
@@ -171,15 +226,18 @@ class PlayApp(App[int]):
         log.call_after_refresh(log.scroll_end, animate=False)
         if self.target is not None and self.target not in self.targets():
             self.target = None
+        hint = self.hint()
+        self.fit(hint)
+        self.query_one("#hint", Static).update(hint)
+        lay = self.lay
         self.query_one(MapView).show(b, g.rs, self.target, frozenset(self.targets()),
-                                     frozenset(self.reach()))
+                                     frozenset(self.reach()), lay.zoom, lay.left - lay.pad,
+                                     lay.legend)
         self.query_one(StatusPanel).show(b, g.rs)
         panel = self.query_one(ActionsPanel)
-        head = self.query_one("#head", Static)
+        self.query_one("#order", Static).update(
+            Text(turn_line(b, g.rs), no_wrap=True, overflow="ellipsis"))
         if b.over:
-            w = b.winner
-            head.update(f"Round {b.round}: over, "
-                        + ("a draw." if w is None else f"{b.side_names[w]} won."))
             panel.show([])
             self.query_one("#explain", Static).update("")
             if not self.summary_shown:
@@ -187,8 +245,6 @@ class PlayApp(App[int]):
                 self.push_screen(SummaryScreen(b), self.after_summary)
             return
         dec = g.decision()
-        what = f"reaction: {dec.reaction.replace('_', ' ')}" if dec.reaction else dec.slot
-        head.update(f"Round {b.round}: {b.ids[dec.combatant]} decides ({what})")
         if not g.needs_player():  # an NPC's turn (or a forced one) on screen
             panel.show([])
             self.query_one("#explain", Static).update("")
@@ -226,10 +282,17 @@ class PlayApp(App[int]):
             if reach and (c is None or c.group != "attack"):
                 text += (f"\nclick a shaded square to go there ({len(reach)} in reach, "
                          f"{max(reach.values())} at most){self.provokes(me)}")
-            answer, why = self.game.default_answer()
-            aim = "aim+" if self.game.aims(answer) else ""
-            text += f"\nd: {aim}{answer.text(self.battle.ids, me)} ({why})"
         self.query_one("#explain", Static).update(text)
+
+    def hint(self) -> str:
+        """What the d key would take and why: its own line under the panels, as wide as
+        the screen and wrapped whole."""
+        if self.battle.over or not self.game.needs_player():
+            return ""
+        me = self.game.decision().combatant
+        answer, why = self.game.default_answer()
+        aim = "aim+" if self.game.aims(answer) else ""
+        return f"d: {aim}{answer.text(self.battle.ids, me)} ({why})"
 
     def attack_line(self, c: Choice) -> str:
         """2d20, the highlighted attack: aim first or not (a), and the d20s to buy (+/-)
@@ -397,6 +460,32 @@ class PlayApp(App[int]):
         self.game.save(quiet=True)
         self.exit(0)
 
+    def action_interrupt(self) -> None:
+        """Ctrl-C: save and leave with the shell's code for an interruption."""
+        self.game.save(quiet=True)
+        self.exit(INTERRUPTED, return_code=INTERRUPTED)
+
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """The palette's Screenshot: saved beside the game's save file (the framework's
+        default, a Downloads folder, is missing on many machines, and the save failed)."""
+        folder = Path(path) if path else self.game.save_path.resolve().parent
+        name = filename or f"wasteland-{self.battle.scenario.name}-{self.battle.round}.svg"
+        name = name.replace(" ", "_").replace("/", "_")
+        target = folder / name
+        n = 2
+        while target.exists():  # never overwrite an earlier screenshot
+            target = folder / f"{Path(name).stem}-{n}.svg"
+            n += 1
+        try:
+            target.write_text(self.export_screenshot(), encoding="utf-8")
+        except OSError as e:
+            self.notify(f"cannot save the screenshot to {target}: {e.strerror or e}",
+                        severity="error")
+            return None
+        self.notify(f"screenshot saved to {target}")
+        return str(target)
+
     def after_summary(self, choice: str | None) -> None:
         if choice == "undo":
             self.action_undo()
@@ -408,10 +497,11 @@ def run_full_screen(b: Battle, save_path: Path, resumed: Path | None = None) -> 
     """Play ``b`` full-screen; on leaving, save and say where (and how to come back)."""
     game = ScreenGame(b, save_path, resumed)
     app = PlayApp(game, npc_pause=0.4)
+    code = 0
     try:
-        app.run()
+        code = app.run() or 0
     except KeyboardInterrupt:
-        pass
+        code = INTERRUPTED
     game.save(quiet=True)
     for text, _ in game.take_notes():
         if text.startswith("cannot save"):
@@ -421,6 +511,7 @@ def run_full_screen(b: Battle, save_path: Path, resumed: Path | None = None) -> 
         w = b.winner
         print("Draw." if w is None else f"{b.side_names[w]} won.")
     else:
-        print(f"saved to {game.save_path}; resume with: wasteland {b.session['command']} "
+        print(("interrupted; " if code == INTERRUPTED else "")
+              + f"saved to {game.save_path}; resume with: wasteland {b.session['command']} "
               f"--resume {game.save_path}")
-    return 0
+    return code

@@ -85,15 +85,16 @@ def combatant_at(b: Battle, rs: Ruleset, col: int, row: int) -> Combatant | None
 
 
 REACH_STYLE = "on grey23"
-SHORT_SCREEN = 30  # rows: below this the legend is compact, to leave the log some room
 
 
 def render_map(b: Battle, rs: Ruleset, selected: int | None = None,
                targets: frozenset[int] = frozenset(),
-               reach: frozenset[int] = frozenset()) -> Text:
+               reach: frozenset[int] = frozenset(), zoom: tuple[int, int] = (1, 1)) -> Text:
     """The coloured map; ``targets`` (slots the decision can act on) in reverse video,
     ``selected`` (the target picked on the map) on a white background, ``reach`` (the
-    squares a move can end on now) shaded."""
+    squares a move can end on now) shaded. ``zoom`` (columns, rows): each character of
+    the map drawn as a block that size (terrain repeated; a combatant's mark once, in
+    the block's first cell, the rest of the block in its style)."""
     rows = [list(line) for line in map_lines(b, rs)]
     styles: dict[tuple[int, int], str] = {}
     for pos in reach:
@@ -113,22 +114,31 @@ def render_map(b: Battle, rs: Ruleset, selected: int | None = None,
         if c.slot == selected:
             style += " on white"
         styles[(col, row)] = style
+    sx, sy = zoom
+    marks = {cell_of(b, rs, c.pos) for c in b.combatants}
     text = Text(no_wrap=True)
     for r, cells in enumerate(rows):
-        for col, ch in enumerate(cells):
-            st = styles.get((col, r))
-            if st is None:
-                st = TERRAIN_STYLE.get(ch, "grey70" if ch.isalpha() else "")
-            text.append(ch, st)
-        text.append("\n")
+        for dy in range(sy):
+            for col, ch in enumerate(cells):
+                st = styles.get((col, r))
+                if st is None:
+                    st = TERRAIN_STYLE.get(ch, "grey70" if ch.isalpha() else "")
+                if (col, r) in marks:
+                    text.append((ch if dy == 0 else " ") + " " * (sx - 1), st)
+                else:
+                    text.append(ch * sx, st)
+            text.append("\n")
     return text
 
 
 def legend(b: Battle, rs: Ruleset, width: int = 40, reach: bool = False,
-           compact: bool = False) -> Text:
+           mode: str = "full") -> Text:
     """What the marks mean, wrapped to ``width``: terrain, then each side in its colour,
-    then the conditions. ``compact`` (a short screen, where every line the legend saves
-    is a line of the log): shorter words, one space between entries."""
+    then the conditions. ``mode`` (layout.LEGENDS; a short screen, where every line the
+    legend saves is a line of the log): "full"; "short", shorter words, one space between
+    entries, 2d20's zones grouped by cover; "bare", short without the conditions (the
+    status panel draws each combatant's mark and names its condition)."""
+    compact = mode != "full"
     parts: list[tuple[str, str]] = []
     if zoned(rs):
         from wasteland.rules.grid import COVER_NAMES
@@ -137,8 +147,15 @@ def legend(b: Battle, rs: Ruleset, width: int = 40, reach: bool = False,
         zones = zones_for(b.grid)
         parts += [("# wall", "grey50")]
         # each zone's letter and its cover against shots from other zones
-        parts += [(f"{zone_glyph(z)} {COVER_NAMES[zones.cover(z)]}", "grey70")
-                  for z in range(zones.count)]
+        if compact:  # the letters of each cover together: "ABDEF light"
+            by_cover: dict[int, str] = {}
+            for z in range(zones.count):
+                by_cover[zones.cover(z)] = by_cover.get(zones.cover(z), "") + zone_glyph(z)
+            parts += [(f"{letters} {COVER_NAMES[cov]}", "grey70")
+                      for cov, letters in by_cover.items()]
+        else:
+            parts += [(f"{zone_glyph(z)} {COVER_NAMES[zones.cover(z)]}", "grey70")
+                      for z in range(zones.count)]
     else:  # only the marks this map has
         drawn = set("".join(map_lines(b, rs)))
         parts += [(label.replace(" cover", "") if compact else label, TERRAIN_STYLE[ch])
@@ -146,7 +163,9 @@ def legend(b: Battle, rs: Ruleset, width: int = 40, reach: bool = False,
     for si, name in enumerate(b.side_names):
         digits = "".join(glyph(c.slot) for c in b.combatants if c.side == si)
         parts.append((f"{digits} {name}", side_colour(si)))
-    parts += [("0 crippled", "underline"), ("o down", ""), ("+ dying", ""), ("x dead", "dim")]
+    if mode != "bare":
+        parts += [("0 crippled", "underline"), ("o down", ""), ("+ dying", ""),
+                  ("x dead", "dim")]
     if reach and not compact:  # (the explanation under the actions says it too)
         parts.append(("shaded: move reach", REACH_STYLE))
     gap = " " if compact else "  "
@@ -188,27 +207,36 @@ class MapView(Static):
         self.battle: Battle | None = None
         self.rules: Ruleset | None = None
         self.reach: frozenset[int] = frozenset()
+        self.zoom = (1, 1)
 
     def show(self, b: Battle, rs: Ruleset, selected: int | None,
-             targets: frozenset[int], reach: frozenset[int] = frozenset()) -> None:
-        self.battle, self.rules, self.reach = b, rs, reach
-        text = render_map(b, rs, selected, targets, reach)
-        width = max(map_width(b, rs), self.size.width)  # the legend fills the panel
-        short = self.app.size.height < SHORT_SCREEN
-        text.append_text(legend(b, rs, width, bool(reach), compact=short))
+             targets: frozenset[int], reach: frozenset[int] = frozenset(),
+             zoom: tuple[int, int] = (1, 1), width: int = 30, mode: str = "full") -> None:
+        """``width``: the columns inside the panel (the legend fills them); ``mode``:
+        the legend's (layout.plan chooses both, and the zoom)."""
+        self.battle, self.rules, self.reach, self.zoom = b, rs, reach, zoom
+        text = render_map(b, rs, selected, targets, reach, zoom)
+        text.append_text(legend(b, rs, width, bool(reach), mode))
         self.update(text)
+
+    def screen_cell(self, pos: int) -> tuple[int, int]:
+        """Where square ``pos`` is drawn inside the panel (its block's first cell)."""
+        assert self.battle is not None and self.rules is not None
+        col, row = cell_of(self.battle, self.rules, pos)
+        return col * self.zoom[0], row * self.zoom[1]
 
     def on_click(self, event: Click) -> None:
         off = event.get_content_offset(self)
         if off is None or self.battle is None or self.rules is None:
             return
-        if off.y >= self.battle.grid.height:
+        col, row = off.x // self.zoom[0], off.y // self.zoom[1]
+        if row >= self.battle.grid.height:
             return
-        c = combatant_at(self.battle, self.rules, off.x, off.y)
+        c = combatant_at(self.battle, self.rules, col, row)
         if c is not None:
             self.post_message(self.Picked(c.slot))
             return
-        pos = square_at(self.battle, self.rules, off.x, off.y)
+        pos = square_at(self.battle, self.rules, col, row)
         if pos is not None and pos in self.reach:
             x, y = self.battle.grid.xy(pos)
             self.post_message(self.GoTo(x, y))
