@@ -182,7 +182,7 @@ def test_an_unknown_config_name_lists_the_shipped_ones():
     (["radscorpion_pnp", "--set", "steps=true"], [CFG, "steps: Input should be a valid integer"]),
     (["radscorpion_pnp", "--set", "steps=2.0"], [CFG, "steps: Input should be a valid integer"]),
     (["radscorpion_pnp", "--set", "steps=1"], [CFG, "steps 1 is less than one rollout",
-                                                "ppo.n_steps 1024 x n_envs 2 = 2,048"]),
+                                                "ppo.n_steps 256 x n_envs 32 = 8,192"]),
     (["radscorpion_pnp", "--set", "subproc=1"], [CFG, "subproc: Input should be a valid boolean"]),
     (["radscorpion_pnp", "--set", "ppo.gamma=.nan"], [CFG, "ppo.gamma"]),
     (["radscorpion_pnp", "--set", "reward.draw=true"], [CFG, "reward.draw", "boolean, not a number"]),
@@ -210,10 +210,10 @@ def test_config_yaml_written_by_a_run_loads_back(tmp_path):
     """prepare_run writes the config as run; it loads back to the same config."""
     from wasteland.training.run import prepare_run
 
-    cfg, run = prepare_run("robot_f2d20", ["steps=5000", "network=[8]"], tmp_path / "r", None)
+    cfg, run = prepare_run("robot_f2d20", ["steps=9000", "network=[8]"], tmp_path / "r", None)
     assert (run / "config.yaml").is_file()
     again = load_config(str(run / "config.yaml"))
-    assert again == cfg and again.steps == 5000 and again.network == [8]
+    assert again == cfg and again.steps == 9000 and again.network == [8]
     assert yaml.safe_load((run / "config.yaml").read_text())["id"] == "robot_f2d20"
 
 

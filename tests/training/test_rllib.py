@@ -79,7 +79,9 @@ def test_the_observation_carries_rllibs_mask_key_and_the_mask_is_the_rulesets():
 
 
 def test_only_learning_seats_decide_and_a_one_sided_fight_pays_plus_or_minus_one():
-    env = env_of("super_mutant_f2d20", ["arenas.share=0", "reward.shaping=0", "reward.draw=0"])
+    # the ruined street only: in the config's mirror seat both sides are super mutants
+    env = env_of("super_mutant_f2d20", ["arenas.share=0", "reward.shaping=0", "reward.draw=0",
+                                        "scenarios=[ruined_street]"])
     rng = np.random.default_rng(0)
     seen = 0
     for seed in range(6):
