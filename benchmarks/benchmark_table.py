@@ -9,6 +9,11 @@ Two steps, so that slow agents can be run apart and the page written from what i
     .venv/bin/python benchmarks/benchmark_table.py run super_mutants f2d20 \\
         --agents random,scripted,packet,easy,policy:/tmp/pol/x.json=ppo_warm_s0 -n 1000 \\
         --results docs/benchmark-runs/super_mutants_f2d20.json
+    # or take a policy's rows from its acceptance sweep (benchmarks/policy_seats.py's
+    # output, the same seats and seeds 0..N-1), with the packet's rows of that sweep
+    .venv/bin/python benchmarks/benchmark_table.py import \\
+        docs/training-runs/sweeps/robot_pnp_v1.txt --policy wasteland/policies/robot_pnp.json \\
+        --label ppo_warm_seats_shipped --results docs/benchmark-runs/robots_pnp.json
     # write the page from every results file
     .venv/bin/python benchmarks/benchmark_table.py write docs/benchmark-runs/*.json \\
         --out docs/benchmark.md
@@ -128,6 +133,52 @@ def run(args: argparse.Namespace) -> None:
             path.write_text(json.dumps(data, indent=1) + "\n")
 
 
+def import_sweep(args: argparse.Namespace) -> None:
+    """Rows of a policy and of the packet from a policy_seats sweep: its last JSON line."""
+    from wasteland.agents.policy import load_policy
+    from wasteland.arena.suite import FAMILIES
+    from wasteland.rules.errors import WastelandError
+
+    try:
+        lines = Path(args.sweep).read_text().splitlines()
+        sweep = json.loads(next(ln for ln in reversed(lines) if ln.startswith("{")))
+        pol = load_policy(Path(args.policy))
+    except (OSError, StopIteration, json.JSONDecodeError, WastelandError) as e:
+        raise SystemExit(f"cannot import {args.sweep}: {e or 'no JSON line'}") from None
+    ruleset = pol.ruleset
+    family = next((f for f, kinds in FAMILIES.items() if pol.kinds <= set(kinds)), None)
+    if family is None or sweep.get("ruleset") != ruleset:
+        raise SystemExit(f"{args.sweep}: not a sweep of {args.policy}'s creatures and ruleset")
+    spec = f"policy:{args.policy}"
+    path = Path(args.results)
+    data: dict[str, Any] = (json.loads(path.read_text()) if path.is_file() else
+                            {"family": family, "ruleset": ruleset, "rows": []})
+    have = {(r["agent"], r["test"], r["seat"]) for r in data["rows"]}
+    rows = []
+    for test in ("seat", "unseen"):
+        for s in sweep.get(test, []):
+            for who, name in (("policy", args.label), ("packet", "packet")):
+                if who == "packet" and ("packet", test, s["scenario"]) in have:
+                    continue
+                r = s[who]
+                rows.append({"agent": name, "spec": spec if who == "policy" else "packet",
+                             "test": test, "seat": s["scenario"], "first_seed": 0,
+                             **{k: r[k] for k in ("fights", "wins", "losses", "draws",
+                                                  "win_rate", "wilson95")},
+                             "seconds": s.get("seconds"),
+                             "training": training_of(spec) if who == "policy" else None})
+    for m in sweep.get("mirror", []):
+        rows.append({"agent": args.label, "spec": spec, "test": "mirror",
+                     "seat": f"{family}_mirror_{ruleset}", "first_seed": 0,
+                     **{k: m[k] for k in ("fights", "wins", "losses", "draws", "win_rate",
+                                          "wilson95")},
+                     "seconds": None, "training": training_of(spec)})
+    data["rows"] = [x for x in data["rows"] if x["agent"] != args.label] + rows
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    print(f"{path}: {len(rows)} rows from {args.sweep}")
+
+
 def _pct(x: float) -> str:
     return f"{x * 100:.1f}"
 
@@ -141,7 +192,9 @@ def write(args: argparse.Namespace) -> None:
            "same seat on the same seeds. Win rate with its Wilson 95% interval; the difference "
            "to the packet with its 95% interval (Newcombe). `seat`: a built-in map; `unseen`: "
            "a held-out map no policy trained on. Learned agents: training steps and wall "
-           "time on this machine's 2 cores.", ""]
+           "time on this machine's 2 cores. `mirror`: the agent's creatures against the same "
+           "creatures played by the packet, sides swapped every other fight; its share of "
+           "decided fights with its Wilson interval (the bar: above 50%).", ""]
     for p in args.results:
         data = json.loads(Path(p).read_text())
         rows = data["rows"]
@@ -150,10 +203,16 @@ def write(args: argparse.Namespace) -> None:
                 "| agent | test | seat | fights | win % [95%] | vs packet, points [95%] | "
                 "trained: steps, wall |",
                 "|---|---|---|---:|---|---|---|"]
-        for r in sorted(rows, key=lambda r: (r["test"] != "seat", r["seat"], r["agent"])):
+        order = {"seat": 0, "unseen": 1, "mirror": 2}
+        for r in sorted(rows, key=lambda r: (order.get(r["test"], 3), r["seat"], r["agent"])):
             lo, hi = wilson(r["wins"], r["fights"])
             base = packet.get((r["test"], r["seat"]))
-            if base is None or r["agent"] == "packet" or base["fights"] != r["fights"]:
+            if r["test"] == "mirror":  # against the packet itself: its share of decided fights
+                won = r["wins"] + r["losses"]
+                mlo, mhi = wilson(r["wins"], won) if won else (0.0, 1.0)
+                diff = (f"mirror: {_pct(r['wins'] / won if won else 0)} [{_pct(mlo)}, "
+                        f"{_pct(mhi)}] of {won:,} decided")
+            elif base is None or r["agent"] == "packet" or base["fights"] != r["fights"]:
                 diff = "-" if r["agent"] == "packet" else "no packet row on the same seeds"
             else:
                 a, b = Record(**{k: r[k] for k in ("fights", "wins", "losses", "draws")}), \
@@ -182,11 +241,16 @@ def main() -> None:
     r.add_argument("-n", "--fights", type=int, default=1000)
     r.add_argument("--jobs", type=int, default=2)
     r.add_argument("--results", required=True)
+    i = sub.add_parser("import", help="a policy's rows from its policy_seats sweep")
+    i.add_argument("sweep")
+    i.add_argument("--policy", required=True, help="the policy's .json manifest")
+    i.add_argument("--label", default="ppo_warm_seats_shipped")
+    i.add_argument("--results", required=True)
     w = sub.add_parser("write", help="write the page from results files")
     w.add_argument("results", nargs="+")
     w.add_argument("--out", default="docs/benchmark.md")
     args = ap.parse_args()
-    (run if args.cmd == "run" else write)(args)
+    {"run": run, "import": import_sweep, "write": write}[args.cmd](args)
 
 
 if __name__ == "__main__":
