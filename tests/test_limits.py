@@ -114,7 +114,9 @@ def test_a_name_that_is_not_built_in_is_refused_with_the_names(name: str) -> Non
     with pytest.raises(BestiaryError) as err:
         load_scenario(name)
     msg = str(err.value)
-    assert msg.startswith(f"unknown scenario {name!r}; built-in: ") and "duel" in msg
+    close = name.strip().lower().replace("-", "") == "duel"
+    hint = " (did you mean 'duel'?)" if close else ""
+    assert msg.startswith(f"unknown scenario {name!r}{hint}; built-in: ") and "duel" in msg
     assert "\n" not in msg
 
 

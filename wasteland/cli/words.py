@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
+from wasteland.rules.tactics import tactics_of
 
 # what any ruleset means by a kind, unless it says otherwise below
 COMMON: dict[str, str] = {
@@ -98,6 +99,9 @@ BY_RULESET: dict[str, dict[str, str]] = {
         "buy": "Buy extra d20s for this test from your side's AP (1, 3 or 6 AP for 1, 2 "
                "or 3 dice).",
         "boost": "After a hit: more combat dice, paid with AP (melee) or ammunition (guns).",
+        # in the defend window (a reaction to an attack) a boost buys Defense instead
+        "boost@defend": "Spend 2 AP for another +1 Defense against this attack, or keep "
+                        "them.",
         "noroll": "Take the automatic success (difficulty 0) without rolling.",
         "draw_chem": "Take a chem out (a minor action) so you can use it next.",
         "stimpak": "Use the stimpak you took out on yourself or an ally in reach.",
@@ -118,9 +122,8 @@ def explain(a: Action | str, ruleset: str, slot: str | None = None) -> str:
     """One line saying what the kind of ``a`` does under ``ruleset``; 2d20's defend
     window (``slot`` "defend") gives its boost a meaning of its own."""
     kind = a if isinstance(a, str) else a.kind
-    if ruleset == "f2d20" and slot == "defend" and kind == "boost":
-        return "Spend 2 AP for another +1 Defense against this attack, or keep them."
-    got = BY_RULESET.get(ruleset, {}).get(kind) or COMMON.get(kind)
+    own = BY_RULESET.get(ruleset, {})
+    got = (own.get(f"{kind}@{slot}") if slot else None) or own.get(kind) or COMMON.get(kind)
     return got or kind.replace("_", " ") + "."
 
 
@@ -150,9 +153,7 @@ def label(b: Battle, a: Action, actor: int, slot: str | None = None, short: bool
     if k in ("attack", "called", "aimed"):
         return f"called shot at {t}'s {o}" if o else f"attack {t} with {weapon}"
     if k == "vats":
-        from wasteland.rules.pnp.stats import VATS_COST
-
-        cost = VATS_COST.get(o or "", 0)
+        cost = tactics_of(b).vats_cost.get(o or "", 0)
         return f"V.A.T.S. shot at {t}'s {o}, {cost} AP"
     if k == "attack2":
         other = _second_weapon(c)
@@ -243,11 +244,15 @@ PLAIN = frozenset({"end", "move", "sprint", "attack", "reload", "cover", "aim", 
                    "rally", "speak", "repair", "drop", "disarm"})
 
 
+# plain kinds whose word means something else under a ruleset: 2d20's cover is a burrow
+RELABELLED: dict[str, frozenset[str]] = {"f2d20": frozenset({"cover"})}
+
+
 def shown_label(b: Battle, a: Action, actor: int, slot: str | None = None) -> str | None:
     """The label a menu shows beside the notation, or None where the notation says it
     (``attack raider_0``, ``reload``); f2d20's cover is a burrow, so it is labelled."""
-    if a.kind in PLAIN and a.option is None and not (b.ruleset == "f2d20"
-                                                     and a.kind == "cover"):
+    if (a.kind in PLAIN and a.option is None
+            and a.kind not in RELABELLED.get(b.ruleset, frozenset())):
         return None
     if a.kind in ("move", "sprint"):
         return None

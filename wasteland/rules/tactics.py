@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 from .dice import Dice
 
 if TYPE_CHECKING:
+    from .actions import Action
     from .battle import Battle, Combatant
     from .zones import Zones
 
@@ -130,6 +131,12 @@ class Tactics:
         if not b.grid.sight[c.pos][t.pos]:
             return False
         return w.kind == "ranged" or b.grid.dist(c.pos, t.pos) <= w.reach
+
+    def menu_chances(self, b: Battle, c: Combatant, a: Action) -> tuple[float, ...] | None:
+        """The chances that the attacks of an action the other answers do not price (a
+        two-weapon attack, a pistol whip, a paired action, a disarm) hit, the weapon in
+        hand's first; None for another kind, or one this ruleset does not have."""
+        return None
 
     def pair_hit_chance(self, b: Battle, c: Combatant, t: Combatant) -> float:
         """The chance that an attack made with another action at once (``pairs``) hits."""

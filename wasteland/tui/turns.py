@@ -16,7 +16,7 @@ def upcoming(b: Battle, rs: Ruleset) -> tuple[list[int], str]:
     n = len(b.order)
     if b.over or not 0 <= b.turn < n:
         return [], ""
-    phase = b.slot if b.ruleset == "simple" else ""
+    phase = b.slot if rs.tactics.phases else ""
     if phase == "move":
         rest = b.order[:b.turn][::-1]
         then = "charge phase"
@@ -36,7 +36,7 @@ def turn_line(b: Battle, rs: Ruleset) -> str:
             "a draw." if w is None else f"{b.side_names[w]} won.")
     dec = rs.decider(b)
     what = f"reaction: {dec.reaction.replace('_', ' ')}" if dec.reaction else dec.slot
-    phase = f" ({b.slot} phase)" if b.ruleset == "simple" else ""
+    phase = f" ({b.slot} phase)" if rs.tactics.phases else ""
     line = f"{round_name(b.round)}{phase}: {b.ids[dec.combatant]} decides ({what})"
     if 0 <= b.turn < len(b.order) and b.order[b.turn] != dec.combatant:
         line += f" in {b.ids[b.order[b.turn]]}'s turn"

@@ -43,7 +43,7 @@ from wasteland.rules.tactics import Tactics
 from . import movement
 from .combat import can_attack, deal_damage, down, resolve_attack, weapon_dice
 from .odds import hit_chance as odds_hit_chance
-from .stats import VATS_COST, can_wield, free_hands, speed
+from .stats import PAIR_PENALTY, VATS_COST, can_wield, free_hands, speed
 
 END: Final = ACTION_INDEX[Action("end")]
 RELOAD: Final = ACTION_INDEX[Action("reload")]
@@ -573,7 +573,7 @@ class PnP:
         elif k == "pair":
             assert a.target is not None
             t = b.combatants[a.target]
-            pen = [("two weapons", -8)]
+            pen = [("two weapons", PAIR_PENALTY)]
             resolve_attack(b, c, t, c.active_weapon, None, events, extra=pen)
             if a.option == "stimpak":
                 if c.status == ACTIVE:
@@ -589,7 +589,7 @@ class PnP:
             t = b.combatants[a.target]
             off = _offhand(c)
             assert off is not None
-            pen = [("two weapons", -8)]
+            pen = [("two weapons", PAIR_PENALTY)]
             resolve_attack(b, c, t, c.active_weapon, None, events, extra=pen)
             if t.status == ACTIVE and can_attack(b, c, t, off):
                 resolve_attack(b, c, t, off, None, events, extra=pen)

@@ -9,6 +9,7 @@ from wasteland.rules.battle import Combatant
 
 CALLED_PENALTY: Final = {"head": -4, "arm": -2, "leg": -2}  # seed 000, Called Shots and V.A.T.S.
 VATS_COST: Final = {"head": 3, "arm": 2, "leg": 2}
+PAIR_PENALTY: Final = -8  # two attacks, or an attack and an item, in one action
 
 
 def location_count(c: Combatant, kind: str) -> int:

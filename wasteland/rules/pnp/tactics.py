@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from typing import Final
 
+from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.dice import Dice
 from wasteland.rules.tactics import Tactics, dice_mean
@@ -15,7 +16,7 @@ from . import movement
 from .combat import attack_mods, can_attack, threshold
 from .odds import hit_chance, p_3d6_at_least
 from .ruleset import LARGE_ONLY
-from .stats import VATS_COST
+from .stats import PAIR_PENALTY, VATS_COST
 
 # --- what a shot is worth, V.A.T.S. against a plain attack --------------------------------
 HEAD_PER: Final = 4  # a crippled head costs 4 Perception, so 4 off the roll (stats.perception)
@@ -23,7 +24,6 @@ DISARM: Final = 0.6  # share of a foe's threat an arm crippled out of its weapon
 SLOW: Final = 0.15  # share of a melee foe's threat a crippled leg takes away
 BLEED_HP: Final = 2.0  # bleeding's worth in HP: 1 a turn until someone spends an action to stop it
 PRONE_HP: Final = 1.0  # a leg crit's knock-down: a Small action to stand, and prone attacks on it
-PAIR_PENALTY: Final = -8  # two actions at once (pair): -8 to the attack
 
 
 @cache
@@ -194,6 +194,11 @@ class PnPTactics(Tactics):
 
     def pair_hit_chance(self, b: Battle, c: Combatant, t: Combatant) -> float:
         return _chance(b, c, t, PAIR_PENALTY)
+
+    def menu_chances(self, b: Battle, c: Combatant, a: Action) -> tuple[float, ...] | None:
+        from .chances import menu_chances
+
+        return menu_chances(b, c, a)
 
     def shot_value(self, b: Battle, c: Combatant, t: Combatant, location: str | None,
                    vats: bool) -> tuple[float, float, str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.hexes import hexes_for
 from wasteland.rules.tactics import Tactics
@@ -43,6 +44,11 @@ class SimpleTactics(Tactics):
 
     def can_attack(self, b: Battle, c: Combatant, t: Combatant, ws: int) -> bool:
         return can_attack(b, c, t, ws)
+
+    def menu_chances(self, b: Battle, c: Combatant, a: Action) -> tuple[float, ...] | None:
+        from .chances import menu_chances
+
+        return menu_chances(b, c, a)
 
 
 TACTICS: Final = SimpleTactics()
