@@ -149,6 +149,9 @@ def import_sweep(args: argparse.Namespace) -> None:
     family = next((f for f, kinds in FAMILIES.items() if pol.kinds <= set(kinds)), None)
     if family is None or sweep.get("ruleset") != ruleset:
         raise SystemExit(f"{args.sweep}: not a sweep of {args.policy}'s creatures and ruleset")
+    if sweep.get("first_seed", 0) != 0:
+        raise SystemExit(f"{args.sweep}: played from seed {sweep['first_seed']}; the table's "
+                         "rows are seeds 0..N-1, the packet's on the same seeds")
     spec = f"policy:{args.policy}"
     path = Path(args.results)
     data: dict[str, Any] = (json.loads(path.read_text()) if path.is_file() else
@@ -231,7 +234,7 @@ def write(args: argparse.Namespace) -> None:
     print(f"wrote {args.out}")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="play agents in the seats, merge into a results file")
@@ -249,7 +252,7 @@ def main() -> None:
     w = sub.add_parser("write", help="write the page from results files")
     w.add_argument("results", nargs="+")
     w.add_argument("--out", default="docs/benchmark.md")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     {"run": run, "import": import_sweep, "write": write}[args.cmd](args)
 
 

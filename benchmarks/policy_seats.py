@@ -66,9 +66,9 @@ def _chunk(args: tuple[str, str, Any, str, int, int, str, int | None]) -> dict[s
 
 
 def run(pool: ProcessPoolExecutor, name: str, kind: str, sc: Scenario, ruleset: str,
-        n: int, jobs: int, who: str, side: int | None = None) -> Record:
+        n: int, jobs: int, who: str, side: int | None = None, first: int = 0) -> Record:
     step = -(-n // jobs)
-    parts = [(name, kind, sc, ruleset, i, min(step, n - i), who, side)
+    parts = [(name, kind, sc, ruleset, first + i, min(step, n - i), who, side)
              for i in range(0, n, step)]
     r = Record()
     for d in pool.map(_chunk, parts):
@@ -102,11 +102,11 @@ def suite_seats(kinds: frozenset[str], ruleset: str) -> dict[str, list[tuple[Sce
 
 
 def sweep(name: str, n: int, jobs: int, pool: ProcessPoolExecutor,
-          seats: str = "suite") -> dict[str, Any]:
+          seats: str = "suite", first: int = 0) -> dict[str, Any]:
     pol = load_policy(name) if "/" not in name else load_policy(Path(name))
     rs = pol.ruleset
     out: dict[str, Any] = {"policy": pol.name, "ruleset": rs, "fights": n, "seats": seats,
-                           "seat": [], "unseen": [], "mirror": []}
+                           "first_seed": first, "seat": [], "unseen": [], "mirror": []}
     if seats == "suite":
         chosen = suite_seats(pol.kinds, rs)
     else:
@@ -117,8 +117,8 @@ def sweep(name: str, n: int, jobs: int, pool: ProcessPoolExecutor,
     for test in ("seat", "unseen"):
         for sc, side in chosen[test]:
             t = time.time()
-            a = run(pool, name, "seat", sc, rs, n, jobs, "policy", side)
-            b = run(pool, name, "seat", sc, rs, n, jobs, "packet", side)
+            a = run(pool, name, "seat", sc, rs, n, jobs, "policy", side, first)
+            b = run(pool, name, "seat", sc, rs, n, jobs, "packet", side, first)
             lo, hi = difference_interval(a, b)
             ok = (a.win_rate - b.win_rate >= 0.05 and lo > 0) if test == "seat" else hi >= 0
             out[test].append({"scenario": sc.id, "policy": a.as_dict(), "packet": b.as_dict(),
@@ -132,7 +132,7 @@ def sweep(name: str, n: int, jobs: int, pool: ProcessPoolExecutor,
         return out
     for k, sc in enumerate(arenas):  # the fights spread over the arenas, pooled
         share = n // len(arenas) + (1 if k < n % len(arenas) else 0)
-        a = run(pool, name, "mirror", sc, rs, share, jobs, "policy")
+        a = run(pool, name, "mirror", sc, rs, share, jobs, "policy", first=first)
         for f in ("fights", "wins", "losses", "draws"):
             setattr(total, f, getattr(total, f) + getattr(a, f))
         out["mirror_arenas"] = out.get("mirror_arenas", []) + [{"arena": sc.map, **a.as_dict()}]
@@ -147,7 +147,9 @@ def sweep(name: str, n: int, jobs: int, pool: ProcessPoolExecutor,
 
 
 def show(res: dict[str, Any]) -> None:
-    print(f"\n{res['policy']} ({res['ruleset']}), {res['fights']} fights each")
+    first = res.get("first_seed", 0)
+    print(f"\n{res['policy']} ({res['ruleset']}), {res['fights']} fights each, seeds "
+          f"{first}..{first + res['fights'] - 1}")
     for test in ("seat", "unseen"):
         for r in res[test]:
             a, b = r["policy"], r["packet"]
@@ -170,12 +172,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--seats", choices=("suite", "maps"), default="suite",
                    help="the seat suite's tuned seats (default) or the maps as written")
+    p.add_argument("--first-seed", type=int, default=0,
+                   help="play seeds FIRST..FIRST+N-1 (default 0, the acceptance seeds); pick "
+                        "a checkpoint on other seeds, e.g. 1000, then test it on 0..999")
     a = p.parse_args(argv)
+    if a.fights < 1 or a.jobs < 1 or a.first_seed < 0:
+        p.error("--fights and --jobs must be at least 1 and --first-seed at least 0")
     names = a.policies or shipped_names()
     ok = True
     with ProcessPoolExecutor(a.jobs) as pool:
         for name in names:
-            res = sweep(name, a.fights, a.jobs, pool, a.seats)
+            res = sweep(name, a.fights, a.jobs, pool, a.seats, a.first_seed)
             show(res)
             print(json.dumps(res))
             ok &= res["pass"]

@@ -1,0 +1,59 @@
+"""benchmarks/policy_seats.py's --first-seed: a checkpoint is picked on seeds apart from
+the acceptance seeds 0..999, and benchmark_table refuses such a sweep (its rows and the
+packet's must be seeds 0..N-1)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from wasteland.agents.policy import PolicyAgent, load_policy
+from wasteland.training.seats import seat
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def _module(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod  # the process pool pickles its functions by module name
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_a_sweep_from_another_first_seed_plays_those_seeds() -> None:
+    ps = _module("policy_seats")
+    pol = load_policy("radscorpion_simple")
+    with ProcessPoolExecutor(1) as pool:
+        res = ps.sweep("radscorpion_simple", 3, 1, pool, "suite", first=500)
+    assert res["first_seed"] == 500
+    (sc, side), *_ = ps.suite_seats(pol.kinds, pol.ruleset)["seat"]
+    row = res["seat"][0]
+    assert row["scenario"] == sc.id
+    for who, maker in (("policy", lambda k: PolicyAgent(pol, k)), ("packet", "packet")):
+        want = seat(maker, sc, pol.ruleset, sorted(pol.kinds), seat_side=side, fights=3,
+                    first_seed=500)
+        got = row[who]
+        assert (got["wins"], got["losses"], got["draws"]) == (want.wins, want.losses,
+                                                              want.draws)
+
+
+def test_the_table_refuses_a_sweep_not_from_seed_0(tmp_path: Path, monkeypatch) -> None:
+    bt = _module("benchmark_table")
+    sweep = tmp_path / "sweep.txt"
+    sweep.write_text(json.dumps({"policy": "radscorpion_simple", "ruleset": "simple",
+                                 "fights": 3, "first_seed": 500, "seat": [], "unseen": [],
+                                 "mirror": []}) + "\n")
+    policy = Path(__file__).resolve().parents[2] / "wasteland/policies/radscorpion_simple.json"
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit, match="played from seed 500"):
+        bt.main(["import", str(sweep), "--policy", str(policy),
+                 "--results", str(tmp_path / "r.json")])
+    assert not (tmp_path / "r.json").exists()
