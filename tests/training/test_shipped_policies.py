@@ -56,7 +56,7 @@ def test_shipped_policy_was_trained_from_its_shipped_config(name: str) -> None:
     p = load_policy(name)
     cfg = load_config(name)
     assert p.manifest["config_hash"] == cfg.hash()
-    assert p.manifest["config"] == cfg.model_dump(mode="json")
+    assert p.manifest["config"] == cfg.dump()
     assert p.ruleset == cfg.ruleset and sorted(p.kinds) == sorted(cfg.creatures)
 
 

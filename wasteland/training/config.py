@@ -93,6 +93,18 @@ class Imitation(Strict):
     decisions: StrictInt = Field(0, ge=0, le=10_000_000, description="0: no warm start")
     epochs: StrictInt = Field(10, ge=1, le=200)
     learning_rate: Real = Field(1e-3, gt=0, le=1)
+    anchor: Real = Field(0.0, ge=0, le=10, description=(
+        "weight of a cross-entropy toward the packet's choices on the warm-start states, "
+        "added to every PPO update (a KL penalty toward the deterministic teacher); "
+        "annealed linearly to 0 at `anchor_until` of the steps. 0: a plain warm start"))
+    anchor_until: Real = Field(0.5, gt=0, le=1, description=(
+        "share of the training steps after which the anchor's weight is 0"))
+
+
+# fields added after policies shipped: left out of the config's dump (and so of its hash and
+# of a manifest) while at their defaults, so that the shipped policies' configs keep theirs
+LATER_DEFAULTS: dict[tuple[str, str], Any] = {("imitation", "anchor"): 0.0,
+                                              ("imitation", "anchor_until"): 0.5}
 
 
 class Expert(Strict):
@@ -166,13 +178,26 @@ class TrainConfig(Strict):
             raise ValueError(f"steps {self.steps:,} is less than one rollout (ppo.n_steps "
                              f"{self.ppo.n_steps} x n_envs {self.n_envs} = {rollout:,}); ask "
                              f"for at least {rollout:,} or lower ppo.n_steps")
+        if self.imitation.anchor and not (self.imitation.decisions
+                                          and self.algorithm == "ppo"):
+            raise ValueError("imitation.anchor needs a warm start: imitation.decisions above 0 "
+                             "and algorithm ppo")
         starts = [p.start for p in self.opponents]
         if not starts or starts[0] != 0 or starts != sorted(starts):
             raise ValueError("opponents: phases start at 0 and in order of start")
         return self
 
+    def dump(self) -> dict[str, Any]:
+        """The config as JSON data, as run folders and manifests hold it (fields added since
+        the first policies shipped are left out while at their defaults)."""
+        data = self.model_dump(mode="json")
+        for (block, key), default in LATER_DEFAULTS.items():
+            if data[block].get(key) == default:
+                del data[block][key]
+        return data
+
     def hash(self) -> str:
-        text = json.dumps(self.model_dump(mode="json"), sort_keys=True)
+        text = json.dumps(self.dump(), sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def phase_at(self, progress: float) -> Phase:

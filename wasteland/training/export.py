@@ -40,7 +40,7 @@ def policy_from_linears(linears: list[Any], name: str, cfg: TrainConfig,
         "format": FORMAT, "name": name, "ruleset": cfg.ruleset, "creatures": list(creatures),
         "observation_hash": observation_hash(), "action_hash": action_hash(),
         "layers": len(linears), "activation": cfg.activation, "network": list(cfg.network),
-        "config": cfg.model_dump(mode="json"), "config_hash": cfg.hash(),
+        "config": cfg.dump(), "config_hash": cfg.hash(),
     }
     manifest.update(extra or {})
     return Policy(name, manifest, [w.astype(np.float64) for w in weights],

@@ -69,6 +69,21 @@ def collect(cfg: TrainConfig, decisions: int, seed: int) -> dict[str, np.ndarray
             "action": np.asarray(act_l, dtype=np.int64), "ret": np.asarray(ret_l[:n], dtype=np.float32)}
 
 
+def masked_forward(pol: Any, obs: Any, mask: Any) -> tuple[Any, Any]:
+    """A MaskablePPO policy's logits (illegal actions at the float minimum) and values for
+    a batch of observations."""
+    import torch
+
+    feats = pol.extract_features(obs)
+    if isinstance(feats, tuple):
+        feats = feats[0]
+    latent_pi, latent_vf = pol.mlp_extractor(feats)
+    logits = pol.action_net(latent_pi)
+    neg = torch.finfo(logits.dtype).min
+    logits = torch.where(mask, logits, torch.full_like(logits, neg))
+    return logits, pol.value_net(latent_vf).squeeze(-1)
+
+
 def warm_start(model: Any, data: dict[str, np.ndarray], epochs: int, batch: int = 512,
                lr: float = 1e-3, seed: int = 0) -> dict[str, float]:
     """Fit ``model.policy`` (a MaskablePPO policy) to the packet's choices and returns.
@@ -84,16 +99,9 @@ def warm_start(model: Any, data: dict[str, np.ndarray], epochs: int, batch: int 
     ret = torch.as_tensor(data["ret"])
     n = len(act)
     g = torch.Generator().manual_seed(seed)
-    neg = torch.finfo(torch.float32).min
 
     def forward(idx: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        feats = pol.extract_features(obs[idx])
-        if isinstance(feats, tuple):
-            feats = feats[0]
-        latent_pi, latent_vf = pol.mlp_extractor(feats)
-        logits = pol.action_net(latent_pi)
-        logits = torch.where(mask[idx], logits, torch.full_like(logits, neg))
-        return logits, pol.value_net(latent_vf).squeeze(-1)
+        return masked_forward(pol, obs[idx], mask[idx])
 
     vloss = 0.0
     for _ in range(epochs):

@@ -156,7 +156,7 @@ def prepare_run(config: str, overrides: list[str], out: Path | None, resume: Pat
         raise WastelandError(f"{run} already holds a run; continue it with --resume {run}, "
                              f"or choose another folder with --out")
     run.mkdir(parents=True, exist_ok=True)
-    (run / "config.yaml").write_text(yaml.safe_dump(cfg.model_dump(mode="json"), sort_keys=False))
+    (run / "config.yaml").write_text(yaml.safe_dump(cfg.dump(), sort_keys=False))
     return cfg, run
 
 
@@ -186,6 +186,7 @@ def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
     else:
         model = _new_model(cfg, vec, tb)
     warm: dict[str, float] = {}
+    data: dict[str, Any] | None = None
     if not start_step and cfg.imitation.decisions and cfg.algorithm == "ppo":
         from .imitation import collect, warm_start
 
@@ -196,6 +197,17 @@ def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
         warm["seconds"] = round(time.time() - t, 1)
         say(f"warm start: {int(warm['decisions']):,} packet decisions, agreement "
             f"{warm['agreement']:.1%}, {warm['seconds']:.0f} s")
+    anchor = None
+    if cfg.imitation.anchor and start_step < cfg.imitation.anchor_until * cfg.steps:
+        from .anchor import Anchor
+
+        if data is None:  # resumed: the same warm-start states again (the same seed)
+            from .imitation import collect
+
+            data = collect(cfg, cfg.imitation.decisions, cfg.seed)
+        anchor = Anchor(model, data, cfg.imitation.anchor, cfg.imitation.anchor_until,
+                        seed=cfg.seed)
+        anchor.progress = start_step / cfg.steps
     evaluator = Evaluator(cfg)
     (run / "checkpoints").mkdir(exist_ok=True)
     (run / "league").mkdir(exist_ok=True)
@@ -292,6 +304,11 @@ def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
 
         def _on_rollout_end(self) -> None:
             vec.env_method("set_progress", self.num_timesteps / cfg.steps)
+            if anchor is not None:  # the weight for the update that follows this rollout
+                anchor.progress = self.num_timesteps / cfg.steps
+                self.logger.record("train/anchor_weight", anchor.coefficient())
+                if anchor.last_ce == anchor.last_ce:  # not NaN: an update has run
+                    self.logger.record("train/anchor_cross_entropy", anchor.last_ce)
 
         def _on_step(self) -> bool:
             n = self.num_timesteps
@@ -325,6 +342,9 @@ def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
         model.save(run / "checkpoints" / f"step_{model.num_timesteps}")
         vec.close()
         raise
+    finally:
+        if anchor is not None:
+            anchor.close()
     wall = round(prior + time.time() - t0, 1)
     if not state["rows"] or int(model.num_timesteps) % cfg.evaluation.every:
         evaluate_now(int(model.num_timesteps))
