@@ -57,3 +57,13 @@ def test_the_table_refuses_a_sweep_not_from_seed_0(tmp_path: Path, monkeypatch) 
         bt.main(["import", str(sweep), "--policy", str(policy),
                  "--results", str(tmp_path / "r.json")])
     assert not (tmp_path / "r.json").exists()
+
+
+def test_five_points_ahead_counts_in_whole_fights() -> None:
+    """594 against 544 wins of 1,000 is 5 points exactly (the seat test's bar), though
+    0.594 - 0.544 is a hair under 0.05 in floating point."""
+    assert 0.594 - 0.544 < 0.05  # why the test counts fights, not rates
+    ps = _module("policy_seats")
+    assert ps.five_points_ahead(594, 1000, 544, 1000)
+    assert not ps.five_points_ahead(593, 1000, 544, 1000)
+    assert ps.five_points_ahead(11, 20, 10, 20)
