@@ -116,17 +116,17 @@ def test_the_default_cache_is_in_the_users_cache_folder(monkeypatch, tmp_path):
 
 
 def test_a_policy_is_known_by_its_weights(tmp_path):
-    npz, js = policy_files("super_mutant_f2d20")
+    npz, js = policy_files("super_mutant_pnp")
     assert npz.suffix == ".npz" and js.suffix == ".json"
     for f in (npz, js):
         (tmp_path / f.name).write_bytes(f.read_bytes())
     copy = "policy:" + str(tmp_path / npz.name)
     # the same weights under another path: the same games
-    assert agent_hash(copy) == agent_hash("policy:super_mutant_f2d20")
+    assert agent_hash(copy) == agent_hash("policy:super_mutant_pnp")
     weights = bytearray((tmp_path / npz.name).read_bytes())
     weights[-1] ^= 1
     (tmp_path / npz.name).write_bytes(bytes(weights))
-    assert agent_hash(copy) != agent_hash("policy:super_mutant_f2d20")
+    assert agent_hash(copy) != agent_hash("policy:super_mutant_pnp")
     # a family name stands for every ruleset's policy
     assert agent_hash("policy:super_mutant") != agent_hash("random")
     assert len({agent_hash(k) for k in ("random", "scripted", "packet")}) == 3
@@ -150,13 +150,13 @@ def test_a_policy_plays_its_creatures_and_is_cached_by_its_weights(tmp_path):
     scenario = tmp_path / "closet.yaml"
     scenario.write_text(closet("super_mutant", "vault_dweller"))
     cache = tmp_path / "c.sqlite"
-    f = small("packet,policy:super_mutant_f2d20", n=2, rulesets="f2d20", scenarios=str(scenario))
+    f = small("packet,policy:super_mutant_pnp", n=2, rulesets="pnp", scenarios=str(scenario))
     first = played(f, cache)
     assert first.fought == 4 and len(first.games) == 4
-    npz, js = policy_files("super_mutant_f2d20")
+    npz, js = policy_files("super_mutant_pnp")
     for p in (npz, js):
         (tmp_path / p.name).write_bytes(p.read_bytes())
-    moved = small(f"packet,policy:{tmp_path / npz.name}", n=2, rulesets="f2d20",
+    moved = small(f"packet,policy:{tmp_path / npz.name}", n=2, rulesets="pnp",
                   scenarios=str(scenario))
     again = played(moved, cache)
     assert again.fought == 0 and again.games == first.games

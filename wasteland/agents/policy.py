@@ -7,10 +7,10 @@ of the action table; a file whose hashes differ from the running code is refused
 line, since its outputs would mean other actions. Combatants of other kinds on the same
 side are played by the packet (a trained radscorpion does not know how to be a raider).
 
-    policy = load_policy("super_mutant_f2d20")       # shipped, or a path to NAME.npz
+    policy = load_policy("super_mutant_pnp")         # shipped, or a path to NAME.npz
     agent = PolicyAgent(policy, seed=3)              # argmax; temperature > 0 samples
     agent = PolicyAgent("super_mutant")              # the family: super_mutant_pnp under
-                                                     # PnP, super_mutant_f2d20 under 2d20
+                                                     # PnP, super_mutant_simple under Simple
 """
 
 from __future__ import annotations
