@@ -67,11 +67,18 @@ def test_rounds_add_up_and_the_fit_follows_the_teacher() -> None:
     from wasteland.training.export import policy_of
     from wasteland.training.run import _new_model, _vec_env
 
+    # the line-ups and arenas pinned here, not read from the shipped config (which changes
+    # when the policy is retrained): the states labelled are this test's own
     cfg = load_config("super_mutant_f2d20", ["n_envs=2", "vec_env=dummy", "network=[32,32]", "ppo.n_steps=64",
                                               "ppo.batch_size=32", "steps=128",
                                               "expert.teacher=packet", "expert.iterations=2",
                                               "expert.decisions=150", "expert.workers=1",
-                                              "expert.epochs=15"])
+                                              "expert.epochs=15", "arenas.share=0.6",
+                                              "scenarios=[ruined_street, "
+                                              "seat:super_mutants_ruined_street_f2d20, "
+                                              "seat:super_mutants_ruined_street_f2d20, "
+                                              "seat:super_mutants_scrap_yard_f2d20, "
+                                              "seat:super_mutants_mirror_f2d20]"])
     vec = _vec_env(cfg)
     model = _new_model(cfg, vec, None)
     assert isinstance(model, MaskablePPO)
