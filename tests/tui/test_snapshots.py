@@ -43,10 +43,18 @@ def screen(ruleset: str, size: tuple[int, int]) -> str:
 
     async def main() -> None:
         async with app.run_test(size=size) as pilot:
-            for _ in range(3):  # let the first layout and the NPCs' turns settle
+            # let the first layout, the NPCs' turns and the log's scroll to its end settle:
+            # until the screen reads the same twice running (a loaded machine needs more
+            # rounds than an idle one)
+            last = None
+            for _ in range(40):
                 await pilot.pause()
                 await pilot.wait_for_scheduled_animations()
-            out.append(screen_text(app))
+                now = screen_text(app)
+                if now == last:
+                    break
+                last = now
+            out.append(now)
     asyncio.run(main())
     return out[0] + "\n"
 
