@@ -40,6 +40,9 @@ from wasteland.bestiary.models import Scenario
 from wasteland.training.seats import Record, difference_interval, mirror, seat
 from wasteland.training.stats import wilson
 
+MAX_FIGHTS = 100_000  # benchmark_table.py's cap
+MAX_SEED = 2**31 - 1  # a training config's seed cap: battle seeds stay within it
+
 HELDOUT = Path(__file__).resolve().parent.parent / "wasteland" / "training" / "heldout"
 
 
@@ -183,8 +186,11 @@ def main(argv: list[str] | None = None) -> int:
                    help="play seeds FIRST..FIRST+N-1 (default 0, the acceptance seeds); pick "
                         "a checkpoint on other seeds, e.g. 1000, then test it on 0..999")
     a = p.parse_args(argv)
-    if a.fights < 1 or a.jobs < 1 or a.first_seed < 0:
-        p.error("--fights and --jobs must be at least 1 and --first-seed at least 0")
+    if not 1 <= a.fights <= MAX_FIGHTS or not 1 <= a.jobs <= 64:
+        p.error(f"--fights must be 1 to {MAX_FIGHTS:,} and --jobs 1 to 64")
+    if not 0 <= a.first_seed <= MAX_SEED - a.fights:
+        p.error(f"--first-seed must be 0 to {MAX_SEED - a.fights:,} (the last seed played, "
+                f"FIRST + N - 1, stays below 2**31)")
     names = a.policies or shipped_names()
     ok = True
     with ProcessPoolExecutor(a.jobs) as pool:

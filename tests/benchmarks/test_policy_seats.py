@@ -67,3 +67,14 @@ def test_five_points_ahead_counts_in_whole_fights() -> None:
     assert ps.five_points_ahead(594, 1000, 544, 1000)
     assert not ps.five_points_ahead(593, 1000, 544, 1000)
     assert ps.five_points_ahead(11, 20, 10, 20)
+
+
+@pytest.mark.parametrize("args", [["--first-seed", "-1"], ["--first-seed", str(2**31)],
+                                  ["-n", "0"], ["-n", "10000000"], ["--jobs", "0"]])
+def test_out_of_range_numbers_are_one_line_errors(args: list[str], capsys) -> None:
+    ps = _module("policy_seats")
+    with pytest.raises(SystemExit) as e:
+        ps.main(["radscorpion_simple", *args])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert ": error: --" in err[-1] and "Traceback" not in "".join(err)

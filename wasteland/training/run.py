@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import random
 import time
 from collections.abc import Callable
@@ -307,7 +308,7 @@ def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
             if anchor is not None:  # the weight for the update that follows this rollout
                 anchor.progress = self.num_timesteps / cfg.steps
                 self.logger.record("train/anchor_weight", anchor.coefficient())
-                if anchor.last_ce == anchor.last_ce:  # not NaN: an update has run
+                if not math.isnan(anchor.last_ce):  # an update has run
                     self.logger.record("train/anchor_cross_entropy", anchor.last_ce)
 
         def _on_step(self) -> bool:
