@@ -177,7 +177,8 @@ def main() -> None:
     ap.add_argument("--batched", default="1,16,64",
                     help="n_envs values for the batched env in (a); '' to skip")
     ap.add_argument("--workers", type=int, default=2,
-                    help="worker processes of the batched env (also measured with 0)")
+                    help="processes stepping the batched env, this one included (also "
+                         "measured with 0)")
     ap.add_argument("--large", default="64x256",
                     help="the batched env's training run in (b): n_envs x ppo.n_steps "
                          "(a rollout of 16k-64k steps); '' to skip")
@@ -195,7 +196,8 @@ def main() -> None:
                 results["env"].append(env_steps_per_s(cfg, n, kind, args.seconds,
                                                       warmup=args.warmup))
         for n in (int(x) for x in args.batched.split(",") if x):
-            for w in sorted({0, min(args.workers, n)}):
+            # workers 0 and 1 both step everything in this process
+            for w in sorted({0, min(args.workers, n)} - {1}):
                 results["env"].append(env_steps_per_s(cfg, n, "Batched", args.seconds, w,
                                                       args.warmup))
     if not args.skip_train:

@@ -99,10 +99,13 @@ def test_a_batch_sees_what_the_aec_env_shows(ruleset: str, scenario: str) -> Non
         assert (last_reward > 0.5) == won
 
 
-def test_workers_fill_the_same_arrays_as_one_process() -> None:
+@pytest.mark.parametrize("workers", [2, 3])
+def test_workers_fill_the_same_arrays_as_one_process(workers: int) -> None:
     fns = [partial(make, "f2d20", "ruined_street") for _ in range(4)]
-    here, there = BattleBatch(fns), BattleBatch(fns, workers=2)
+    here, there = BattleBatch(fns), BattleBatch(fns, workers=workers)
     try:
+        # this process steps the first share itself, a forked worker each of the others
+        assert len(there.procs) == workers - 1 and len(there.envs) == there.shares[0][1]
         for b in (here, there):
             b.seed(3)
             b.reset()
@@ -115,9 +118,38 @@ def test_workers_fill_the_same_arrays_as_one_process() -> None:
                 assert np.array_equal(getattr(here.a, name), getattr(there.a, name)), name
         assert there.get_attr("learner") == [0] * 4
         assert there.has_attr("action_masks") and not there.has_attr("no_such_thing")
+        there.set_attr("tag", "x", indices=[0, 3])
+        assert [getattr(e, "tag", None) for e in there.envs] == ["x"] + [None] * (len(there.envs) - 1)
+        assert there.call("action_masks", indices=[3])[0].tolist() == here.a.masks[3].tolist()
     finally:
         here.close()
         there.close()
+
+
+class Fails(SingleAgentEnv):
+    """An env that raises in step once told to."""
+
+    boom = False
+
+    def step(self, action):  # type: ignore[no-untyped-def]
+        if self.boom:
+            raise RuntimeError("boom")
+        return super().step(action)
+
+
+def test_a_failure_in_this_process_leaves_the_workers_in_step() -> None:
+    fns = [partial(Fails, scenario="vault_corridor", ruleset="pnp", opponents="packet")] * 4
+    batch = BattleBatch(fns, workers=2)
+    try:
+        batch.seed(0)
+        batch.reset()
+        batch.set_attr("boom", True, indices=[0])
+        with pytest.raises(RuntimeError, match="boom"):
+            batch.step(pick(np.random.default_rng(0), batch.a.masks))
+        # the workers' answers to that step were read: the next command gets its own
+        assert batch.get_attr("boom") == [True, False, False, False]
+    finally:
+        batch.close()
 
 
 def test_maskable_ppo_trains_on_the_batched_vec_env() -> None:

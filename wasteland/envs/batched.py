@@ -8,11 +8,11 @@ the finished battle goes to that env's info as ``terminal_observation``). The op
 and allies' decisions (packet, scripted, league snapshots) happen inside each env's step,
 so one batch step is one learner decision in every battle.
 
-With ``workers`` > 0 the envs are split between that many processes, which step their
-share in parallel and write into the same arrays in shared memory: one message per worker
-per batch step, not one per env, and only the finished battles' infos travel back. This is
-how a batch uses both cores of the machine; ``workers=0`` steps everything in this
-process.
+With ``workers`` > 1 the envs are split into that many shares stepped in parallel: this
+process steps the first, a forked worker process each of the others, all writing into the
+same arrays in shared memory: one message per worker per batch step, not one per env, and
+only the finished battles' infos travel back. This is how a batch uses both cores of the
+machine; ``workers`` 0 or 1 steps everything in this process.
 
 Two faces on top: ``wasteland.training.batched.BatchedVecEnv`` (stable-baselines3's
 VecEnv, with ``action_masks()`` for MaskablePPO) and ``BatchedVectorEnv`` below
@@ -155,7 +155,9 @@ def _worker(remote: Any, parent: Any, env_fns: Sequence[EnvFn], lo: int, a: _Arr
 
 class BattleBatch:
     """N envs from ``env_fns`` stepped together (see the module docstring). ``workers``:
-    processes to spread them over (0: this process); each gets a contiguous share."""
+    processes that step them in parallel, this one included: the batch is cut into that
+    many contiguous shares, this process steps the first and a forked worker each of the
+    others (0 or 1: all of them here)."""
 
     def __init__(self, env_fns: Sequence[EnvFn], workers: int = 0) -> None:
         n = len(env_fns)
@@ -171,21 +173,23 @@ class BattleBatch:
         self.action_space: spaces.Discrete = spaces.Discrete(N_ACTIONS)
         self._seeds: list[int | None] = [None] * n
         self._options: dict[str, Any] | None = None
-        if self.workers == 0:
+        self.remotes: list[Any] = []
+        self.procs: list[Any] = []
+        if self.workers <= 1:
             self.a = _Arrays(n)
             self.envs = [fn() for fn in env_fns]
             self.shares = [(0, n)]
             return
-        # forked: the workers inherit the shared arrays and the env makers as they are
-        # (nothing pickled); they are made before any trainer thread starts
+        # This process steps the first share while the workers step theirs: it would
+        # otherwise sleep through every step, and each worker woken costs a wake-up (on
+        # two cores, a third busy process is one too many).
+        # Forked: the workers inherit the shared arrays and the env makers as they are
+        # (nothing pickled); they are made before any trainer thread starts.
         ctx = mp.get_context("fork")
         self.a = _Arrays(n, shared=True)
-        self.envs = []
         bounds = np.linspace(0, n, self.workers + 1).astype(int)
         self.shares = [(int(bounds[w]), int(bounds[w + 1])) for w in range(self.workers)]
-        self.remotes: list[Any] = []
-        self.procs: list[Any] = []
-        for lo, hi in self.shares:
+        for lo, hi in self.shares[1:]:
             remote, child = ctx.Pipe()
             p = ctx.Process(target=_worker, args=(child, remote, list(env_fns[lo:hi]), lo,
                                                   self.a), daemon=True)
@@ -193,6 +197,8 @@ class BattleBatch:
             child.close()
             self.remotes.append(remote)
             self.procs.append(p)
+        lo, hi = self.shares[0]
+        self.envs = [fn() for fn in env_fns[lo:hi]]
 
     # --- batch operations ---------------------------------------------------------------
     def _gather(self) -> list[Any]:
@@ -204,17 +210,29 @@ class BattleBatch:
             out.append(got)
         return out
 
+    def _here(self, fn: Callable[..., list[Any]], *args: Any) -> list[Any]:
+        """This process's share of a command the workers were sent: should it fail, their
+        answers are read first, so the pipes stay in step for the next command."""
+        try:
+            return fn(*args)
+        except BaseException:
+            try:
+                self._gather()
+            except WastelandError:
+                pass
+            raise
+
     def seed(self, seed: int | None) -> None:
         """The next reset seeds env ``i`` with ``seed + i`` (SB3's convention)."""
         self._seeds = [None if seed is None else int(seed) + i for i in range(self.n)]
 
     def reset(self, options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         seeds, self._seeds = self._seeds, [None] * self.n
-        if self.workers == 0:
-            return _reset(self.envs, self.a, 0, seeds, options)
-        for r, (lo, hi) in zip(self.remotes, self.shares):
+        for r, (lo, hi) in zip(self.remotes, self.shares[1:]):
             r.send(("reset", (seeds[lo:hi], options)))
-        return [info for part in self._gather() for info in part]
+        lo, hi = self.shares[0]
+        here = self._here(_reset, self.envs, self.a, lo, seeds[lo:hi], options)
+        return here + [info for part in self._gather() for info in part]
 
     def step(self, actions: np.ndarray) -> list[tuple[int, dict[str, Any]]]:
         """Step every env with ``actions``; the (index, info) of each battle that ended."""
@@ -222,56 +240,52 @@ class BattleBatch:
         if acts.shape != (self.n,):
             raise WastelandError(f"{acts.shape[0]} actions for {self.n} envs")
         self.a.actions[:] = acts
-        if self.workers == 0:
-            return _step(self.envs, self.a, 0)
         for r in self.remotes:
             r.send(("step", None))
-        return [e for part in self._gather() for e in part]
+        here = self._here(_step, self.envs, self.a, self.shares[0][0])
+        return here + [e for part in self._gather() for e in part]
 
     def _split(self, indices: Sequence[int] | None) -> list[list[int]]:
         idx = list(range(self.n)) if indices is None else [int(i) for i in indices]
         return [[i for i in idx if lo <= i < hi] for lo, hi in self.shares]
 
+    def _ask(self, cmd: str, parts: list[list[int]], name: str, args: tuple[Any, ...],
+             kwargs: dict[str, Any]) -> list[Any]:
+        for r, part in zip(self.remotes, parts[1:]):
+            r.send((cmd, (part, name, args, kwargs)))
+        here = self._here(_call, self.envs, self.shares[0][0], parts[0], name, args, kwargs,
+                          cmd == "attr")
+        return here + [x for part in self._gather() for x in part]
+
     def call(self, name: str, *args: Any, indices: Sequence[int] | None = None,
              **kwargs: Any) -> list[Any]:
-        if self.workers == 0:
-            return _call(self.envs, 0, self._split(indices)[0], name, args, kwargs, False)
-        for r, part in zip(self.remotes, self._split(indices)):
-            r.send(("call", (part, name, args, kwargs)))
-        return [x for part in self._gather() for x in part]
+        return self._ask("call", self._split(indices), name, args, kwargs)
 
     def get_attr(self, name: str, indices: Sequence[int] | None = None) -> list[Any]:
-        if self.workers == 0:
-            return _call(self.envs, 0, self._split(indices)[0], name, (), {}, True)
-        for r, part in zip(self.remotes, self._split(indices)):
-            r.send(("attr", (part, name, (), {})))
-        return [x for part in self._gather() for x in part]
+        return self._ask("attr", self._split(indices), name, (), {})
 
     def has_attr(self, name: str) -> bool:
         """Whether every env has ``name``, asked where the envs live."""
-        if self.workers == 0:
-            return all(hasattr(env, name) for env in self.envs)
         for r in self.remotes:
             r.send(("has", name))
-        return all(self._gather())
+        here = all(hasattr(env, name) for env in self.envs)
+        return all(self._gather()) and here
 
     def set_attr(self, name: str, value: Any, indices: Sequence[int] | None = None) -> None:
-        if self.workers == 0:
-            for i in self._split(indices)[0]:
-                setattr(self.envs[i], name, value)
-            return
-        for r, part in zip(self.remotes, self._split(indices)):
+        parts = self._split(indices)
+        for r, part in zip(self.remotes, parts[1:]):
             r.send(("set", (part, name, value)))
+        lo = self.shares[0][0]
+        for i in parts[0]:
+            setattr(self.envs[i - lo], name, value)
         self._gather()
 
     def close(self) -> None:
         if self.closed:
             return
         self.closed = True
-        if self.workers == 0:
-            for env in self.envs:
-                env.close()
-            return
+        for env in self.envs:
+            env.close()
         for r in self.remotes:
             try:
                 r.send(("close", None))

@@ -164,7 +164,8 @@ class TrainConfig(Strict):
         "dummy", description="how the n_envs battles are stepped: DummyVecEnv, "
         "SubprocVecEnv (also `subproc: true`), or the batched env (wasteland/envs/batched.py)")
     workers: StrictInt = Field(2, ge=0, le=64,
-                               description="batched: worker processes (0: this process)")
+                               description="batched: processes that step the battles in parallel, "
+                               "this one included (0 or 1: this one alone)")
     seed: StrictInt = Field(0, ge=0, le=2**31 - 1)
 
     @model_validator(mode="after")
