@@ -22,12 +22,22 @@ from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from training import random_legal, vec_env  # noqa: E402
-
 from wasteland.training.config import load_config  # noqa: E402
+
+
+def _training_benchmark() -> Any:
+    """benchmarks/training.py, loaded by its path: a plain ``import training`` finds
+    whichever ``training`` package comes first (the tests have one)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parent / "training.py"
+    spec = importlib.util.spec_from_file_location("wasteland_bench_training", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 KINDS = ("DummyVecEnv", "SubprocVecEnv", "Batched")
 
@@ -58,6 +68,8 @@ def main() -> None:
     ap.add_argument("--warmup", type=float, default=8.0, help="seconds per env before")
     args = ap.parse_args()
     cfg = load_config(args.config, args.overrides)
+    bench = _training_benchmark()
+    random_legal, vec_env = bench.random_legal, bench.vec_env
     rng = np.random.default_rng(cfg.seed)
     from sb3_contrib.common.maskable.utils import get_action_masks
 

@@ -4,7 +4,6 @@ error naming what is accepted, not a traceback or a silently different env."""
 from __future__ import annotations
 
 import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,6 @@ BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 def _module():  # type: ignore[no-untyped-def]
-    sys.path.insert(0, str(BENCH))
     spec = importlib.util.spec_from_file_location("vec_alternated", BENCH / "vec_alternated.py")
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
