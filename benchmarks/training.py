@@ -47,6 +47,17 @@ from wasteland.training.config import TrainConfig, load_config  # noqa: E402
 VEC_CLASSES = ("DummyVecEnv", "SubprocVecEnv")
 
 
+def config_or_exit(name: str, overrides: list[str]) -> TrainConfig:
+    """The config with its overrides, or exit with its one-line error (an unknown config or
+    field, a value out of range)."""
+    from wasteland.rules.errors import WastelandError
+
+    try:
+        return load_config(name, overrides)
+    except WastelandError as e:
+        raise SystemExit(str(e)) from None
+
+
 def vec_env(cfg: TrainConfig, n_envs: int, kind: str, workers: int = 0) -> Any:
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
@@ -187,7 +198,7 @@ def main() -> None:
     ap.add_argument("--run", type=Path, help="a wasteland train run folder, for (c)")
     args = ap.parse_args()
 
-    cfg = load_config(args.config, args.overrides)
+    cfg = config_or_exit(args.config, args.overrides)
     results: dict[str, Any] = {"config": cfg.id, "ruleset": cfg.ruleset,
                                "network": cfg.network, "env": [], "train": [], "run": None}
     if not args.skip_env:

@@ -15,16 +15,11 @@ arena pool, as they do in training), then the blocks go round.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from wasteland.training.config import load_config  # noqa: E402
 
 
 def _training_benchmark() -> Any:
@@ -38,6 +33,7 @@ def _training_benchmark() -> Any:
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
 
 KINDS = ("DummyVecEnv", "SubprocVecEnv", "Batched")
 
@@ -67,8 +63,14 @@ def main() -> None:
     ap.add_argument("--blocks", type=int, default=40, help="half-second blocks in all")
     ap.add_argument("--warmup", type=float, default=8.0, help="seconds per env before")
     args = ap.parse_args()
-    cfg = load_config(args.config, args.overrides)
+    if not len(args.specs) <= args.blocks <= 100_000:
+        raise SystemExit(f"--blocks must be from the number of specs ({len(args.specs)}) to "
+                         f"100000, got {args.blocks}")
+    if not 0 <= args.warmup <= 3600:
+        raise SystemExit(f"--warmup must be 0 to 3600 seconds, got {args.warmup}")
+    parsed = [parse_spec(spec) for spec in args.specs]
     bench = _training_benchmark()
+    cfg = bench.config_or_exit(args.config, args.overrides)
     random_legal, vec_env = bench.random_legal, bench.vec_env
     rng = np.random.default_rng(cfg.seed)
     from sb3_contrib.common.maskable.utils import get_action_masks
@@ -77,8 +79,7 @@ def main() -> None:
     try:
         if len(set(args.specs)) < len(args.specs):
             raise SystemExit("each spec once: the same N:KIND twice would share one row")
-        for spec in args.specs:
-            n, kind, workers = parse_spec(spec)
+        for spec, (n, kind, workers) in zip(args.specs, parsed):
             v = vec_env(cfg, n, kind, workers)
             v.reset()
             vecs[spec] = (v, n)

@@ -3,23 +3,15 @@ the packet decides: the battle must be exactly as it was after every decision.""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 from wasteland.agents.base import View
 from wasteland.arena.suite import load_suite
 from wasteland.rules.protocol import get_ruleset
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+from .kit import bench_module
 
 
 def test_the_last_seen_packet_puts_the_battle_back() -> None:
-    spec = importlib.util.spec_from_file_location("packet_hidden", BENCH / "packet_hidden.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["packet_hidden"] = mod
-    spec.loader.exec_module(mod)
+    mod = bench_module("packet_hidden")
     seat = next(s for s in load_suite() if s.id == "robots_robot_depot_f2d20")
     R = get_ruleset("f2d20")
     b = R.new_battle(seat.load(), 3, keep_log=False)

@@ -4,28 +4,16 @@ packet's must be seeds 0..N-1)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from wasteland.agents.policy import PolicyAgent, load_policy
 from wasteland.training.seats import seat
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-def _module(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod  # the process pool pickles its functions by module name
-    spec.loader.exec_module(mod)
-    return mod
+from .kit import bench_module as _module
 
 
 def test_a_sweep_from_another_first_seed_plays_those_seeds() -> None:

@@ -175,20 +175,16 @@ class BattleBatch:
         self._options: dict[str, Any] | None = None
         self.remotes: list[Any] = []
         self.procs: list[Any] = []
-        if self.workers <= 1:
-            self.a = _Arrays(n)
-            self.envs = [fn() for fn in env_fns]
-            self.shares = [(0, n)]
-            return
         # This process steps the first share while the workers step theirs: it would
         # otherwise sleep through every step, and each worker woken costs a wake-up (on
         # two cores, a third busy process is one too many).
         # Forked: the workers inherit the shared arrays and the env makers as they are
         # (nothing pickled); they are made before any trainer thread starts.
+        shares = max(1, self.workers)
+        self.a = _Arrays(n, shared=shares > 1)
+        bounds = np.linspace(0, n, shares + 1).astype(int)
+        self.shares = [(int(bounds[w]), int(bounds[w + 1])) for w in range(shares)]
         ctx = mp.get_context("fork")
-        self.a = _Arrays(n, shared=True)
-        bounds = np.linspace(0, n, self.workers + 1).astype(int)
-        self.shares = [(int(bounds[w]), int(bounds[w + 1])) for w in range(self.workers)]
         for lo, hi in self.shares[1:]:
             remote, child = ctx.Pipe()
             p = ctx.Process(target=_worker, args=(child, remote, list(env_fns[lo:hi]), lo,
