@@ -114,23 +114,38 @@ def run(args: argparse.Namespace) -> None:
     if (data["family"], data["ruleset"]) != (args.family, args.ruleset):
         raise SystemExit(f"{path} holds {data['family']} {data['ruleset']}, not "
                          f"{args.family} {args.ruleset}")
-    seats = seats_of(args.family, args.ruleset)
+    seats = pick_seats(seats_of(args.family, args.ruleset), args.seats)
     specs = [a.partition("=") for a in args.agents.split(",") if a]
     with ProcessPoolExecutor(args.jobs) as pool:
         for agent, _, label in specs:
             name = label or agent
-            rows = []
             for test, sc, side, kinds in seats:
                 t = time.time()
                 r = play(pool, agent, sc, args.ruleset, kinds, side, args.fights, args.jobs)
-                rows.append({"agent": name, "spec": agent, "test": test, "seat": sc.id,
-                             "first_seed": 0, **r.as_dict(), "seconds": round(time.time() - t, 1),
-                             "training": training_of(agent)})
+                row = {"agent": name, "spec": agent, "test": test, "seat": sc.id,
+                       "first_seed": 0, **r.as_dict(), "seconds": round(time.time() - t, 1),
+                       "training": training_of(agent)}
                 print(f"{name:<24} {test:<7} {sc.id:<22} {r.win_rate:6.1%} "
                       f"(W{r.wins}/L{r.losses}/D{r.draws}) {time.time() - t:6.0f} s", flush=True)
-            data["rows"] = [x for x in data["rows"] if x["agent"] != name] + rows
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(data, indent=1) + "\n")
+                # saved seat by seat: a run of hours stopped midway keeps the seats it played
+                data["rows"] = [x for x in data["rows"]
+                                if (x["agent"], x["seat"]) != (name, sc.id)] + [row]
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(data, indent=1) + "\n")
+
+
+def pick_seats(seats: list[Any], names: str | None) -> list[Any]:
+    """The seats named in ``--seats`` (comma-separated ids), in the family's order; all of
+    them when none are named. An unknown id exits naming the family's seats."""
+    if not names:
+        return seats
+    known = [s[1].id for s in seats]
+    wanted = [n.strip() for n in names.split(",") if n.strip()]
+    unknown = [n for n in wanted if n not in known]
+    if unknown or not wanted:
+        raise SystemExit(f"--seats: unknown seat {', '.join(unknown) or repr(names)}; this "
+                         f"family and ruleset has {', '.join(known)}")
+    return [s for s in seats if s[1].id in wanted]
 
 
 def import_sweep(args: argparse.Namespace) -> None:
@@ -244,6 +259,8 @@ def main(argv: list[str] | None = None) -> None:
     r.add_argument("-n", "--fights", type=int, default=1000)
     r.add_argument("--jobs", type=int, default=2)
     r.add_argument("--results", required=True)
+    r.add_argument("--seats", help="comma-separated seat ids (default: every seat of the "
+                                   "family and ruleset)")
     i = sub.add_parser("import", help="a policy's rows from its policy_seats sweep")
     i.add_argument("sweep")
     i.add_argument("--policy", required=True, help="the policy's .json manifest")
