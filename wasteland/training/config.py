@@ -52,8 +52,18 @@ class PPO(Strict):
     gae_lambda: Real = Field(0.95, ge=0, le=1)
     clip_range: Real = Field(0.2, gt=0, le=1)
     ent_coef: Real = Field(0.01, ge=0, le=1)
+    ent_coef_final: Real | None = Field(None, ge=0, le=1, description=(
+        "the entropy bonus at the end of the run: it falls (or rises) linearly from "
+        "`ent_coef` over the steps, set before each update. None: `ent_coef` throughout"))
     vf_coef: Real = Field(0.5, ge=0, le=10)
     max_grad_norm: Real = Field(0.5, gt=0, le=100)
+
+    def ent_coef_at(self, progress: float) -> float:
+        """The entropy bonus for the update at ``progress`` (0 to 1) of the run."""
+        if self.ent_coef_final is None:
+            return float(self.ent_coef)
+        p = min(1.0, max(0.0, progress))
+        return float(self.ent_coef + (self.ent_coef_final - self.ent_coef) * p)
 
 
 class Reward(Strict):
@@ -104,7 +114,8 @@ class Imitation(Strict):
 # fields added after policies shipped: left out of the config's dump (and so of its hash and
 # of a manifest) while at their defaults, so that the shipped policies' configs keep theirs
 LATER_DEFAULTS: dict[tuple[str, str], Any] = {("imitation", "anchor"): 0.0,
-                                              ("imitation", "anchor_until"): 0.5}
+                                              ("imitation", "anchor_until"): 0.5,
+                                              ("ppo", "ent_coef_final"): None}
 
 
 class Expert(Strict):

@@ -285,6 +285,7 @@ def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
             if existing:
                 vec.env_method("set_league", [str(p) for p in existing[-cfg.league.keep:]])
             vec.env_method("set_progress", self.num_timesteps / cfg.steps)
+            self._set_ent_coef()
             if progress:
                 from rich.progress import (
                     BarColumn,
@@ -303,8 +304,15 @@ def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
             self.t = time.time()
             self.n0 = self.num_timesteps
 
+        def _set_ent_coef(self) -> float:
+            model: Any = self.model  # MaskablePPO; BaseAlgorithm does not declare ent_coef
+            model.ent_coef = cfg.ppo.ent_coef_at(self.num_timesteps / cfg.steps)
+            return float(model.ent_coef)
+
         def _on_rollout_end(self) -> None:
             vec.env_method("set_progress", self.num_timesteps / cfg.steps)
+            if cfg.ppo.ent_coef_final is not None:  # the bonus for the update that follows
+                self.logger.record("train/ent_coef", self._set_ent_coef())
             if anchor is not None:  # the weight for the update that follows this rollout
                 anchor.progress = self.num_timesteps / cfg.steps
                 self.logger.record("train/anchor_weight", anchor.coefficient())
