@@ -5,7 +5,8 @@ Two steps, so that slow agents can be run apart and the page written from what i
 
     # play: each agent in each seat of the family's suite (built-in and held-out maps,
     # wasteland/arena/seats/), the packet in the same seats on the same seeds; results are
-    # merged into the JSON file (an agent run again replaces its rows)
+    # merged into the JSON file seat by seat, as each is played (an agent run again in a
+    # seat replaces that row; --seats a,b plays only those seats)
     .venv/bin/python benchmarks/benchmark_table.py run super_mutants f2d20 \\
         --agents random,scripted,packet,easy,policy:/tmp/pol/x.json=ppo_warm_s0 -n 1000 \\
         --results docs/benchmark-runs/super_mutants_f2d20.json
