@@ -68,3 +68,23 @@ def one_line_error(r: Result, *fragments: str) -> None:
 def policy_arrays(path: Path) -> dict[str, np.ndarray]:
     with np.load(path, allow_pickle=False) as data:
         return {k: data[k] for k in data.files}
+
+
+# `wasteland train` flags for a run of 1,024 steps on the smallest network with one quick
+# evaluation: for tests of what a training run does with one config field
+TINY_TRAIN = ("--set", "imitation.decisions=200", "--set", "imitation.epochs=2",
+              "--set", "steps=1024", "--set", "ppo.n_steps=128", "--set", "n_envs=2",
+              "--set", "vec_env=dummy", "--set", "ppo.batch_size=64",
+              "--set", "network=[16,16]", "--set", "evaluation.every=1024",
+              "--set", "evaluation.fights=2", "--no-progress")
+
+
+def tb_scalars(run: Path, tag: str) -> list[float]:
+    """The values a run logged to TensorBoard under ``tag``, in order."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    events = list((run / "tb").rglob("events.out.tfevents.*"))
+    assert events, "no TensorBoard log"
+    acc = EventAccumulator(str(events[0].parent))
+    acc.Reload()
+    return [e.value for e in acc.Scalars(tag)]

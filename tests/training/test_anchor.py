@@ -17,7 +17,7 @@ from wasteland.training.config import load_config  # noqa: E402
 from wasteland.training.expert import label  # noqa: E402
 from wasteland.training.imitation import masked_forward  # noqa: E402
 
-from .kit import cli  # noqa: E402
+from .kit import TINY_TRAIN, cli, tb_scalars  # noqa: E402
 
 SMALL = ["n_envs=2", "vec_env=dummy", "network=[16,16]", "ppo.n_steps=64", "ppo.batch_size=32",
          "steps=128", "imitation.decisions=200"]
@@ -112,21 +112,11 @@ def test_train_runs_with_the_anchor_and_logs_its_weight(capsys, monkeypatch, tmp
     run = tmp_path / "run"
     r = cli(capsys, monkeypatch, "train", "super_mutant_f2d20", "--out", str(run),
             "--set", "imitation.anchor=0.5", "--set", "imitation.anchor_until=0.75",
-            "--set", "imitation.decisions=200", "--set", "imitation.epochs=2",
-            "--set", "steps=1024", "--set", "ppo.n_steps=128", "--set", "n_envs=2",
-            "--set", "vec_env=dummy", "--set", "ppo.batch_size=64",
-            "--set", "network=[16,16]", "--set", "evaluation.every=1024",
-            "--set", "evaluation.fights=2", "--no-progress")
+            *TINY_TRAIN)
     assert r.code == 0, r.err
     text = (run / "config.yaml").read_text()
     assert "anchor: 0.5" in text and "anchor_until: 0.75" in text
-    events = list((run / "tb").rglob("events.out.tfevents.*"))
-    assert events, "no TensorBoard log"
-    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
-
-    acc = EventAccumulator(str(events[0].parent))
-    acc.Reload()
-    weights = [e.value for e in acc.Scalars("train/anchor_weight")]
+    weights = tb_scalars(run, "train/anchor_weight")
     assert weights[0] == pytest.approx(0.5 * (1 - 256 / 1024 / 0.75), rel=1e-5)
     assert weights == sorted(weights, reverse=True)
 

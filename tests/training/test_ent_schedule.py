@@ -10,7 +10,7 @@ pytest.importorskip("sb3_contrib")
 
 from wasteland.training.config import PPO, load_config  # noqa: E402
 
-from .kit import cli  # noqa: E402
+from .kit import TINY_TRAIN, cli, tb_scalars  # noqa: E402
 
 
 def test_the_bonus_moves_linearly_and_stops_at_the_ends() -> None:
@@ -40,21 +40,10 @@ def test_a_value_out_of_range_is_refused(value: str) -> None:
 def test_train_sets_the_bonus_before_each_update(capsys, monkeypatch, tmp_path) -> None:
     run = tmp_path / "run"
     r = cli(capsys, monkeypatch, "train", "super_mutant_f2d20", "--out", str(run),
-            "--set", "ppo.ent_coef=0.05", "--set", "ppo.ent_coef_final=0.01",
-            "--set", "imitation.decisions=200", "--set", "imitation.epochs=2",
-            "--set", "steps=1024", "--set", "ppo.n_steps=128", "--set", "n_envs=2",
-            "--set", "vec_env=dummy", "--set", "ppo.batch_size=64",
-            "--set", "network=[16,16]", "--set", "evaluation.every=1024",
-            "--set", "evaluation.fights=2", "--no-progress")
+            "--set", "ppo.ent_coef=0.05", "--set", "ppo.ent_coef_final=0.01", *TINY_TRAIN)
     assert r.code == 0, r.err
     assert "ent_coef_final: 0.01" in (run / "config.yaml").read_text()
-    events = list((run / "tb").rglob("events.out.tfevents.*"))
-    assert events, "no TensorBoard log"
-    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
-
-    acc = EventAccumulator(str(events[0].parent))
-    acc.Reload()
-    got = [e.value for e in acc.Scalars("train/ent_coef")]
+    got = tb_scalars(run, "train/ent_coef")
     # rollouts of 2 x 128 steps: the first update follows step 256 of 1,024
     assert got[0] == pytest.approx(0.05 - 0.04 * 256 / 1024, rel=1e-5)
     assert got[-1] == pytest.approx(0.01, rel=1e-5)
