@@ -264,3 +264,28 @@ def test_an_unknown_teacher_is_one_line_before_training():
         load_config("super_mutant_f2d20", ["expert.teacher=genius"])
     msg = str(e.value)
     assert "\n" not in msg and "expert.teacher" in msg and "unknown agent 'genius'" in msg
+
+
+@pytest.mark.parametrize("override, fragments", [
+    ('expert.teachers={"seat:super_mutants_ruined_street_f2d20": genius}',
+     ["expert.teachers['seat:super_mutants_ruined_street_f2d20']", "unknown agent 'genius'"]),
+    ("expert.teachers={duel: packet}",
+     ["expert.teachers: 'duel' is not one of the config's scenarios", "scenarios: ",
+      "seat:super_mutants_scrap_yard_f2d20"]),
+    ("expert.teachers={ruined_street: [packet]}", ["expert.teachers.ruined_street", "string"]),
+])
+def test_a_bad_per_map_teacher_is_one_line_before_training(override, fragments):
+    with pytest.raises(BestiaryError) as e:
+        load_config("super_mutant_f2d20", [override])
+    msg = str(e.value)
+    assert "\n" not in msg
+    for f in fragments:
+        assert f in msg, (f, msg)
+
+
+def test_per_map_teachers_leave_a_config_hash_alone_until_set():
+    plain = load_config("super_mutant_f2d20")
+    assert "teachers" not in plain.dump()["expert"]
+    mapped = load_config("super_mutant_f2d20", ["expert.teachers={ruined_street: scripted}"])
+    assert mapped.expert.teachers == {"ruined_street": "scripted"}
+    assert mapped.hash() != plain.hash()

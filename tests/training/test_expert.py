@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from wasteland.agents.base import make_agent, view_of  # noqa: E402
-from wasteland.training.config import load_config  # noqa: E402
+from wasteland.training.config import load_config, training_scenario  # noqa: E402
 from wasteland.training.expert import expert_iteration, label, label_parallel  # noqa: E402
 from wasteland.training.league_env import LeagueEnv  # noqa: E402
 
@@ -119,3 +119,33 @@ def test_train_runs_expert_iteration_from_a_config(capsys, monkeypatch, tmp_path
     steps = {row["step"] for row in rows_of(run / "eval.csv")}
     assert steps == {"0", "1024"}
     assert (run / "final.zip").is_file()
+
+
+def test_each_map_is_labelled_by_its_own_teacher(monkeypatch) -> None:
+    """`expert.teachers`: an episode on a mapped entry of `scenarios` is labelled by that
+    entry's teacher, every other episode (another map, an arena) by `teacher`; the
+    teachers are spied on to see which battles each was asked about."""
+    import wasteland.training.expert as expert
+
+    asked: dict[str, set[str]] = {}
+
+    class Spy:
+        def __init__(self, name: str, seed: int) -> None:
+            self.name, self.inner = name, make_agent(name, seed)
+
+        def act(self, view):  # type: ignore[no-untyped-def]
+            asked.setdefault(self.name, set()).add(view.battle.scenario.id)
+            return self.inner.act(view)
+
+    monkeypatch.setattr(expert, "make_agent", Spy)
+    cfg = load_config("super_mutant_f2d20", [
+        "n_envs=2", "vec_env=dummy", "network=[16,16]", "arenas.share=0.3",
+        "scenarios=[ruined_street, seat:super_mutants_scrap_yard_f2d20]",
+        "expert.teachers={seat:super_mutants_scrap_yard_f2d20: scripted}"])
+    got = label(cfg, None, 400, seed=2, beta=1.0, teacher="packet")
+    assert len(got["action"]) == 400
+    scrap_yard = training_scenario("seat:super_mutants_scrap_yard_f2d20").id
+    assert asked["scripted"] == {scrap_yard}
+    assert scrap_yard not in asked["packet"]
+    # the packet labelled the other map and at least one arena
+    assert "ruined_street" in asked["packet"] and len(asked["packet"]) >= 2, asked

@@ -115,7 +115,8 @@ class Imitation(Strict):
 # of a manifest) while at their defaults, so that the shipped policies' configs keep theirs
 LATER_DEFAULTS: dict[tuple[str, str], Any] = {("imitation", "anchor"): 0.0,
                                               ("imitation", "anchor_until"): 0.5,
-                                              ("ppo", "ent_coef_final"): None}
+                                              ("ppo", "ent_coef_final"): None,
+                                              ("expert", "teachers"): {}}
 
 
 class Expert(Strict):
@@ -123,6 +124,10 @@ class Expert(Strict):
     (wasteland/training/expert.py)."""
 
     teacher: str = Field("search", description="the agent that labels the states (its name)")
+    teachers: dict[str, str] = Field(default_factory=dict, max_length=64, description=(
+        "per map: an entry of the config's `scenarios` -> the agent that labels the states "
+        "of its episodes (arenas and maps not named here use `teacher`); distils "
+        "specialists, each trained in its own seat, into one network"))
     iterations: StrictInt = Field(3, ge=1, le=100)
     decisions: StrictInt = Field(3000, ge=10, le=10_000_000,
                                  description="states labelled by the teacher per iteration")
@@ -296,11 +301,18 @@ def _check_names(cfg: TrainConfig, path: Path) -> None:
                                     f"creature {c!r}; known: {', '.join(sorted(known))}")
     from wasteland.agents.base import make_agent
 
-    try:  # the teacher is made in the labelling workers: a typo fails here, in one line
-        make_agent(cfg.expert.teacher)
-    except WastelandError as e:
-        raise BestiaryError(f"{path}: training config {cfg.id!r}: expert.teacher: {e}"
-                            ) from None
+    # the teachers are made in the labelling workers: a typo fails here, in one line
+    for field, name in [("expert.teacher", cfg.expert.teacher)] + [
+            (f"expert.teachers[{k!r}]", v) for k, v in cfg.expert.teachers.items()]:
+        try:
+            make_agent(name)
+        except WastelandError as e:
+            raise BestiaryError(f"{path}: training config {cfg.id!r}: {field}: {e}") from None
+    for k in cfg.expert.teachers:
+        if k not in cfg.scenarios:
+            raise BestiaryError(f"{path}: training config {cfg.id!r}: expert.teachers: "
+                                f"{k!r} is not one of the config's scenarios; scenarios: "
+                                f"{', '.join(cfg.scenarios) or '(none)'}")
     for field, s in ([("scenarios", s) for s in cfg.scenarios]
                      + [("evaluation.scenarios", s) for s in cfg.evaluation.scenarios]):
         try:

@@ -45,12 +45,18 @@ def label(cfg: TrainConfig, policy: Policy | None, decisions: int, seed: int, be
     """``decisions`` states of the league env, with the teacher's action in each: played
     by the teacher with probability ``beta`` (always without a ``policy``), else by the
     network: observations, masks, the teacher's egocentric ids, and the discounted
-    returns of the play that followed."""
+    returns of the play that followed. An episode on a map named in ``expert.teachers``
+    is labelled by that map's teacher, any other by ``teacher``."""
     from .league_env import LeagueEnv
 
     env = LeagueEnv(cfg)
     rng = np.random.default_rng(seed)
-    expert = make_agent(teacher, int(rng.integers(2**31 - 1)))
+    default = make_agent(teacher, int(rng.integers(2**31 - 1)))
+    # one agent per distinct name (a policy file is loaded once however many maps use it)
+    by_name = {name: make_agent(name, int(rng.integers(2**31 - 1)))
+               for name in dict.fromkeys(cfg.expert.teachers.values()) if name != teacher}
+    by_name[teacher] = default
+    per_map = {k: by_name[v] for k, v in cfg.expert.teachers.items()}
     obs, _ = env.reset(seed=int(rng.integers(2**31 - 1)))
     obs_l: list[np.ndarray] = []
     mask_l: list[np.ndarray] = []
@@ -62,6 +68,7 @@ def label(cfg: TrainConfig, policy: Policy | None, decisions: int, seed: int, be
         inner = env.env
         assert inner is not None and inner.battle is not None
         mask = env.action_masks()
+        expert = per_map.get(env.entry, default) if env.entry is not None else default
         a = inner.env_action(expert.act(view_of(inner.ruleset, inner.battle)))
         obs_l.append(obs)
         mask_l.append(mask)

@@ -49,6 +49,9 @@ class LeagueEnv(gymnasium.Env):
         self._arenas: list[tuple[Scenario, bool]] = _POOLS.setdefault(cfg.hash(), [])
         self.env: SingleAgentEnv | None = None
         self.episode: dict[str, Any] = {}
+        # the config's `scenarios` entry the episode plays (None on an arena): per-map
+        # teachers of expert iteration are keyed by it
+        self.entry: str | None = None
 
     # called by the trainer through VecEnv.env_method
     def set_progress(self, progress: float) -> None:
@@ -88,8 +91,10 @@ class LeagueEnv(gymnasium.Env):
             self.episode = {"map": "arena" + (" (mirror)" if mirror else ""), "opponents": kind}
             key = (f"arena:{id(sc)}", kind)
             learner: int | str = "Creatures"
+            self.entry = None
         else:
-            sc = self.scenarios[int(rng.integers(len(self.scenarios)))]
+            k = int(rng.integers(len(self.scenarios)))
+            sc, self.entry = self.scenarios[k], cfg.scenarios[k]
             self.episode = {"map": sc.id, "opponents": kind}
             key, learner = (sc.id, kind), side_of(sc, cfg.creatures)
         env = self._cached.get(key)
