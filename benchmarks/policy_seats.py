@@ -37,6 +37,7 @@ from typing import Any
 from wasteland.agents.policy import PolicyAgent, load_policy, shipped_names
 from wasteland.bestiary.loader import load_scenario, scenario_names
 from wasteland.bestiary.models import Scenario
+from wasteland.rules.errors import WastelandError
 from wasteland.training.seats import Record, difference_interval, mirror, seat
 from wasteland.training.stats import wilson
 
@@ -192,6 +193,11 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--first-seed must be 0 to {MAX_SEED - a.fights:,} (the last seed played, "
                 f"FIRST + N - 1, stays below 2**31)")
     names = a.policies or shipped_names()
+    for name in names:  # every file readable before hours of fights start
+        try:
+            load_policy(name) if "/" not in name else load_policy(Path(name))
+        except WastelandError as e:
+            p.error(str(e))
     ok = True
     with ProcessPoolExecutor(a.jobs) as pool:
         for name in names:

@@ -66,3 +66,19 @@ def test_out_of_range_numbers_are_one_line_errors(args: list[str], capsys) -> No
     assert e.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert ": error: --" in err[-1] and "Traceback" not in "".join(err)
+
+
+@pytest.mark.parametrize("name, fragment", [
+    ("no_such_policy", "unknown policy 'no_such_policy'; shipped policies:"),
+    ("gone/radscorpion_f2d20.json", "no manifest gone/radscorpion_f2d20.json"),
+])
+def test_a_policy_that_cannot_be_read_is_one_line_before_any_fight(name: str, fragment: str,
+                                                                     tmp_path, monkeypatch,
+                                                                     capsys) -> None:
+    monkeypatch.chdir(tmp_path)
+    ps = _module("policy_seats")
+    with pytest.raises(SystemExit) as e:
+        ps.main(["radscorpion_simple", name, "-n", "1", "--jobs", "1"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert fragment in err[-1] and "Traceback" not in "".join(err), err

@@ -79,6 +79,16 @@ def test_train_export_refuse_and_resume(capsys, monkeypatch, tmp_path):
     assert m["steps"] == 2048 and m["config"]["id"] == "radscorpion_pnp"
     assert m["training"]["steps"] == 2048 and m["config_hash"] == cfg.hash()
     assert [a.shape for a in pol.weights][:2] == [(pol.weights[0].shape[0], 16), (16, 16)]
+    # a checkpoint instead of final.zip, named as the run lists it, by its stem, or by path
+    for given in ("checkpoints/step_1024.zip", "step_1024", str(run / "checkpoints" / "step_1024.zip")):
+        r = cli(capsys, monkeypatch, "export", str(run), "--name", "c", "--checkpoint", given,
+                "--out", str(tmp_path / "ck"))
+        assert r.code == 0, (given, r.err)
+        m = json.loads((tmp_path / "ck" / "c.json").read_text())
+        assert m["steps"] == 1024 and m["source"] == "step_1024.zip", given
+    one_line_error(cli(capsys, monkeypatch, "export", str(run), "--name", "c", "--checkpoint",
+                       "step_999", "--out", str(tmp_path / "ck")),
+                   "no checkpoint 'step_999'", "step_1024.zip, step_2048.zip")
     one_line_error(cli(capsys, monkeypatch, "export", str(run), "--name", "Bad Name"),
                    "--name 'Bad Name'")
     one_line_error(cli(capsys, monkeypatch, "export", str(tmp_path / "exp"), "--name", "t"),
@@ -137,6 +147,12 @@ def test_a_broken_checkpoint_is_one_line_in_export_and_resume(capsys, monkeypatc
     one_line_error(cli(capsys, monkeypatch, "export", str(run), "--name", "t",
                        "--out", str(tmp_path / "out")),
                    "final.zip", "not a readable MaskablePPO checkpoint")
+    (run / "final.zip").unlink()
+    (run / "checkpoints" / "step_7.zip").write_bytes(b"")
+    one_line_error(cli(capsys, monkeypatch, "export", str(run), "--name", "t",
+                       "--out", str(tmp_path / "out")),
+                   "no final.zip (the run has not finished)", "--checkpoint: step_7.zip")
+    (run / "checkpoints" / "step_7.zip").unlink()
     (run / "checkpoints" / "step_5.zip").write_bytes(b"")
     r = cli(capsys, monkeypatch, "train", "radscorpion_f2d20", "--resume", str(run),
             "--no-progress")

@@ -113,7 +113,7 @@ def export(
     name: Annotated[str, typer.Option(help="The policy's name (NAME.npz, NAME.json).")],
     out: Annotated[Path, typer.Option(help="Where to write the two files.")] = Path("."),
     checkpoint: Annotated[str | None, typer.Option(
-        help="Export checkpoints/step_N.zip instead of final.zip (give checkpoints/step_N.zip).")
+        help="Export a checkpoint instead of final.zip: step_N, step_N.zip or checkpoints/step_N.zip.")
     ] = None,
 ) -> None:
     """Export a trained run to NAME.npz (weights) and NAME.json (manifest)."""

@@ -109,6 +109,26 @@ def read_summary(run_dir: Path) -> dict[str, Any]:
     return summary
 
 
+def checkpoint_path(run_dir: Path, checkpoint: str | None) -> Path:
+    """The file ``--checkpoint`` names: ``checkpoints/step_N.zip``, ``step_N.zip`` or
+    ``step_N`` in the run, or a path to one; without it, the run's ``final.zip``."""
+    have = sorted((p.name for p in (run_dir / "checkpoints").glob("*.zip")),
+                  key=lambda n: (len(n), n))
+    if checkpoint is None:
+        path = run_dir / "final.zip"
+        if not path.is_file():
+            raise WastelandError(f"{run_dir}: no final.zip (the run has not finished); export "
+                                 f"one of its checkpoints with --checkpoint: "
+                                 f"{', '.join(have) or 'none yet'}")
+        return path
+    name = checkpoint if checkpoint.endswith(".zip") else checkpoint + ".zip"
+    for path in (run_dir / name, run_dir / "checkpoints" / name, Path(name)):
+        if path.is_file():
+            return path
+    raise WastelandError(f"{run_dir}: no checkpoint {checkpoint!r}; its checkpoints: "
+                         f"{', '.join(have) or 'none yet'}")
+
+
 def export_run(run_dir: Path, name: str, out_dir: Path, checkpoint: str | None = None
                ) -> tuple[Path, Path]:
     """Export a ``wasteland train`` run: its final model (or ``checkpoint``), its config
@@ -119,11 +139,7 @@ def export_run(run_dir: Path, name: str, out_dir: Path, checkpoint: str | None =
     if not (run_dir / "config.yaml").is_file():
         raise WastelandError(f"{run_dir}: not a training run (no config.yaml in it)")
     cfg = load_config(str(run_dir / "config.yaml"))
-    path = run_dir / (checkpoint or "final.zip")
-    if not path.is_file():
-        have = sorted(p.name for p in (run_dir / "checkpoints").glob("*.zip"))
-        raise WastelandError(f"{run_dir}: no {path.name} (the run has not finished); "
-                             f"checkpoints: {', '.join(have) or 'none'}")
+    path = checkpoint_path(run_dir, checkpoint)
     ckpt = read_checkpoint(path)
     summary = read_summary(run_dir)
     extra = {"exported": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
