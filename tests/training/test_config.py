@@ -289,3 +289,24 @@ def test_per_map_teachers_leave_a_config_hash_alone_until_set():
     mapped = load_config("super_mutant_f2d20", ["expert.teachers={ruined_street: scripted}"])
     assert mapped.expert.teachers == {"ruined_street": "scripted"}
     assert mapped.hash() != plain.hash()
+
+
+def test_a_relative_teacher_file_is_found_in_the_working_folder_then_the_configs(
+        tmp_path, monkeypatch):
+    """A shipped config names its teachers relative to the configs folder and so trains
+    from any working folder; a user's file of the same relative name comes first."""
+    import wasteland.training.config as config
+
+    shipped, work = tmp_path / "configs", tmp_path / "work"
+    (shipped / "teachers").mkdir(parents=True)
+    (work / "teachers").mkdir(parents=True)
+    (shipped / "teachers" / "duel.npz").write_bytes(b"")
+    monkeypatch.setattr(config, "CONFIGS", shipped)
+    monkeypatch.chdir(work)
+    assert config.teacher_agent("policy:teachers/duel.npz") == \
+        f"policy:{shipped / 'teachers' / 'duel.npz'}"
+    (work / "teachers" / "duel.npz").write_bytes(b"")
+    assert config.teacher_agent("policy:teachers/duel.npz") == "policy:teachers/duel.npz"
+    for name in ("packet", "search:rollouts=8", "policy:robot_pnp",
+                 f"policy:{tmp_path / 'elsewhere.npz'}", "policy:teachers/missing.npz"):
+        assert config.teacher_agent(name) == name

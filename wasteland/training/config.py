@@ -289,6 +289,19 @@ def training_scenario(name: str) -> Scenario:
     return load_scenario(name)
 
 
+def teacher_agent(name: str) -> str:
+    """The agent name an ``expert`` teacher makes: a relative ``policy:`` path is looked up
+    from the working folder, then from the shipped configs' folder, where a shipped config
+    keeps the teachers it distils (``configs/teachers/``), so it trains from anywhere."""
+    rest = name[len("policy:"):] if name.startswith("policy:") else None
+    if rest is None or not ("/" in rest or rest.endswith((".npz", ".json"))):
+        return name
+    here = Path(rest)
+    if here.is_absolute() or here.is_file() or not (CONFIGS / here).is_file():
+        return name
+    return f"policy:{CONFIGS / here}"
+
+
 def _check_names(cfg: TrainConfig, path: Path) -> None:
     """Creature ids and scenarios that exist, so a typo fails before training starts."""
     from wasteland.bestiary.loader import default_bestiary
@@ -305,7 +318,7 @@ def _check_names(cfg: TrainConfig, path: Path) -> None:
     for field, name in [("expert.teacher", cfg.expert.teacher)] + [
             (f"expert.teachers[{k!r}]", v) for k, v in cfg.expert.teachers.items()]:
         try:
-            make_agent(name)
+            make_agent(teacher_agent(name))
         except WastelandError as e:
             raise BestiaryError(f"{path}: training config {cfg.id!r}: {field}: {e}") from None
     for k in cfg.expert.teachers:

@@ -25,7 +25,7 @@ import numpy as np
 from wasteland.agents.base import make_agent, view_of
 from wasteland.agents.policy import Policy
 
-from .config import TrainConfig
+from .config import TrainConfig, teacher_agent
 from .imitation import discounted
 
 
@@ -51,9 +51,9 @@ def label(cfg: TrainConfig, policy: Policy | None, decisions: int, seed: int, be
 
     env = LeagueEnv(cfg)
     rng = np.random.default_rng(seed)
-    default = make_agent(teacher, int(rng.integers(2**31 - 1)))
+    default = make_agent(teacher_agent(teacher), int(rng.integers(2**31 - 1)))
     # one agent per distinct name (a policy file is loaded once however many maps use it)
-    by_name = {name: make_agent(name, int(rng.integers(2**31 - 1)))
+    by_name = {name: make_agent(teacher_agent(name), int(rng.integers(2**31 - 1)))
                for name in dict.fromkeys(cfg.expert.teachers.values()) if name != teacher}
     by_name[teacher] = default
     per_map = {k: by_name[v] for k, v in cfg.expert.teachers.items()}
