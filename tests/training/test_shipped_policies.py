@@ -85,3 +85,29 @@ def test_shipped_policy_wins_its_seat_more_than_the_packet(name: str) -> None:
         packet_wins += seat("packet", sc, pol.ruleset, sorted(pol.kinds), seat_side=side,
                             fights=QUICK_FIGHTS).wins
     assert policy_wins > packet_wins, (name, policy_wins, packet_wins)
+
+
+TEACHERS = Path(__file__).resolve().parents[2] / "wasteland" / "training" / "configs" / "teachers"
+
+
+@pytest.mark.parametrize("path", sorted(TEACHERS.glob("*.yaml")), ids=lambda p: p.stem)
+def test_each_shipped_teacher_was_trained_from_its_config(path: Path) -> None:
+    """A shipped config that distils names teachers in configs/teachers/: each is the
+    export of the config of the same name beside it, and loads with the running code (an
+    observation change refuses it until it is retrained, as a shipped policy)."""
+    cfg = load_config(str(path))
+    p = load_policy(path.with_suffix(".npz"))
+    assert p.manifest["config_hash"] == cfg.hash() and p.manifest["config"] == cfg.dump()
+    assert p.name == cfg.id == path.stem
+    assert p.ruleset == cfg.ruleset and sorted(p.kinds) == sorted(cfg.creatures)
+
+
+def test_every_teacher_a_shipped_config_names_ships() -> None:
+    from wasteland.training.config import config_names
+
+    named = {v for n in config_names() for v in
+             [load_config(n).expert.teacher, *load_config(n).expert.teachers.values()]
+             if v.startswith("policy:teachers/")}
+    assert named, "no shipped config distils from teachers"
+    for v in named:
+        assert (TEACHERS.parent / v[len("policy:"):]).is_file(), v
