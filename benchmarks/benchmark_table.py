@@ -85,9 +85,23 @@ def training_of(agent: str) -> dict[str, Any] | None:
 
     m = load_policy(Path(agent[len("policy:"):])).manifest
     tr = m.get("training") or {}
-    return {"steps": m.get("steps"), "wall_s": tr.get("wall_s"),
-            "algorithm": (m.get("config") or {}).get("algorithm", "ppo"),
-            "seed": (m.get("config") or {}).get("seed")}
+    cfg = m.get("config") or {}
+    algorithm = cfg.get("algorithm", "ppo")
+    out = {"steps": m.get("steps"), "wall_s": m.get("checkpoint_wall_s", tr.get("wall_s")),
+           "algorithm": algorithm, "seed": cfg.get("seed")}
+    if algorithm == "expert_iteration":  # the teacher's labels came before any PPO step
+        e = cfg.get("expert") or {}
+        out["labels"] = int(e.get("iterations", 0)) * int(e.get("decisions", 0))
+    return out
+
+
+def trained_text(tr: dict[str, Any] | None) -> str:
+    """The row's training cell: algorithm, seed, labels (expert iteration), PPO steps, wall."""
+    if not tr:
+        return "-"
+    labels = f"{tr['labels']:,} labels + " if tr.get("labels") else ""
+    return (f"{tr['algorithm']} seed {tr['seed']}: {labels}{tr['steps'] or 0:,} steps, "
+            f"{(tr['wall_s'] or 0) / 60:.0f} min")
 
 
 def run(args: argparse.Namespace) -> None:
@@ -238,10 +252,7 @@ def write(args: argparse.Namespace) -> None:
                     Record(**{k: base[k] for k in ("fights", "wins", "losses", "draws")})
                 dlo, dhi = difference_interval(a, b)
                 diff = f"{(a.win_rate - b.win_rate) * 100:+.1f} [{dlo * 100:+.1f}, {dhi * 100:+.1f}]"
-            tr = r.get("training")
-            trained = "-" if not tr else (
-                f"{tr['algorithm']} seed {tr['seed']}: {tr['steps'] or 0:,} steps, "
-                f"{(tr['wall_s'] or 0) / 60:.0f} min")
+            trained = trained_text(r.get("training"))
             out.append(f"| {r['agent']} | {r['test']} | {r['seat']} | {r['fights']:,} | "
                        f"{_pct(r['wins'] / r['fights'])} [{_pct(lo)}, {_pct(hi)}] | {diff} | "
                        f"{trained} |")

@@ -43,3 +43,30 @@ def test_an_unknown_seat_is_a_one_line_error(tmp_path: Path, seats: str) -> None
     assert "--seats: unknown seat" in msg and "radscorpions_duel_simple" in msg
     assert "\n" not in msg
     assert not results.exists()
+
+
+def test_a_learned_row_shows_its_labels_and_the_wall_time_of_its_checkpoint(tmp_path: Path
+                                                                            ) -> None:
+    """An expert-iteration policy exported at its step-0 checkpoint: the row counts the
+    teacher's labels (rounds x states) and the wall time when that checkpoint was written,
+    not the whole run's."""
+    pytest.importorskip("sb3_contrib")
+    from training.kit import random_policy
+
+    from wasteland.training.export import write_policy
+
+    bt = bench_module("benchmark_table")
+    pol = random_policy("distilled")
+    pol.manifest.update(steps=0, checkpoint_wall_s=375.0, training={"wall_s": 742.5},
+                        config={"algorithm": "expert_iteration", "seed": 0,
+                                "expert": {"iterations": 6, "decisions": 60000}})
+    npz, _ = write_policy(pol, tmp_path)
+    tr = bt.training_of(f"policy:{npz}")
+    assert tr == {"steps": 0, "wall_s": 375.0, "algorithm": "expert_iteration", "seed": 0,
+                  "labels": 360000}
+    assert bt.trained_text(tr) == "expert_iteration seed 0: 360,000 labels + 0 steps, 6 min"
+    # a PPO run exported at its end: no labels, the run's wall time
+    pol.manifest.update(steps=800000, config={"algorithm": "ppo", "seed": 1})
+    del pol.manifest["checkpoint_wall_s"]
+    npz, _ = write_policy(pol, tmp_path)
+    assert bt.trained_text(bt.training_of(f"policy:{npz}")) == "ppo seed 1: 800,000 steps, 12 min"

@@ -73,6 +73,7 @@ def test_train_export_refuse_and_resume(capsys, monkeypatch, tmp_path):
     # export
     r = cli(capsys, monkeypatch, "export", str(run), "--name", "t", "--out", str(tmp_path / "exp"))
     assert r.code == 0, r.err
+    assert "checkpoint_wall_s" not in json.loads((tmp_path / "exp" / "t.json").read_text())
     pol = load_policy(tmp_path / "exp" / "t.npz")
     assert pol.name == "t" and pol.ruleset == "pnp" and pol.kinds == set(cfg.creatures)
     m = json.loads((tmp_path / "exp" / "t.json").read_text())
@@ -86,6 +87,10 @@ def test_train_export_refuse_and_resume(capsys, monkeypatch, tmp_path):
         assert r.code == 0, (given, r.err)
         m = json.loads((tmp_path / "ck" / "c.json").read_text())
         assert m["steps"] == 1024 and m["source"] == "step_1024.zip", given
+        # the wall time when that checkpoint was written, not the whole run's
+        assert m["checkpoint_wall_s"] == float(next(r["wall_s"] for r in rows
+                                                    if r["step"] == "1024")), given
+        assert m["checkpoint_wall_s"] <= m["training"]["wall_s"]
     one_line_error(cli(capsys, monkeypatch, "export", str(run), "--name", "c", "--checkpoint",
                        "step_999", "--out", str(tmp_path / "ck")),
                    "no checkpoint 'step_999'", "step_1024.zip, step_2048.zip")

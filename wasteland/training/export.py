@@ -109,6 +109,21 @@ def read_summary(run_dir: Path) -> dict[str, Any]:
     return summary
 
 
+def _wall_at(run_dir: Path, steps: int) -> float | None:
+    """The run's wall time when it reached ``steps``, from its eval.csv (written with each
+    checkpoint), or None when no row has that step or the file is unreadable."""
+    import csv
+
+    try:
+        with open(run_dir / "eval.csv", newline="", encoding="utf-8") as f:
+            for row in csv.DictReader(f):
+                if row.get("step") == str(steps):
+                    return float(row["wall_s"])
+    except (OSError, ValueError, KeyError, csv.Error):
+        return None
+    return None
+
+
 def checkpoint_path(run_dir: Path, checkpoint: str | None) -> Path:
     """The file ``--checkpoint`` names: ``checkpoints/step_N.zip``, ``step_N.zip`` or
     ``step_N`` in the run, or a path to one; without it, the run's ``final.zip``."""
@@ -142,9 +157,11 @@ def export_run(run_dir: Path, name: str, out_dir: Path, checkpoint: str | None =
     path = checkpoint_path(run_dir, checkpoint)
     ckpt = read_checkpoint(path)
     summary = read_summary(run_dir)
+    steps = ckpt.counters["num_timesteps"]
     extra = {"exported": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-             "training": summary, "source": str(path.name),
-             "steps": ckpt.counters["num_timesteps"]}
+             "training": summary, "source": str(path.name), "steps": steps}
+    if checkpoint is not None and (wall := _wall_at(run_dir, steps)) is not None:
+        extra["checkpoint_wall_s"] = wall  # the summary's wall time is the whole run's
     layers = [Layer(w, b) for w, b in policy_layers(ckpt)]
     if len(layers) != len(cfg.network) + 1:
         raise WastelandError(f"{path}: its policy has {len(layers) - 1} hidden layers, the run's "
