@@ -87,12 +87,20 @@ def training_of(agent: str) -> dict[str, Any] | None:
     tr = m.get("training") or {}
     cfg = m.get("config") or {}
     algorithm = cfg.get("algorithm", "ppo")
-    out = {"steps": m.get("steps"), "wall_s": m.get("checkpoint_wall_s", tr.get("wall_s")),
+    out = {"steps": _count(m.get("steps")),
+           "wall_s": _count(m.get("checkpoint_wall_s", tr.get("wall_s"))),
            "algorithm": algorithm, "seed": cfg.get("seed")}
     if algorithm == "expert_iteration":  # the teacher's labels came before any PPO step
         e = cfg.get("expert") or {}
-        out["labels"] = int(e.get("iterations", 0)) * int(e.get("decisions", 0))
+        out["labels"] = int(_count(e.get("iterations")) * _count(e.get("decisions")))
     return out
+
+
+def _count(value: Any) -> float:
+    """A manifest's number (steps, seconds, rounds): 0 unless a number from 0 to 1e12, so a
+    hand-edited manifest cannot break or blow up the table."""
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1e12
+    return value if ok else 0
 
 
 def trained_text(tr: dict[str, Any] | None) -> str:

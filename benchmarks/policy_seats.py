@@ -59,7 +59,7 @@ def scenarios_with(kinds: frozenset[str], paths: list[str]) -> list[Scenario]:
 def _chunk(args: tuple[str, str, Any, str, int, int, str, int | None]) -> dict[str, int]:
     """One slice of fights (a worker process): 'policy' or 'packet' in the seat."""
     name, kind, scenario, ruleset, first, n, who, side = args
-    pol = load_policy(name) if "/" not in name else load_policy(Path(name))
+    pol = _load(name)
     maker = (lambda s: PolicyAgent(pol, s)) if who == "policy" else "packet"
     if kind == "mirror":
         r = mirror(maker, scenario, ruleset, sorted(pol.kinds), fights=n, first_seed=first)
@@ -111,9 +111,14 @@ def five_points_ahead(wins: int, fights: int, base_wins: int, base_fights: int) 
     return (wins * base_fights - base_wins * fights) * 20 >= fights * base_fights
 
 
+def _load(name: str) -> Any:
+    """A shipped policy by name, or the one at a path."""
+    return load_policy(name) if "/" not in name else load_policy(Path(name))
+
+
 def sweep(name: str, n: int, jobs: int, pool: ProcessPoolExecutor,
           seats: str = "suite", first: int = 0) -> dict[str, Any]:
-    pol = load_policy(name) if "/" not in name else load_policy(Path(name))
+    pol = _load(name)
     rs = pol.ruleset
     out: dict[str, Any] = {"policy": pol.name, "ruleset": rs, "fights": n, "seats": seats,
                            "first_seed": first, "seat": [], "unseen": [], "mirror": []}
@@ -195,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     names = a.policies or shipped_names()
     for name in names:  # every file readable before hours of fights start
         try:
-            load_policy(name) if "/" not in name else load_policy(Path(name))
+            _load(name)
         except WastelandError as e:
             p.error(str(e))
     ok = True

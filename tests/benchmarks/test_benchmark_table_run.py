@@ -70,3 +70,21 @@ def test_a_learned_row_shows_its_labels_and_the_wall_time_of_its_checkpoint(tmp_
     del pol.manifest["checkpoint_wall_s"]
     npz, _ = write_policy(pol, tmp_path)
     assert bt.trained_text(bt.training_of(f"policy:{npz}")) == "ppo seed 1: 800,000 steps, 12 min"
+
+
+@pytest.mark.parametrize("bad", ["x", None, -5, 1e300, True, [3]])
+def test_a_hand_edited_manifest_number_does_not_break_the_table(bad, tmp_path: Path) -> None:
+    pytest.importorskip("sb3_contrib")
+    from training.kit import random_policy
+
+    from wasteland.training.export import write_policy
+
+    bt = bench_module("benchmark_table")
+    pol = random_policy("edited")
+    pol.manifest.update(steps=bad, checkpoint_wall_s=bad,
+                        config={"algorithm": "expert_iteration", "seed": 0,
+                                "expert": {"iterations": bad, "decisions": 60000}})
+    npz, _ = write_policy(pol, tmp_path)
+    tr = bt.training_of(f"policy:{npz}")
+    assert (tr["steps"], tr["wall_s"], tr["labels"]) == (0, 0, 0)
+    assert bt.trained_text(tr) == "expert_iteration seed 0: 0 steps, 0 min"

@@ -107,8 +107,13 @@ CFG = "radscorpion_pnp.yaml"
      [CFG, "mix needs positive weights"]),
 ])
 def test_a_bad_override_is_one_line_naming_file_and_field(override, error, fragments):
+    _refused_in_one_line("radscorpion_pnp", override, error, fragments)
+
+
+def _refused_in_one_line(config: str, override: str, error: type[Exception],
+                         fragments: list[str]) -> None:
     with pytest.raises(error) as e:
-        load_config("radscorpion_pnp", [override])
+        load_config(config, [override])
     msg = str(e.value)
     assert "\n" not in msg
     for f in fragments:
@@ -275,12 +280,7 @@ def test_an_unknown_teacher_is_one_line_before_training():
     ("expert.teachers={ruined_street: [packet]}", ["expert.teachers.ruined_street", "string"]),
 ])
 def test_a_bad_per_map_teacher_is_one_line_before_training(override, fragments):
-    with pytest.raises(BestiaryError) as e:
-        load_config("super_mutant_f2d20", [override])
-    msg = str(e.value)
-    assert "\n" not in msg
-    for f in fragments:
-        assert f in msg, (f, msg)
+    _refused_in_one_line("super_mutant_f2d20", override, BestiaryError, fragments)
 
 
 def test_per_map_teachers_leave_a_config_hash_alone_until_set():

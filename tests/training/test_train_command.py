@@ -162,3 +162,15 @@ def test_a_broken_checkpoint_is_one_line_in_export_and_resume(capsys, monkeypatc
     r = cli(capsys, monkeypatch, "train", "radscorpion_f2d20", "--resume", str(run),
             "--no-progress")
     one_line_error(r, "step_5.zip", "not a readable MaskablePPO checkpoint")
+
+
+@pytest.mark.parametrize("row", ["0,nan", "0,1e300", "0,-3", "0", "0,soon"])
+def test_a_damaged_eval_csv_leaves_the_checkpoint_wall_time_out(row, tmp_path):
+    """The wall time read back from eval.csv is a number of seconds within bounds, or it is
+    left out of the manifest (never an error, never a crafted value)."""
+    from wasteland.training.export import _wall_at
+
+    (tmp_path / "eval.csv").write_text("step,wall_s\n" + row + "\n")
+    assert _wall_at(tmp_path, 0) is None
+    (tmp_path / "eval.csv").write_text("step,wall_s\n0,375.5\n")
+    assert _wall_at(tmp_path, 0) == 375.5 and _wall_at(tmp_path, 1) is None

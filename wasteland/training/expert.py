@@ -51,12 +51,13 @@ def label(cfg: TrainConfig, policy: Policy | None, decisions: int, seed: int, be
 
     env = LeagueEnv(cfg)
     rng = np.random.default_rng(seed)
-    default = make_agent(teacher_agent(teacher), int(rng.integers(2**31 - 1)))
     # one agent per distinct name (a policy file is loaded once however many maps use it)
-    by_name = {name: make_agent(teacher_agent(name), int(rng.integers(2**31 - 1)))
-               for name in dict.fromkeys(cfg.expert.teachers.values()) if name != teacher}
-    by_name[teacher] = default
-    per_map = {k: by_name[v] for k, v in cfg.expert.teachers.items()}
+    by_name: dict[str, Any] = {}
+    for name in (teacher, *cfg.expert.teachers.values()):
+        if name not in by_name:
+            by_name[name] = make_agent(teacher_agent(name), int(rng.integers(2**31 - 1)))
+    default = by_name[teacher]
+    per_map: dict[str | None, Any] = {k: by_name[v] for k, v in cfg.expert.teachers.items()}
     obs, _ = env.reset(seed=int(rng.integers(2**31 - 1)))
     obs_l: list[np.ndarray] = []
     mask_l: list[np.ndarray] = []
@@ -68,7 +69,7 @@ def label(cfg: TrainConfig, policy: Policy | None, decisions: int, seed: int, be
         inner = env.env
         assert inner is not None and inner.battle is not None
         mask = env.action_masks()
-        expert = per_map.get(env.entry, default) if env.entry is not None else default
+        expert = per_map.get(env.entry, default)  # an arena's entry is None: the default
         a = inner.env_action(expert.act(view_of(inner.ruleset, inner.battle)))
         obs_l.append(obs)
         mask_l.append(mask)

@@ -109,17 +109,23 @@ def read_summary(run_dir: Path) -> dict[str, Any]:
     return summary
 
 
+MAX_WALL_S = 10 * 365 * 86400.0  # a run's wall time read back from its eval.csv
+
+
 def _wall_at(run_dir: Path, steps: int) -> float | None:
     """The run's wall time when it reached ``steps``, from its eval.csv (written with each
-    checkpoint), or None when no row has that step or the file is unreadable."""
+    checkpoint), or None when no row has that step, the file is unreadable or the time is
+    not a number of seconds from 0 to MAX_WALL_S."""
     import csv
+    import math
 
     try:
         with open(run_dir / "eval.csv", newline="", encoding="utf-8") as f:
             for row in csv.DictReader(f):
                 if row.get("step") == str(steps):
-                    return float(row["wall_s"])
-    except (OSError, ValueError, KeyError, csv.Error):
+                    wall = float(row.get("wall_s") or "nan")
+                    return wall if math.isfinite(wall) and 0 <= wall <= MAX_WALL_S else None
+    except (OSError, ValueError, csv.Error):
         return None
     return None
 
