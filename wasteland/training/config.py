@@ -116,7 +116,8 @@ class Imitation(Strict):
 LATER_DEFAULTS: dict[tuple[str, str], Any] = {("imitation", "anchor"): 0.0,
                                               ("imitation", "anchor_until"): 0.5,
                                               ("ppo", "ent_coef_final"): None,
-                                              ("expert", "teachers"): {}}
+                                              ("expert", "teachers"): {},
+                                              ("expert", "last_seen"): False}
 
 
 class Expert(Strict):
@@ -128,6 +129,11 @@ class Expert(Strict):
         "per map: an entry of the config's `scenarios` -> the agent that labels the states "
         "of its episodes (arenas and maps not named here use `teacher`); distils "
         "specialists, each trained in its own seat, into one network"))
+    last_seen: StrictBool = Field(False, description=(
+        "a teacher that is not a policy (the packet, the search) decides with each enemy "
+        "out of the decider's sight where the decider last saw it, as the observation "
+        "shows it (training/belief.py), so that its labels rest on what the network can "
+        "know; false: on every enemy's true square"))
     iterations: StrictInt = Field(3, ge=1, le=100)
     decisions: StrictInt = Field(3000, ge=10, le=10_000_000,
                                  description="states labelled by the teacher per iteration")

@@ -25,6 +25,7 @@ import numpy as np
 from wasteland.agents.base import make_agent, view_of
 from wasteland.agents.policy import Policy
 
+from .belief import last_seen
 from .config import TrainConfig, teacher_agent
 from .imitation import discounted
 
@@ -38,6 +39,20 @@ def _choose(policy: Policy, obs: np.ndarray, mask: np.ndarray, rng: np.random.Ge
     p = np.exp(z[legal] - z[legal].max())
     p /= p.sum()
     return int(legal[int(rng.choice(len(legal), p=p))])
+
+
+def _teach(expert: Any, inner: Any, mask: np.ndarray, blind: bool) -> int:
+    """The teacher's action as an env id; ``blind``: decided with hidden enemies where the
+    decider last saw them. A choice that is not legal in the true battle (a step onto the
+    square a hidden enemy stands on) is decided again on the true battle."""
+    b = inner.battle
+    view = view_of(inner.ruleset, b)
+    if blind:
+        with last_seen(b, view.me.slot) as moved:
+            a = inner.env_action(expert.act(view))
+        if not moved or mask[a]:
+            return a
+    return int(inner.env_action(expert.act(view)))
 
 
 def label(cfg: TrainConfig, policy: Policy | None, decisions: int, seed: int, beta: float,
@@ -58,6 +73,9 @@ def label(cfg: TrainConfig, policy: Policy | None, decisions: int, seed: int, be
             by_name[name] = make_agent(teacher_agent(name), int(rng.integers(2**31 - 1)))
     default = by_name[teacher]
     per_map: dict[str | None, Any] = {k: by_name[v] for k, v in cfg.expert.teachers.items()}
+    # a policy decides from its own observation, which shows only what it saw already
+    blind = {id(a) for n, a in by_name.items()
+             if cfg.expert.last_seen and not n.startswith("policy:")}
     obs, _ = env.reset(seed=int(rng.integers(2**31 - 1)))
     obs_l: list[np.ndarray] = []
     mask_l: list[np.ndarray] = []
@@ -70,7 +88,7 @@ def label(cfg: TrainConfig, policy: Policy | None, decisions: int, seed: int, be
         assert inner is not None and inner.battle is not None
         mask = env.action_masks()
         expert = per_map.get(env.entry, default)  # an arena's entry is None: the default
-        a = inner.env_action(expert.act(view_of(inner.ruleset, inner.battle)))
+        a = _teach(expert, inner, mask, id(expert) in blind)
         obs_l.append(obs)
         mask_l.append(mask)
         act_l.append(a)

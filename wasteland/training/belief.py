@@ -1,0 +1,44 @@
+"""What a decider could know: its enemies out of sight where it last saw them.
+
+The observation (envs/encoding.py) shows an enemy out of a combatant's line of sight at the
+square where that combatant last saw it, kept in ``battle.extra["sightings"]``. The packet
+and the search read every enemy's true square. A network taught by them is asked to copy
+choices made on facts it is never shown, and in a dark or walled map it learns an average
+of them. ``last_seen`` moves each hidden enemy to the decider's remembered square for the
+length of one decision and puts everything back after, so a teacher's labels are made on
+what the network sees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+
+@contextmanager
+def last_seen(battle: Any, me: int) -> Iterator[int]:
+    """Within the block, each enemy of combatant ``me`` that it cannot see now stands where
+    ``me`` last saw it (yields how many were moved). An enemy never seen, or last seen on a
+    square someone now stands on, is left where it is. The squares and the occupancy are
+    restored on leaving, whatever the block raised."""
+    rows = battle.extra.get("sightings")
+    row = rows[me] if rows is not None and me < len(rows) else None
+    moved: list[tuple[Any, int]] = []
+    if row:
+        c = battle.combatants[me]
+        sight = battle.grid.sight[c.pos]
+        taken = battle.occupied
+        for e in battle.combatants:
+            if e.side == c.side or not e.up or sight[e.pos]:
+                continue
+            rec = row[e.slot] if e.slot < len(row) else None
+            if rec is None or rec[0] == e.pos or rec[0] in taken:
+                continue
+            moved.append((e, e.pos))
+            battle.set_pos(e, rec[0])
+    try:
+        yield len(moved)
+    finally:
+        for e, pos in reversed(moved):
+            battle.set_pos(e, pos)
