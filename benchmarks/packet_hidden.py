@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from wasteland.agents.base import make_agent  # noqa: E402
 from wasteland.arena.suite import FAMILIES, load_suite  # noqa: E402
 from wasteland.rules.battle import ACTIVE  # noqa: E402
+from wasteland.training.belief import standing_at  # noqa: E402
 from wasteland.training.seats import difference_interval, seat  # noqa: E402
 
 # a status no rule counts as standing, for the length of one decision
@@ -48,24 +49,20 @@ class LastSeenPacket:
         for e in enemies:
             if sight[e.pos]:
                 last[e.slot] = e.pos
-        moved = [(e, e.pos) for e in enemies if not sight[e.pos] and e.slot in last
-                 and last[e.slot] != e.pos and last[e.slot] not in b.occupied]
+        hidden = {e.slot: last[e.slot] for e in enemies if not sight[e.pos] and e.slot in last}
         unknown = [e for e in enemies if self.ignore_never_seen and e.slot not in last]
         if len(unknown) == len(enemies):  # it knows of no enemy yet: it hunts as it would
             unknown = []
         self.decisions += 1
-        self.changed += bool(moved or unknown)
-        try:
-            for e, _ in moved:
-                b.set_pos(e, last[e.slot])
-            for e in unknown:
-                e.status = NOT_THERE
-            return self.inner.act(view)
-        finally:
-            for e in unknown:
-                e.status = ACTIVE
-            for e, pos in reversed(moved):
-                b.set_pos(e, pos)
+        with standing_at(b, hidden) as moved:
+            self.changed += bool(moved or unknown)
+            try:
+                for e in unknown:
+                    e.status = NOT_THERE
+                return self.inner.act(view)
+            finally:
+                for e in unknown:
+                    e.status = ACTIVE
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)

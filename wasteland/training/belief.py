@@ -12,33 +12,42 @@ what the network sees.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 
 @contextmanager
-def last_seen(battle: Any, me: int) -> Iterator[int]:
-    """Within the block, each enemy of combatant ``me`` that it cannot see now stands where
-    ``me`` last saw it (yields how many were moved). An enemy never seen, or last seen on a
-    square someone now stands on, is left where it is. The squares and the occupancy are
-    restored on leaving, whatever the block raised."""
-    rows = battle.extra.get("sightings")
-    row = rows[me] if rows is not None and me < len(rows) else None
+def standing_at(battle: Any, where: dict[int, int]) -> Iterator[int]:
+    """Within the block, combatant slot ``k`` stands on square ``where[k]`` (yields how
+    many were moved); a square someone else stands on is not taken. The squares and the
+    occupancy are restored on leaving, whatever the block raised."""
     moved: list[tuple[Any, int]] = []
-    if row:
-        c = battle.combatants[me]
-        sight = battle.grid.sight[c.pos]
-        taken = battle.occupied
-        for e in battle.combatants:
-            if e.side == c.side or not e.up or sight[e.pos]:
-                continue
-            rec = row[e.slot] if e.slot < len(row) else None
-            if rec is None or rec[0] == e.pos or rec[0] in taken:
-                continue
+    for slot, square in where.items():
+        e = battle.combatants[slot]
+        if square != e.pos and square not in battle.occupied:
             moved.append((e, e.pos))
-            battle.set_pos(e, rec[0])
+            battle.set_pos(e, square)
     try:
         yield len(moved)
     finally:
         for e, pos in reversed(moved):
             battle.set_pos(e, pos)
+
+
+def last_seen(battle: Any, me: int) -> AbstractContextManager[int]:
+    """A block within which each enemy of combatant ``me`` that it cannot see now stands
+    where ``me`` last saw it (``standing_at``; it yields how many were moved). An enemy
+    never seen, or last seen on a square someone now stands on, is left where it is."""
+    rows = battle.extra.get("sightings")
+    row = rows[me] if rows is not None and me < len(rows) else None
+    where: dict[int, int] = {}
+    if row:
+        c = battle.combatants[me]
+        sight = battle.grid.sight[c.pos]
+        for e in battle.combatants:
+            if e.side == c.side or not e.up or sight[e.pos]:
+                continue
+            rec = row[e.slot] if e.slot < len(row) else None
+            if rec is not None:
+                where[e.slot] = rec[0]
+    return standing_at(battle, where)
