@@ -142,3 +142,16 @@ def test_last_seen_keeps_the_hash_while_off_and_takes_only_a_bool() -> None:
     assert load_config("radscorpion_f2d20", ["expert.last_seen=true"]).hash() != base.hash()
     _refused_in_one_line("radscorpion_f2d20", "expert.last_seen=3", WastelandError,
                          ["last_seen"])
+
+
+def test_two_combatants_are_never_stood_on_one_square() -> None:
+    from wasteland.training.belief import standing_at
+
+    _, b = split_battle()
+    _, rex, pip, _ = b.combatants
+    free = b.grid.index(6, 3)
+    before = dict(b.occupied)
+    with standing_at(b, {rex.slot: free, pip.slot: free}) as moved:
+        assert moved == 1 and rex.pos == free and pip.pos == b.grid.index(8, 1)
+        assert b.occupied[free] == rex.slot
+    assert b.occupied == before
