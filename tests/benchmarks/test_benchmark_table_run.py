@@ -88,3 +88,23 @@ def test_a_hand_edited_manifest_number_does_not_break_the_table(bad, tmp_path: P
     tr = bt.training_of(f"policy:{npz}")
     assert (tr["steps"], tr["wall_s"], tr["labels"]) == (0, 0, 0)
     assert bt.trained_text(tr) == "expert_iteration seed 0: 0 steps, 0 min"
+
+
+def test_the_page_names_the_seats_a_standard_agent_has_not_played(tmp_path: Path) -> None:
+    bt = bench_module("benchmark_table")
+    seats = [s[1].id for s in bt.seats_of("radscorpions", "simple")]
+    row = {"test": "seat", "fights": 10, "wins": 5, "losses": 5, "draws": 0}
+    rows = [dict(row, agent=a, seat=s) for a in bt.STANDARD_AGENTS for s in seats
+            if not (a == "hard" and s == seats[-1])]
+    results = tmp_path / "radscorpions_simple.json"
+    results.write_text(json.dumps({"family": "radscorpions", "ruleset": "simple",
+                                   "rows": rows}))
+    page = tmp_path / "b.md"
+    bt.main(["write", str(results), "--out", str(page)])
+    missing = [line for line in page.read_text().splitlines() if line.startswith("Not played")]
+    assert missing == [f"Not played yet: hard in {seats[-1]}."]
+    # every standard agent in every seat: no such line
+    results.write_text(json.dumps({"family": "radscorpions", "ruleset": "simple",
+                                   "rows": rows + [dict(row, agent="hard", seat=seats[-1])]}))
+    bt.main(["write", str(results), "--out", str(page)])
+    assert "Not played" not in page.read_text()
