@@ -230,11 +230,12 @@ def _pct(x: float) -> str:
 def not_played(family: str, ruleset: str, rows: list[dict[str, Any]]) -> str:
     """One line naming, per standard agent, the seats of the family's suite it has no row
     in ("" when none is missing)."""
-    have = {(r["agent"], r["seat"]) for r in rows}
-    try:
-        seats = [sc.id for _, sc, _, _ in seats_of(family, ruleset)]
-    except SystemExit:  # a results file of a family the suite no longer has
+    from wasteland.arena.suite import FAMILIES
+
+    if family not in FAMILIES:  # a results file of a family the suite no longer has
         return ""
+    have = {(r["agent"], r["seat"]) for r in rows}
+    seats = [sc.id for _, sc, _, _ in seats_of(family, ruleset)]
     parts = []
     for agent in STANDARD_AGENTS:
         missing = [s for s in seats if (agent, s) not in have]

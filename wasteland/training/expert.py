@@ -41,18 +41,16 @@ def _choose(policy: Policy, obs: np.ndarray, mask: np.ndarray, rng: np.random.Ge
     return int(legal[int(rng.choice(len(legal), p=p))])
 
 
-def _teach(expert: Any, inner: Any, mask: np.ndarray, blind: bool) -> int:
+def _teach(expert: Any, inner: Any, blind: bool) -> int:
     """The teacher's action as an env id; ``blind``: decided with hidden enemies where the
-    decider last saw them. A choice that is not legal in the true battle (a step onto the
-    square a hidden enemy stands on) is decided again on the true battle."""
+    decider last saw them (the view's legal actions are the true battle's, so its choice
+    is legal there too)."""
     b = inner.battle
     view = view_of(inner.ruleset, b)
-    if blind:
-        with last_seen(b, view.me.slot) as moved:
-            a = inner.env_action(expert.act(view))
-        if not moved or mask[a]:
-            return a
-    return int(inner.env_action(expert.act(view)))
+    if not blind:
+        return int(inner.env_action(expert.act(view)))
+    with last_seen(b, view.me.slot):
+        return int(inner.env_action(expert.act(view)))
 
 
 def label(cfg: TrainConfig, policy: Policy | None, decisions: int, seed: int, beta: float,
@@ -88,7 +86,7 @@ def label(cfg: TrainConfig, policy: Policy | None, decisions: int, seed: int, be
         assert inner is not None and inner.battle is not None
         mask = env.action_masks()
         expert = per_map.get(env.entry, default)  # an arena's entry is None: the default
-        a = _teach(expert, inner, mask, id(expert) in blind)
+        a = _teach(expert, inner, id(expert) in blind)
         obs_l.append(obs)
         mask_l.append(mask)
         act_l.append(a)
