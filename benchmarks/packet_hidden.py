@@ -35,21 +35,27 @@ class LastSeenPacket:
     where it is) and, with ``ignore_never_seen``, without the enemies never seen; the
     battle is put back after."""
 
-    def __init__(self, seed: int, ignore_never_seen: bool = False) -> None:
+    def __init__(self, seed: int, ignore_never_seen: bool = False,
+                 side_sight: bool = False) -> None:
         self.inner = make_agent("packet", seed)
         self.ignore_never_seen = ignore_never_seen
+        self.side_sight = side_sight
         self.last: dict[int, dict[int, int]] = {}
         self.decisions = self.changed = 0
 
     def act(self, view: Any) -> Any:
         b, me = view.battle, view.me
-        sight = b.grid.sight[me.pos]
-        last = self.last.setdefault(me.slot, {})
+        eyes = ([a for a in b.combatants if a.side == me.side and a.status == ACTIVE]
+                if self.side_sight else [me])
+        rows = [b.grid.sight[a.pos] for a in eyes]
+        last = self.last.setdefault(-1 - me.side if self.side_sight else me.slot, {})
         enemies = [e for e in b.combatants if e.side != me.side and e.status == ACTIVE]
+        in_sight = {e.slot for e in enemies if any(r[e.pos] for r in rows)}
         for e in enemies:
-            if sight[e.pos]:
+            if e.slot in in_sight:
                 last[e.slot] = e.pos
-        hidden = {e.slot: last[e.slot] for e in enemies if not sight[e.pos] and e.slot in last}
+        hidden = {e.slot: last[e.slot] for e in enemies
+                  if e.slot not in in_sight and e.slot in last}
         unknown = [e for e in enemies if self.ignore_never_seen and e.slot not in last]
         if len(unknown) == len(enemies):  # it knows of no enemy yet: it hunts as it would
             unknown = []
@@ -76,6 +82,8 @@ def main() -> None:
     ap.add_argument("--first-seed", type=int, default=0)
     ap.add_argument("--ignore-never-seen", action="store_true",
                     help="the packet also decides as if enemies never seen were not there")
+    ap.add_argument("--side-sight", action="store_true",
+                    help="what any standing ally sees counts as seen (a side shares sight)")
     ap.add_argument("--seats", default="", help="seat ids, comma-separated (default: all)")
     args = ap.parse_args()
     if not 1 <= args.fights <= 100_000:
@@ -90,7 +98,8 @@ def main() -> None:
         raise SystemExit(f"--seats: unknown seat {', '.join(unknown)}; seats: "
                          f"{', '.join(s.id for s in seats)}")
     view = "last-seen squares" + (", never-seen enemies ignored" if args.ignore_never_seen
-                                  else "")
+                                  else "") + (", a side sharing sight" if args.side_sight
+                                              else "")
     print(f"{args.family} under {args.ruleset}, seeds {args.first_seed}.."
           f"{args.first_seed + args.fights - 1}; the packet on {view} against the packet")
     for s in seats:
@@ -100,7 +109,7 @@ def main() -> None:
         made: list[LastSeenPacket] = []
 
         def last_seen(seed: int, made: list[LastSeenPacket] = made) -> LastSeenPacket:
-            made.append(LastSeenPacket(seed, args.ignore_never_seen))
+            made.append(LastSeenPacket(seed, args.ignore_never_seen, args.side_sight))
             return made[-1]
 
         fair = seat(last_seen, sc, args.ruleset, kinds, seat_side=s.side, fights=args.fights,

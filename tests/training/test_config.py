@@ -310,3 +310,30 @@ def test_a_relative_teacher_file_is_found_in_the_working_folder_then_the_configs
     for name in ("packet", "search:rollouts=8", "policy:robot_pnp",
                  f"policy:{tmp_path / 'elsewhere.npz'}", "policy:teachers/missing.npz"):
         assert config.teacher_agent(name) == name
+
+
+def test_side_sight_is_in_the_hash_and_the_exported_manifest_only_when_set():
+    """`sight: side` (envs/encoding.py SIGHTS) is a new field: a config without it keeps
+    its hash, so the shipped manifests still match; set, it reaches the league env and
+    the policy's manifest with its own observation hash."""
+    import torch.nn as nn
+
+    from wasteland.agents.policy import observation_hash
+    from wasteland.training.export import policy_from_linears
+    from wasteland.training.league_env import LeagueEnv
+
+    plain = load_config("radscorpion_f2d20")
+    assert "sight" not in plain.dump() and plain.sight == "own"
+    side = load_config("radscorpion_f2d20", ["sight=side"])
+    assert side.dump()["sight"] == "side" and side.hash() != plain.hash()
+    layers = [nn.Linear(4, 3)]
+    assert "sight" not in policy_from_linears(layers, "x", plain, ["radscorpion"]).manifest
+    m = policy_from_linears(layers, "x", side, ["radscorpion"]).manifest
+    assert m["sight"] == "side" and m["observation_hash"] == observation_hash("side")
+    env = LeagueEnv(side)
+    env.reset(seed=0)
+    assert env.env._enc.side_sight
+
+
+def test_an_unknown_sight_is_one_line_before_training():
+    _refused_in_one_line("radscorpion_f2d20", "sight=team", BestiaryError, ["sight", "own", "side"])

@@ -38,11 +38,15 @@ SHIPPED = "wasteland.policies"
 ACTIVATIONS = ("tanh", "relu")
 
 
-def observation_hash() -> str:
-    """A hash of what the observation means: every feature's name, and the block order."""
+def observation_hash(sight: str = "own") -> str:
+    """A hash of what the observation means: every feature's name, the block order, and
+    what a combatant knows of its enemies when it is not "own" sight (envs/encoding.py,
+    ``SIGHTS``; the policies of own sight kept their hash when side sight was added)."""
     from wasteland.envs.encoding import ORDER_RULE, feature_names
 
     text = "\n".join(feature_names()) + "\norder: " + ORDER_RULE
+    if sight != "own":
+        text += "\nsight: " + sight
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -72,6 +76,11 @@ class Policy:
     @property
     def ruleset(self) -> str:
         return str(self.manifest["ruleset"])
+
+    @property
+    def sight(self) -> str:
+        """What its combatants know of their enemies (envs/encoding.py, ``SIGHTS``)."""
+        return str(self.manifest.get("sight", "own"))
 
     def logits(self, obs: np.ndarray) -> np.ndarray:
         """One logit per entry of today's action table; the entries appended after the
@@ -167,10 +176,14 @@ def load_policy(name_or_path: str | Path, check: bool = True) -> Policy:
             raise WastelandError(f"policy {name}: {npz.name}: array {key} holds inf or NaN")
     weights = [np.asarray(arrays[f"w{i}"], dtype=np.float64) for i in range(n)]
     biases = [np.asarray(arrays[f"b{i}"], dtype=np.float64) for i in range(n)]
-    from wasteland.envs.encoding import OBS_SIZE
+    from wasteland.envs.encoding import OBS_SIZE, SIGHTS
     from wasteland.rules.actions import N_ACTIONS
 
-    obs_now = observation_hash()
+    sight = manifest.get("sight", "own")
+    if sight not in SIGHTS:
+        raise WastelandError(f"policy {name}: {js.name}: sight {sight!r}; accepted: "
+                             f"{', '.join(SIGHTS)}")
+    obs_now = observation_hash(sight)
     if check and manifest.get("observation_hash") != obs_now:
         # before the shapes: a policy from before an observation change fails here, with
         # what to do about it rather than a layer shape
@@ -188,7 +201,7 @@ def load_policy(name_or_path: str | Path, check: bool = True) -> Policy:
         raise WastelandError(f"policy {name}: its output has {width} actions, the table {N_ACTIONS}")
     if check:
         # its actions are the table's first `width` entries (the table grows only at the end)
-        for key, now in (("observation_hash", observation_hash()),
+        for key, now in (("observation_hash", obs_now),
                          ("action_hash", action_hash(width))):
             if manifest.get(key) != now:
                 what = key.split("_")[0]
@@ -243,6 +256,11 @@ class PolicyAgent:
         me = view.me
         p = self.by_ruleset.get(view.battle.ruleset, self.policy)
         if view.battle.ruleset != p.ruleset or (p.kinds and me.creature.id not in p.kinds):
+            if p.sight == "side" and view.battle.ruleset == p.ruleset:
+                # a member its policy does not play still sees for the side, as in training
+                enc = self._encoder(view)
+                enc.side_sight = True
+                enc.look(me.slot)
             action = self.fallback.act(view)
             why = ("trained for " + p.ruleset if view.battle.ruleset != p.ruleset
                    else f"not trained for {me.creature.id}")
@@ -251,6 +269,7 @@ class PolicyAgent:
         from wasteland.envs.encoding import ego_ids, to_table
 
         enc = self._encoder(view)
+        enc.side_sight = p.sight == "side"  # its policies may differ (one per ruleset)
         order = enc.order(me.slot)
         logits = p.logits(enc.observe(me.slot, view.decision, order))
         legal = ego_ids(view.legal_ids, order)

@@ -118,7 +118,13 @@ An enemy out of my line of sight is shown where and as I last saw it (`Encoder.l
 each of my decisions), with `in_los` 0 and no odds; one I have never seen shows only that
 it is there (present, enemy, alive, never seen). Who is out of the fight is known to all.
 The memories are the battle's (`battle.extra["sightings"]`): a save, a copy of the env and
-every agent's encoder of the battle hold the same ones. Under 2d20, cover is the zone's,
+every agent's encoder of the battle hold the same ones. That is `sight="own"` (the
+default). With `sight="side"` a side shares what its members see, as a GM running a pack
+or players telling each other across the table would: an enemy any standing member of my
+side sees now is seen (with `in_los` still mine, and odds 0 where I cannot reach it), and
+at each decision of a side's member every standing member remembers what the side sees.
+A policy's manifest records its sight (`"sight": "side"`; none means own), and its
+observation hash covers it. Under 2d20, cover is the zone's,
 weapons fire from the ammunition supply (no magazines) and Speed is 0. Empty blocks are
 zeros.
 
@@ -194,6 +200,7 @@ from wasteland.rules.protocol import Decision, Ruleset, get_ruleset
 from wasteland.rules.textmap import render_text
 
 from .encoding import (
+    SIGHTS,
     Encoder,
     ego_ids,
     ego_mask,
@@ -206,8 +213,11 @@ from .encoding import (
 ILLEGAL_MODES = ("raise", "end")
 
 
-def check_options(modes: list[str], render_mode: str | None, illegal_action: str) -> None:
-    """One-line errors for a mistyped render_mode or illegal_action (both envs)."""
+def check_options(modes: list[str], render_mode: str | None, illegal_action: str,
+                  sight: str = "own") -> None:
+    """One-line errors for a mistyped render_mode, illegal_action or sight (both envs)."""
+    if sight not in SIGHTS:
+        raise WastelandError(f"unknown sight {sight!r}; available: {', '.join(SIGHTS)}")
     if render_mode is not None and render_mode not in modes:
         raise WastelandError(f"unknown render_mode {render_mode!r}; available: "
                              f"{', '.join(modes)}")
@@ -219,7 +229,7 @@ def check_options(modes: list[str], render_mode: str | None, illegal_action: str
 RESET_OPTIONS = ("battle_seed",)
 # what a caller may expect reset to change, but which the constructor fixes for the env's life
 CONSTRUCTOR_ONLY = ("scenario", "ruleset", "bestiary", "max_rounds", "max_cycles",
-                    "reward_shaping", "illegal_action", "render_mode", "opponents", "learner",
+                    "reward_shaping", "illegal_action", "render_mode", "opponents", "learner", "sight",
                     "side", "draw_reward")
 
 
@@ -299,12 +309,14 @@ def resolve_scenario(scenario: str | Path | Scenario, bestiary: Bestiary | None)
 
 
 def start_battle(ruleset: Ruleset, scenario: Scenario, seed: int, bestiary: Bestiary | None,
-                 render_mode: str | None, max_rounds: int | None) -> tuple[Battle, Encoder]:
-    """A new battle for an env and its encoder; events are only built when rendered."""
+                 render_mode: str | None, max_rounds: int | None,
+                 sight: str = "own") -> tuple[Battle, Encoder]:
+    """A new battle for an env and its encoder (observing with ``sight``); events are only
+    built when rendered."""
     b = ruleset.new_battle(scenario, seed, bestiary, keep_log=render_mode is not None,
                            max_rounds=max_rounds)
     b.quiet = render_mode is None  # nobody reads the events
-    return b, Encoder(b, ruleset)
+    return b, Encoder(b, ruleset, sight)
 
 
 def action_index(action: Any) -> int | None:
@@ -371,11 +383,13 @@ class raw_env(AECEnv, EzPickle):
         reward_shaping: float = 0.0,
         illegal_action: str = "raise",
         bestiary: Bestiary | None = None,
+        sight: str = "own",
     ) -> None:
         EzPickle.__init__(self, ruleset, scenario, render_mode, max_rounds, max_cycles,
-                          reward_shaping, illegal_action, bestiary)
+                          reward_shaping, illegal_action, bestiary, sight)
         super().__init__()
-        check_options(self.metadata["render_modes"], render_mode, illegal_action)
+        check_options(self.metadata["render_modes"], render_mode, illegal_action, sight)
+        self.sight = sight
         if max_cycles is not None and max_cycles < 1:
             raise WastelandError(f"max_cycles must be at least 1, got {max_cycles}")
         self.ruleset = resolve_ruleset(ruleset)
@@ -454,7 +468,7 @@ class raw_env(AECEnv, EzPickle):
         if fixed is not None:
             battle_seed = fixed
         b, self._enc = start_battle(self.ruleset, self.scenario, battle_seed, self.bestiary,
-                                    self.render_mode, self.max_rounds)
+                                    self.render_mode, self.max_rounds, self.sight)
         self.battle = b
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)

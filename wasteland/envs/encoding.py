@@ -129,6 +129,11 @@ MAGAZINE: Final = 1
 SUPPLY: Final = 2
 
 
+# what a combatant knows of its enemies (``Encoder(sight=...)``): "own", what it has seen
+# itself; "side", what any standing member of its side sees or has seen since (a GM running
+# a pack, players telling each other at the table). A policy's manifest records which.
+SIGHTS: Final = ("own", "side")
+
 # how blocks are ordered; part of what a trained policy's observation hash covers
 ORDER_RULE: Final = ("me; active by distance (an enemy out of sight where last seen, one never "
                      "seen last), enemies first, lower hp fraction, slot; then fallen")
@@ -314,8 +319,12 @@ class Encoder:
     ``ruleset`` is the battle's ruleset (default: the registered one named
     ``battle.ruleset``); it is only asked whether it measures by zones."""
 
-    def __init__(self, battle: Battle, ruleset: Ruleset | None = None) -> None:
+    def __init__(self, battle: Battle, ruleset: Ruleset | None = None,
+                 sight: str = "own") -> None:
+        if sight not in SIGHTS:
+            raise ValueError(f"sight must be one of {', '.join(SIGHTS)}, got {sight!r}")
         self.battle = battle
+        self.side_sight = sight == "side"
         g = battle.grid
         if ruleset is None:
             ruleset = get_ruleset(battle.ruleset)
@@ -399,7 +408,7 @@ class Encoder:
         # compiled it has no __dict__ to copy; what it keeps is worked out from the
         # battle (what each combatant has seen included: battle.extra), the rest lives
         # with the map
-        return (Encoder, (self.battle,))
+        return (Encoder, (self.battle, None, "side" if self.side_sight else "own"))
 
     def _seen_by(self, me: int, make: bool) -> list[Any] | None:
         """What combatant ``me`` last saw of each combatant (None: never seen; else
@@ -433,6 +442,9 @@ class Encoder:
             self._arm()
         cs = b.combatants
         c = cs[me]
+        if self.side_sight:
+            self._look_as_side(me)
+            return
         row = b.grid.sight[c.pos]
         seen: list[Any] | None = None
         for o in cs:
@@ -441,6 +453,31 @@ class Encoder:
                     seen = self._seen_by(me, True)
                     assert seen is not None
                 seen[o.slot] = [o.pos, b.round, list(self._state(o))]
+
+    def _look_as_side(self, me: int) -> None:
+        """``look`` with side sight: each enemy any standing member of ``me``'s side sees
+        now is remembered, as it is now, by every standing member (``me`` included)."""
+        b = self.battle
+        cs = b.combatants
+        side = cs[me].side
+        now = self._side_sees(me)
+        members = [a.slot for a in cs if a.side == side and (a.status == ACTIVE or a.slot == me)]
+        for o in cs:
+            if now[o.slot] and o.side != side:
+                rec = [o.pos, b.round, list(self._state(o))]
+                for k in members:
+                    row = self._seen_by(k, True)
+                    assert row is not None
+                    row[o.slot] = list(rec)
+
+    def _side_sees(self, me: int) -> list[bool]:
+        """Per slot: whether a standing member of ``me``'s side (or ``me``) sees it now."""
+        cs = self.battle.combatants
+        sight = self.battle.grid.sight
+        c = cs[me]
+        eyes = [sight[a.pos] for a in cs
+                if a.side == c.side and (a.status == ACTIVE or a.slot == me)]
+        return [any(e[o.pos] for e in eyes) for o in cs]
 
     def _state(self, o: Combatant) -> tuple[Any, ...]:
         """``STATE_FEATURES`` of combatant ``o`` (what it shows to anyone who sees it)."""
@@ -533,6 +570,7 @@ class Encoder:
         enemy = self._prefix[me]
         side = cs[me].side
         seen_row = g.sight[p]
+        by_side = self._side_sees(me) if self.side_sight else None
         remembered = self._seen_by(me, False)
         # sorted by (out of the fight, distance, not an enemy, HP fraction, slot): the
         # first three packed into one int (a map is at most 32 squares across), placed by
@@ -547,7 +585,7 @@ class Encoder:
                 continue
             q = o.pos
             frac = o.hp / o.max_hp if o.max_hp > 0 else 0.0
-            if o.side != side and not seen_row[q]:
+            if o.side != side and not (seen_row[q] if by_side is None else by_side[j]):
                 # where it was last seen; never seen: after the rest
                 rec = remembered[j] if remembered is not None and j < len(remembered) else None
                 q = int(rec[0]) if rec is not None else -1
@@ -670,6 +708,7 @@ class Encoder:
         prefix, prefix_alive = self._prefix[me], self._prefix_alive[me]
         static = self._static
         seen_row = b.grid.sight[pos]
+        by_side = self._side_sees(me) if self.side_sight and not full else None
         side = c.side
         seen_by = self._seen_by(me, False)
         for j in blocks:
@@ -680,7 +719,7 @@ class Encoder:
                 continue
             out.append(prefix_alive[j])
             p = o.pos
-            if full or o.side == side or seen_row[p]:
+            if full or o.side == side or (seen_row[p] if by_side is None else by_side[j]):
                 out.append(_SEEN)
                 out.append(row[p] or self._geometry(pos, p))
                 out.append(self._state(o))

@@ -113,8 +113,10 @@ class SingleAgentEnv(gymnasium.Env):
         learner_kinds: Sequence[str] | None = None,
         allies: OpponentSpec = "packet",
         draw_reward: float = 0.0,
+        sight: str = "own",
     ) -> None:
-        check_options(self.metadata["render_modes"], render_mode, illegal_action)
+        check_options(self.metadata["render_modes"], render_mode, illegal_action, sight)
+        self.sight = sight
         self.ruleset = resolve_ruleset(ruleset)
         self.bestiary = bestiary
         self.scenario = resolve_scenario(scenario, bestiary)
@@ -219,7 +221,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def _start(self, battle_seed: int, rng: np.random.Generator) -> None:
         b, self._enc = start_battle(self.ruleset, self.scenario, battle_seed, self.bestiary,
-                                    self.render_mode, self.max_rounds)
+                                    self.render_mode, self.max_rounds, self.sight)
         self.battle = b
         self.opponents = {}
         opp_slots = [c.slot for c in b.combatants if c.side != self.learner]

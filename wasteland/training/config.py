@@ -113,7 +113,8 @@ class Imitation(Strict):
 
 # fields added after policies shipped: left out of the config's dump (and so of its hash and
 # of a manifest) while at their defaults, so that the shipped policies' configs keep theirs
-LATER_DEFAULTS: dict[tuple[str, str], Any] = {("imitation", "anchor"): 0.0,
+LATER_DEFAULTS: dict[tuple[str, str], Any] = {("", "sight"): "own",
+                                              ("imitation", "anchor"): 0.0,
                                               ("imitation", "anchor_until"): 0.5,
                                               ("ppo", "ent_coef_final"): None,
                                               ("expert", "teachers"): {},
@@ -168,6 +169,10 @@ class TrainConfig(Strict):
     arenas: Arenas = Field(default_factory=Arenas)
     opponents: list[Phase] = Field(default_factory=lambda: [Phase(mix={"packet": 1.0})])
     allies: Literal["packet", "scripted", "random"] = "packet"
+    sight: Literal["own", "side"] = Field(
+        "own", description="what the learner's combatants know of enemies out of their sight: "
+        "own, what each has seen; side, what any of its side sees or has seen "
+        "(envs/encoding.py, SIGHTS)")
     network: list[StrictInt] = Field(default_factory=lambda: [128, 128],
                                              min_length=1, max_length=4)
     activation: Literal["tanh", "relu"] = "tanh"
@@ -215,8 +220,9 @@ class TrainConfig(Strict):
         the first policies shipped are left out while at their defaults)."""
         data = self.model_dump(mode="json")
         for (block, key), default in LATER_DEFAULTS.items():
-            if data[block].get(key) == default:
-                del data[block][key]
+            where = data[block] if block else data  # "": a top-level field
+            if where.get(key) == default:
+                del where[key]
         return data
 
     def hash(self) -> str:

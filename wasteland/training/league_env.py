@@ -84,7 +84,7 @@ class LeagueEnv(gymnasium.Env):
         cfg = self.cfg
         a = cfg.arenas
         common = dict(ruleset=cfg.ruleset, opponents=opponent, learner_kinds=cfg.creatures,
-                      allies=cfg.allies, reward_shaping=cfg.reward.shaping,
+                      allies=cfg.allies, reward_shaping=cfg.reward.shaping, sight=cfg.sight,
                       draw_reward=cfg.reward.draw)
         if not self.scenarios or rng.random() < a.share:
             sc, mirror = self._arena(rng)

@@ -134,7 +134,7 @@ class RLlibCombat(MultiAgentEnv):
         if env is None:
             env = combat_v0.raw_env(ruleset=self.cfg.ruleset, scenario=sc,
                                     reward_shaping=self.cfg.reward.shaping,
-                                    illegal_action="end")
+                                    illegal_action="end", sight=self.cfg.sight)
             self._envs[id(sc)] = env
         return env
 
