@@ -322,12 +322,13 @@ def test_side_sight_is_in_the_hash_and_the_exported_manifest_only_when_set():
     from wasteland.training.export import policy_from_linears
     from wasteland.training.league_env import LeagueEnv
 
-    plain = load_config("radscorpion_f2d20")
+    plain = load_config("radscorpion_pnp")
     assert "sight" not in plain.dump() and plain.sight == "own"
-    side = load_config("radscorpion_f2d20", ["sight=side"])
+    side = load_config("radscorpion_pnp", ["sight=side"])
     assert side.dump()["sight"] == "side" and side.hash() != plain.hash()
     layers = [nn.Linear(4, 3)]
     assert "sight" not in policy_from_linears(layers, "x", plain, ["radscorpion"]).manifest
+    assert load_config("radscorpion_f2d20").sight == "side"  # the one shipped that way
     m = policy_from_linears(layers, "x", side, ["radscorpion"]).manifest
     assert m["sight"] == "side" and m["observation_hash"] == observation_hash("side")
     env = LeagueEnv(side)
