@@ -21,8 +21,7 @@ from .test_observation_v1 import SPLIT, block, scenario
 
 
 def two_scouts(rules: str):  # type: ignore[no-untyped-def]
-    """ted and ann on the west side of the wall, bob on the east; pip east of the wall,
-    in bob's sight only."""
+    """ted west of the wall, bob east of it; pip east of the wall, in bob's sight only."""
     rs = get_ruleset(rules)
     b = rs.new_battle(scenario(SPLIT, {"Vault": [("vault_dweller", (2, 1), "ted"),
                                                  ("vault_dweller", (7, 2), "bob")],
@@ -60,7 +59,7 @@ def test_the_side_remembers_what_a_member_saw(rules: str) -> None:
     pip.pos = g.index(9, 1)
     pip.hp = 1
     bob.status = "dead"  # the one who saw it is down: nobody sees pip any more
-    assert not any(g.sight[a.pos][pip.pos] for a in (ted,))
+    assert not g.sight[ted.pos][pip.pos]
     b.round += 1
     got = block(side, 0, 2)
     assert got["seen"] == 0.0 and got["never_seen"] == 0.0 and got["last_seen"] > 0.0
@@ -93,7 +92,7 @@ def test_unknown_sight_is_a_one_line_error() -> None:
 
 def test_the_envs_observe_with_their_sight() -> None:
     """The AEC env's observation is its encoder's of that sight: the same as an Encoder of
-    side sight kept beside it, and different from own sight somewhere in a fight."""
+    side sight kept beside it, at every third decision of a fight."""
     env = combat_v0.env(ruleset="f2d20", scenario="ruined_street", sight="side")
     env.reset(seed=4)
     raw = env.unwrapped

@@ -459,9 +459,9 @@ class Encoder:
         now is remembered, as it is now, by every standing member (``me`` included)."""
         b = self.battle
         cs = b.combatants
+        members = self._members(me)
+        now = self._side_sees(me, members)
         side = cs[me].side
-        now = self._side_sees(me)
-        members = [a.slot for a in cs if a.side == side and (a.status == ACTIVE or a.slot == me)]
         for o in cs:
             if now[o.slot] and o.side != side:
                 rec = [o.pos, b.round, list(self._state(o))]
@@ -470,13 +470,18 @@ class Encoder:
                     assert row is not None
                     row[o.slot] = list(rec)
 
-    def _side_sees(self, me: int) -> list[bool]:
-        """Per slot: whether a standing member of ``me``'s side (or ``me``) sees it now."""
+    def _members(self, me: int) -> list[int]:
+        """The slots whose eyes ``me``'s side has: its standing members, and ``me``."""
+        cs = self.battle.combatants
+        side = cs[me].side
+        return [a.slot for a in cs if a.side == side and (a.status == ACTIVE or a.slot == me)]
+
+    def _side_sees(self, me: int, members: list[int] | None = None) -> list[bool]:
+        """Per slot: whether one of ``me``'s side's ``members`` (default: ``_members``)
+        sees it now."""
         cs = self.battle.combatants
         sight = self.battle.grid.sight
-        c = cs[me]
-        eyes = [sight[a.pos] for a in cs
-                if a.side == c.side and (a.status == ACTIVE or a.slot == me)]
+        eyes = [sight[cs[k].pos] for k in (self._members(me) if members is None else members)]
         return [any(e[o.pos] for e in eyes) for o in cs]
 
     def _state(self, o: Combatant) -> tuple[Any, ...]:
