@@ -82,28 +82,12 @@ def play(pool: ProcessPoolExecutor, agent: str, sc: Any, ruleset: str, kinds: li
 
 
 def training_of(agent: str) -> dict[str, Any] | None:
+    """The training summary of a ``policy:`` agent's manifest (None for other agents)."""
     if not agent.startswith("policy:"):
         return None
     from wasteland.agents.policy import load_policy
 
-    m = load_policy(Path(agent[len("policy:"):])).manifest
-    tr = m.get("training") or {}
-    cfg = m.get("config") or {}
-    algorithm = cfg.get("algorithm", "ppo")
-    out = {"steps": _count(m.get("steps")),
-           "wall_s": _count(m.get("checkpoint_wall_s", tr.get("wall_s"))),
-           "algorithm": algorithm, "seed": cfg.get("seed")}
-    if algorithm == "expert_iteration":  # the teacher's labels came before any PPO step
-        e = cfg.get("expert") or {}
-        out["labels"] = int(_count(e.get("iterations")) * _count(e.get("decisions")))
-    return out
-
-
-def _count(value: Any) -> float:
-    """A manifest's number (steps, seconds, rounds): 0 unless a number from 0 to 1e12, so a
-    hand-edited manifest cannot break or blow up the table."""
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1e12
-    return value if ok else 0
+    return load_policy(Path(agent[len("policy:"):])).training()
 
 
 def trained_text(tr: dict[str, Any] | None) -> str:

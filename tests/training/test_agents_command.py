@@ -76,3 +76,29 @@ def test_shipped_policies_load_and_match_the_code(name):
         pytest.skip("no policy ships yet")
     pol = load_policy(name)  # refuses a stale observation or action hash
     assert pol.ruleset in ("pnp", "f2d20", "simple") and name.endswith("_" + pol.ruleset)
+
+
+def test_an_expert_iteration_policy_is_listed_with_its_teacher_labels(capsys, monkeypatch,
+                                                                      tmp_path):
+    """A policy distilled from a teacher and exported before any PPO step was trained on
+    rounds x states labels: the listing says so instead of "0 steps"."""
+    import wasteland.agents.policy as policy_mod
+    from wasteland.training.export import write_policy
+
+    from .kit import random_policy
+
+    pol = random_policy("distilled")
+    pol.manifest.update(steps=0, checkpoint_wall_s=375.0,
+                        config={"algorithm": "expert_iteration", "seed": 2,
+                                "expert": {"iterations": 6, "decisions": 60000}})
+    write_policy(pol, tmp_path)
+    monkeypatch.setattr(policy_mod, "shipped_names", lambda: ["distilled"])
+    real = policy_mod.load_policy
+    monkeypatch.setattr(policy_mod, "load_policy",
+                        lambda n, check=True: real(tmp_path / f"{n}.npz", check))
+    r = cli(capsys, monkeypatch, "agents")
+    line = [ln for ln in r.out.splitlines() if ln.startswith("policy:distilled")]
+    assert len(line) == 1 and "360,000 teacher labels + 0 steps in 375 s" in line[0], line
+    row = [a for a in json.loads(cli(capsys, monkeypatch, "agents", "--json").out)["agents"]
+           if a["agent"] == "policy:distilled"][0]
+    assert (row["algorithm"], row["labels"], row["steps"]) == ("expert_iteration", 360000, 0)

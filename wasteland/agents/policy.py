@@ -82,6 +82,23 @@ class Policy:
         """What its combatants know of their enemies (envs/encoding.py, ``SIGHTS``)."""
         return str(self.manifest.get("sight", "own"))
 
+    def training(self) -> dict[str, Any]:
+        """How it was trained, from its manifest: algorithm, seed, PPO steps, the teacher's
+        labels (expert iteration, which labels states before any PPO step) and the wall
+        time to the exported checkpoint. Numbers outside 0..1e12 read as 0, so a
+        hand-edited manifest cannot break a listing."""
+        m = self.manifest
+        tr = m.get("training") or {}
+        cfg = m.get("config") or {}
+        algorithm = str(cfg.get("algorithm", "ppo"))
+        labels = 0
+        if algorithm == "expert_iteration":
+            e = cfg.get("expert") or {}
+            labels = int(manifest_count(e.get("iterations")) * manifest_count(e.get("decisions")))
+        return {"algorithm": algorithm, "seed": cfg.get("seed"),
+                "steps": manifest_count(m.get("steps")), "labels": labels,
+                "wall_s": manifest_count(m.get("checkpoint_wall_s", tr.get("wall_s")))}
+
     def logits(self, obs: np.ndarray) -> np.ndarray:
         """One logit per entry of today's action table; the entries appended after the
         policy was trained get UNKNOWN_LOGIT, so it never prefers them."""
@@ -97,6 +114,12 @@ class Policy:
             pad = np.full(x.shape[:-1] + (N_ACTIONS - x.shape[-1],), UNKNOWN_LOGIT)
             x = np.concatenate([x, pad], axis=-1)
         return x
+
+
+def manifest_count(value: Any) -> float:
+    """A manifest's number (steps, seconds, labels): 0 unless a number from 0 to 1e12."""
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1e12
+    return value if ok else 0
 
 
 def shipped_names() -> list[str]:

@@ -150,11 +150,13 @@ def agent_rows() -> list[dict[str, Any]]:
             p = load_policy(n)
             m = p.manifest
             t = m.get("training", {})
+            tr = p.training()
             ev = [r for r in t.get("evaluation", []) if r.get("opponents") == "packet"]
             rows.append({
                 "agent": f"policy:{n}", "kind": "policy", "ruleset": m["ruleset"],
-                "creatures": m.get("creatures", []), "steps": m.get("steps"),
-                "wall_s": t.get("wall_s"), "config": m.get("config", {}).get("id"),
+                "creatures": m.get("creatures", []), "algorithm": tr["algorithm"],
+                "steps": tr["steps"], "labels": tr["labels"],
+                "wall_s": tr["wall_s"], "config": m.get("config", {}).get("id"),
                 "evaluation": [{k: r[k] for k in ("scenario", "win_rate", "packet_win_rate")}
                                for r in ev],
                 "about": m.get("config", {}).get("description", ""),
@@ -182,8 +184,9 @@ def agents(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] 
         ev = ", ".join(f"{e['scenario']} {e['win_rate']:.0%} (packet {e['packet_win_rate']:.0%})"
                        for e in r["evaluation"])
         typer.echo(f"{r['agent']:<28} {r['ruleset']}: {', '.join(r['creatures'])}; "
-                   f"{r['steps']:,} steps" + (f" in {r['wall_s']:.0f} s" if r["wall_s"] else "")
-                   + (f"; seat win rate vs packet: {ev}" if ev else ""))
+                   + (f"{r['labels']:,} teacher labels + " if r["labels"] else "")
+                   + f"{r['steps']:,} steps" + (f" in {r['wall_s']:.0f} s" if r["wall_s"] else "")
+                   + (f"; last training evaluation, win rate vs packet: {ev}" if ev else ""))
     typer.echo(f"{'cmd:COMMAND':<28} any program speaking the agent protocol "
                f"(docs/protocol.md); cmd@SECONDS:COMMAND sets its time per decision")
     typer.echo("training configs: " + ", ".join(config_names()))
