@@ -47,21 +47,26 @@ def test_agents_json(capsys, monkeypatch):
         assert row["steps"] == m["steps"]
 
 
-def test_a_broken_shipped_policy_is_listed_as_unusable(capsys, monkeypatch, tmp_path):
-    """A shipped file that does not match the code shows as unusable, in one line, and the
-    rest of the list still prints."""
+def _ship_only(pol, monkeypatch, tmp_path) -> None:
+    """Make ``pol`` (written to tmp_path) the one shipped policy for this test."""
     import wasteland.agents.policy as policy_mod
     from wasteland.training.export import write_policy
 
+    write_policy(pol, tmp_path)
+    monkeypatch.setattr(policy_mod, "shipped_names", lambda: [pol.name])
+    real = policy_mod.load_policy
+    monkeypatch.setattr(policy_mod, "load_policy",
+                        lambda n, check=True: real(tmp_path / f"{n}.npz", check))
+
+
+def test_a_broken_shipped_policy_is_listed_as_unusable(capsys, monkeypatch, tmp_path):
+    """A shipped file that does not match the code shows as unusable, in one line, and the
+    rest of the list still prints."""
     from .kit import random_policy
 
     pol = random_policy("stale")
     pol.manifest["action_hash"] = "0" * 16
-    write_policy(pol, tmp_path)
-    monkeypatch.setattr(policy_mod, "shipped_names", lambda: ["stale"])
-    real = policy_mod.load_policy
-    monkeypatch.setattr(policy_mod, "load_policy",
-                        lambda n, check=True: real(tmp_path / f"{n}.npz", check))
+    _ship_only(pol, monkeypatch, tmp_path)
     r = cli(capsys, monkeypatch, "agents")
     assert r.code == 0, r.err
     line = [ln for ln in r.out.splitlines() if ln.startswith("policy:stale")]
@@ -82,20 +87,13 @@ def test_an_expert_iteration_policy_is_listed_with_its_teacher_labels(capsys, mo
                                                                       tmp_path):
     """A policy distilled from a teacher and exported before any PPO step was trained on
     rounds x states labels: the listing says so instead of "0 steps"."""
-    import wasteland.agents.policy as policy_mod
-    from wasteland.training.export import write_policy
-
     from .kit import random_policy
 
     pol = random_policy("distilled")
     pol.manifest.update(steps=0, checkpoint_wall_s=375.0,
                         config={"algorithm": "expert_iteration", "seed": 2,
                                 "expert": {"iterations": 6, "decisions": 60000}})
-    write_policy(pol, tmp_path)
-    monkeypatch.setattr(policy_mod, "shipped_names", lambda: ["distilled"])
-    real = policy_mod.load_policy
-    monkeypatch.setattr(policy_mod, "load_policy",
-                        lambda n, check=True: real(tmp_path / f"{n}.npz", check))
+    _ship_only(pol, monkeypatch, tmp_path)
     r = cli(capsys, monkeypatch, "agents")
     line = [ln for ln in r.out.splitlines() if ln.startswith("policy:distilled")]
     assert len(line) == 1 and "360,000 teacher labels + 0 steps in 375 s" in line[0], line
