@@ -100,3 +100,27 @@ def test_an_expert_iteration_policy_is_listed_with_its_teacher_labels(capsys, mo
     row = [a for a in json.loads(cli(capsys, monkeypatch, "agents", "--json").out)["agents"]
            if a["agent"] == "policy:distilled"][0]
     assert (row["algorithm"], row["labels"], row["steps"]) == ("expert_iteration", 360000, 0)
+
+
+@pytest.mark.parametrize("edit", [
+    {"config": "x"}, {"training": [1]}, {"training": {"evaluation": "x"}},
+    {"training": {"evaluation": [{"scenario": "duel"}, 3, {"scenario": "duel", "win_rate": "1",
+                                                          "packet_win_rate": 0.5}]}},
+    {"config": {"algorithm": "expert_iteration", "expert": "y", "seed": "z"}},
+])
+def test_a_hand_edited_manifest_table_is_listed_without_a_traceback(edit, capsys, monkeypatch,
+                                                                     tmp_path):
+    """The listing reads a manifest's training summary and config as they are; a sub-table
+    of the wrong type counts as empty, and an evaluation row it cannot print is left out."""
+    from .kit import random_policy
+
+    pol = random_policy("edited")
+    pol.manifest.update(edit)
+    _ship_only(pol, monkeypatch, tmp_path)
+    r = cli(capsys, monkeypatch, "agents")
+    assert r.code == 0 and "Traceback" not in r.out + r.err, r.err
+    line = [ln for ln in r.out.splitlines() if ln.startswith("policy:edited")]
+    assert len(line) == 1 and "unusable" not in line[0] and "evaluation" not in line[0], line
+    row = [a for a in json.loads(cli(capsys, monkeypatch, "agents", "--json").out)["agents"]
+           if a["agent"] == "policy:edited"][0]
+    assert row["evaluation"] == [] and row["labels"] == 0

@@ -88,14 +88,14 @@ class Policy:
         time to the exported checkpoint. Numbers outside 0..1e12 read as 0, so a
         hand-edited manifest cannot break a listing."""
         m = self.manifest
-        tr = m.get("training") or {}
-        cfg = m.get("config") or {}
+        tr, cfg = manifest_table(m, "training"), manifest_table(m, "config")
         algorithm = str(cfg.get("algorithm", "ppo"))
         labels = 0
         if algorithm == "expert_iteration":
-            e = cfg.get("expert") or {}
+            e = manifest_table(cfg, "expert")
             labels = int(manifest_count(e.get("iterations")) * manifest_count(e.get("decisions")))
-        return {"algorithm": algorithm, "seed": cfg.get("seed"),
+        seed = cfg.get("seed")
+        return {"algorithm": algorithm, "seed": seed if type(seed) is int else None,
                 "steps": manifest_count(m.get("steps")), "labels": labels,
                 "wall_s": manifest_count(m.get("checkpoint_wall_s", tr.get("wall_s")))}
 
@@ -114,6 +114,12 @@ class Policy:
             pad = np.full(x.shape[:-1] + (N_ACTIONS - x.shape[-1],), UNKNOWN_LOGIT)
             x = np.concatenate([x, pad], axis=-1)
         return x
+
+
+def manifest_table(table: dict[str, Any], key: str) -> dict[str, Any]:
+    """A manifest's sub-table (training summary, config): {} when missing or not a table."""
+    got = table.get(key)
+    return got if isinstance(got, dict) else {}
 
 
 def manifest_count(value: Any) -> float:

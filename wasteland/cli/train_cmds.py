@@ -136,9 +136,20 @@ def export(
     typer.echo(f"wrote {npz} and {js}; play it with --agents policy:{npz}")
 
 
+def _listed(evaluation: Any) -> list[dict[str, Any]]:
+    """A manifest's last evaluation rows that hold what the listing prints."""
+    if not isinstance(evaluation, list):
+        return []
+    keys = ("scenario", "win_rate", "packet_win_rate")
+    return [r for r in evaluation if isinstance(r, dict)
+            and isinstance(r.get("scenario"), str)
+            and all(isinstance(r.get(k), (int, float)) and not isinstance(r.get(k), bool)
+                    for k in keys[1:])]
+
+
 def agent_rows() -> list[dict[str, Any]]:
     from wasteland.agents.levels import LEVELS, measured
-    from wasteland.agents.policy import load_policy, shipped_names
+    from wasteland.agents.policy import load_policy, manifest_table, shipped_names
 
     rows: list[dict[str, Any]] = [{"agent": k, "kind": "scripted" if k != "random" else "random",
                                    "about": v} for k, v in AGENT_HELP.items()]
@@ -149,17 +160,18 @@ def agent_rows() -> list[dict[str, Any]]:
         try:
             p = load_policy(n)
             m = p.manifest
-            t = m.get("training", {})
+            cfg = manifest_table(m, "config")
             tr = p.training()
-            ev = [r for r in t.get("evaluation", []) if r.get("opponents") == "packet"]
+            ev = [r for r in _listed(manifest_table(m, "training").get("evaluation"))
+                  if r.get("opponents") == "packet"]
             rows.append({
                 "agent": f"policy:{n}", "kind": "policy", "ruleset": m["ruleset"],
                 "creatures": m.get("creatures", []), "algorithm": tr["algorithm"],
                 "steps": tr["steps"], "labels": tr["labels"],
-                "wall_s": tr["wall_s"], "config": m.get("config", {}).get("id"),
+                "wall_s": tr["wall_s"], "config": cfg.get("id"),
                 "evaluation": [{k: r[k] for k in ("scenario", "win_rate", "packet_win_rate")}
                                for r in ev],
-                "about": m.get("config", {}).get("description", ""),
+                "about": str(cfg.get("description", "")),
             })
         except WastelandError as e:
             rows.append({"agent": f"policy:{n}", "kind": "policy", "error": str(e)})
