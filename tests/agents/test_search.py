@@ -395,3 +395,25 @@ def test_taper_halves_the_continuations_for_each_action_already_taken_this_turn(
     assert {d for d, _, _ in seen} == {0, 1}
     for done, tapered, whole in seen:
         assert whole == 96 and tapered == (96 if done == 0 else 48)
+
+
+def test_a_kept_choice_says_when_a_better_looking_rival_was_too_close_to_switch():
+    """When the search keeps the packet's choice though a rival scored higher, the reason
+    says the lead was inside the noise; when the rival scored lower, it does not."""
+    import re
+
+    rs = get_ruleset("pnp")
+    b = rs.new_battle(load_scenario("vault_corridor"), 7, keep_log=False)
+    agents = [make_agent("packet", 0), make_agent("hard", 1)]
+    kept = []
+    while not b.over and len(kept) < 400:
+        v = view_of(rs, b)
+        side = b.combatants[v.decision.combatant].side
+        action = agents[side].act(v)
+        reason = agents[side].last_reason or ""
+        m = re.search(r"keeps the packet's .*?; next best .*? ([+-]\d+)% \+-", reason)
+        if m:
+            kept.append((int(m.group(1)), "too close to switch" in reason))
+        rs.apply(b, action)
+    assert any(d > 0 for d, _ in kept) and any(d <= 0 for d, _ in kept), kept
+    assert all(said == (d > 0) for d, said in kept), kept

@@ -358,9 +358,13 @@ class SearchAgent:
         rival_text = ACTION_TABLE[rival.id].text(b.ids, me) + (
             f" (plan: {rival.plan.name})" if rival.plan is not None else "")
         if best is base or not d > bud.z * se:
+            # a better-looking rival inside the noise is said to be so: a GM reading "+8%"
+            # alone would ask why the search did not take it
+            lead = f"{d:+.0%}"
+            close = ", too close to switch" if d > 0 and lead != "+0%" else ""
             self.last_reason = (f"search: keeps the packet's {base_text} ({_pct(base.mean)}, "
-                                f"{runs} continuations; next best {rival_text} {d:+.0%} "
-                                f"+-{_se(se)}): {packet.last_reason}")
+                                f"{runs} continuations; next best {rival_text} {lead} "
+                                f"+-{_se(se)}{close}): {packet.last_reason}")
             return choice
         self.last_reason = (f"search: {rival_text}: {_pct(rival.mean)} ({d:+.0%} +-{_se(se)}, "
                             f"{runs} continuations); packet's {base_text} {_pct(base.mean)}")
