@@ -566,3 +566,39 @@ def test_simple_packet_with_empty_hands_closes_in_to_take_a_weapon_else_keeps_aw
     to_phase(rs, b, 0, "move")
     action, reason = decide(rs, b)
     assert action == Action("move", 1, "away") and "nothing it can take" in reason
+
+
+def test_the_2d20_window_reasons_count_dice_and_ammunition_in_good_english():
+    """The packet's buy and boost reasons (a GM reads them): one extra d20 / two extra d20s,
+    one combat die for one round / two combat dice for two rounds, with the number the
+    action takes."""
+    import re
+
+    rs = get_ruleset("f2d20")
+    said: dict[str, set[int]] = {"buy": set(), "boost": set()}
+    for seed in range(12):
+        b = rs.new_battle(load_scenario("ruined_street"), seed, keep_log=False)
+        agents = [PacketAgent(seed=s) for s in range(len(b.side_names))]
+        while not b.over:
+            v = view_of(rs, b)
+            agent = agents[b.combatants[v.decision.combatant].side]
+            a = agent.act(v)
+            why = agent.last_reason or ""
+            if a.kind == "buy" and (m := re.match(r"buys (\d+) extra (d20s?) \(", why)):
+                n = int(m.group(1))
+                assert (n, m.group(2)) == (int(a.option), "d20" if n == 1 else "d20s"), why
+                said["buy"].add(n)
+            elif a.kind == "boost" and why.startswith("adds"):  # not the Defense window
+                m = re.match(r"adds (\d+) combat (die|dice) for (\d+) (round of ammunition|"
+                             r"rounds of ammunition|AP) \(", why)
+                assert m, why
+                n = int(m.group(1))
+                assert n == int(m.group(3)) == int(a.option), why
+                assert m.group(2) == ("die" if n == 1 else "dice"), why
+                assert m.group(4) in ("AP", "round of ammunition" if n == 1 else
+                                      "rounds of ammunition"), why
+                said["boost"].add(n)
+            rs.apply(b, a)
+    # one and other counts of each (0 extra d20s is plural too)
+    assert 1 in said["buy"] and said["buy"] - {1}, said
+    assert 1 in said["boost"] and max(said["boost"]) > 1, said

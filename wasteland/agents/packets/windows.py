@@ -40,23 +40,26 @@ class Windows(Spare):
             chance, n = self._odds(view, me, t, loc, p)
             n = max(m for m in opts if m <= n)
             return self._say(Action(kind, None, str(n)),
-                             f"buys {n} extra d20 ({base:.0%} -> {chance:.0%} to hit, "
+                             f"buys {n} extra d20{'' if n == 1 else 's'} ({base:.0%} -> "
+                             f"{chance:.0%} to hit, "
                              f"aggression {p.aggression})")
         # boost: combat dice from AP (melee) or ammunition (guns)
         top = opts[-1]
         w = me.weapon
-        if w.kind == "ranged" and w.ammo is not None:
-            n = max(0, min(top, me.ammo.get(w.ammo, 0) - 2))
-            what = "rounds of ammunition"
+        ammo = w.ammo if w.kind == "ranged" else None
+        shots = ammo is not None
+        if ammo is not None:
+            n = max(0, min(top, me.ammo.get(ammo, 0) - 2))
         else:
             _, _, pool = self._costs(b, me)
             keep = 0 if p.aggression >= 80 else (1 if p.aggression >= 50 else 2)
             n = max(0, min(top, pool - keep))
-            what = "AP"
         if t is not None and t.hp <= 2:
             n = min(n, 1)
+        what = (("round" if n == 1 else "rounds") + " of ammunition") if shots else "AP"
         return self._say(Action(kind, None, str(n)),
-                         f"adds {n} combat dice for {n} {what} (aggression {p.aggression})")
+                         f"adds {n} combat {'die' if n == 1 else 'dice'} for {n} {what} "
+                         f"(aggression {p.aggression})")
 
     def _zero(self, view: View, me: Combatant, t: Combatant) -> Action:
         """2d20, an attack at difficulty 0 (a hit without a roll): roll anyway (``buy 0``)
