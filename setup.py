@@ -7,7 +7,6 @@ bit for bit, only slower.
 
 from __future__ import annotations
 
-import json
 import os
 import runpy
 import sys
@@ -64,10 +63,12 @@ class OptionalBuildExt(build_ext):
                  "it runs as plain Python")
             self._remove_outputs()
             return
-        record = json.dumps({"sources": READ or compiled["source_hashes"](PKG)}, indent=1)
+        # nothing compiled (mypyc failed, or WASTELAND_PURE): no record, so that the
+        # modules an older build left here are stale rather than taken for this build
+        hashes = (READ or compiled["source_hashes"](PKG)) if self.extensions else None
         for where in {PKG, Path(self.build_lib) / "wasteland"}:
             if where.is_dir():
-                (where / "_compiled.json").write_text(record + "\n")
+                compiled["record_build"](where, hashes)
 
     def _remove_outputs(self) -> None:
         for ext in self.extensions:

@@ -126,3 +126,20 @@ def test_every_compiled_module_exists_and_is_named_for_its_path() -> None:
     for p in (*_compiled.MODULES, *_compiled.C_SOURCES):
         assert (pkg / p).is_file(), p
     assert _compiled.module_name("rules/pnp/ruleset.py") == "wasteland.rules.pnp.ruleset"
+
+
+def test_a_build_that_compiled_nothing_leaves_no_record(tmp_path: Path) -> None:
+    """A build that compiled nothing (mypyc stopped on a type error, or WASTELAND_PURE)
+    must not record the current sources as built: the modules an older build left beside
+    them would then load as current. Without a record every one of them is stale."""
+    every = [*_compiled.MODULES, *_compiled.C_SOURCES]
+    for p in every:
+        (tmp_path / p).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / p).write_text(f"# {p}\n")
+    _compiled.record_build(tmp_path, _compiled.source_hashes(tmp_path))
+    assert _compiled.stale(tmp_path) == []
+    _compiled.record_build(tmp_path, None)
+    assert not (tmp_path / "_compiled.json").exists()
+    assert _compiled.stale(tmp_path) == every
+    _compiled.record_build(tmp_path, None)  # nothing to remove: still fine
+    assert _compiled.stale(tmp_path) == every

@@ -96,6 +96,17 @@ def _recorded(root: Path = ROOT) -> dict[str, str] | None:
     return built if isinstance(built, dict) else None
 
 
+def record_build(root: Path, hashes: dict[str, str] | None) -> None:
+    """After a build: the hashes of the sources it compiled, or, when it compiled nothing
+    (mypyc failed, or WASTELAND_PURE), no record at all, so that the modules an older
+    build left beside their sources count as stale and never load as if current."""
+    path = root / MANIFEST.name
+    if hashes is None:
+        path.unlink(missing_ok=True)
+        return
+    path.write_text(json.dumps({"sources": hashes}, indent=1) + "\n")
+
+
 def stale(root: Path = ROOT) -> list[str]:
     """The compiled modules whose sources differ from what was compiled (all of them when
     the build left no record), and those it compiled that are no longer to be."""
