@@ -6,7 +6,8 @@ Two steps, so that slow agents can be run apart and the page written from what i
     # play: each agent in each seat of the family's suite (built-in and held-out maps,
     # wasteland/arena/seats/), the packet in the same seats on the same seeds; results are
     # merged into the JSON file seat by seat, as each is played (an agent run again in a
-    # seat replaces that row; --seats a,b plays only those seats)
+    # seat replaces that row; --seats a,b plays only those seats), and saved every 50
+    # fights: the same command run again after a stop resumes the seat where it was
     .venv/bin/python benchmarks/benchmark_table.py run super_mutants f2d20 \\
         --agents random,scripted,packet,easy,policy:/tmp/pol/x.json=ppo_warm_s0 -n 1000 \\
         --results docs/benchmark-runs/super_mutants_f2d20.json
@@ -28,9 +29,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +42,9 @@ from wasteland.training.seats import Record, difference_interval, seat  # noqa: 
 from wasteland.training.stats import wilson  # noqa: E402
 
 MAX_FIGHTS = 100_000
+# fights per block: a seat's fights are played and saved in blocks, so that a run of hours
+# stopped midway (a session ends) resumes from its last block
+BLOCK = 50
 # the agents every seat should have a row for (the learned ones vary by family); a section
 # lists the seats where one of these has none yet
 STANDARD_AGENTS = ("random", "scripted", "packet", "easy", "hard", "deadly")
@@ -71,14 +76,50 @@ def _chunk(args: tuple[str, Any, str, list[str], int | None, int, int]) -> dict[
 
 
 def play(pool: ProcessPoolExecutor, agent: str, sc: Any, ruleset: str, kinds: list[str],
-         side: int | None, n: int, jobs: int) -> Record:
-    step = -(-n // jobs)
+         side: int | None, n: int, done: dict[int, dict[str, int]],
+         saved: Any = None) -> Record:
+    """The seat's record over seeds 0..n-1, played in blocks of BLOCK fights; ``done``
+    holds the blocks already played (by first seed), and ``saved(done)`` is called after
+    each new one, so that a run stopped midway resumes where it was (each fight is seeded
+    by its index, so the blocks add up to the same record as one run)."""
+    todo = {pool.submit(_chunk, (agent, sc, ruleset, kinds, side, i, min(BLOCK, n - i))): i
+            for i in range(0, n, BLOCK) if i not in done}
+    for fut in as_completed(todo):
+        done[todo[fut]] = fut.result()
+        if saved is not None:
+            saved(done)
     r = Record()
-    for d in pool.map(_chunk, [(agent, sc, ruleset, kinds, side, i, min(step, n - i))
-                               for i in range(0, n, step)]):
+    for d in done.values():
         for f in ("fights", "wins", "losses", "draws"):
             setattr(r, f, getattr(r, f) + d[f])
     return r
+
+
+def _save(path: Path, data: dict[str, Any]) -> None:
+    """Written whole or not at all: a run stopped while saving keeps the file it had."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, indent=1) + "\n")
+    os.replace(tmp, path)
+
+
+def _blocks(data: dict[str, Any], key: str, spec: str, n: int) -> tuple[dict[int, Any], float]:
+    """The blocks a stopped run of the same agent, seat and number of fights left in the
+    results file, and the seconds it had spent; nothing for any other run."""
+    p = (data.get("partial") or {}).get(key)
+    if not isinstance(p, dict) or p.get("spec") != spec or p.get("fights") != n:
+        return {}, 0.0
+    keys = ("fights", "wins", "losses", "draws")
+    blocks = p.get("blocks")
+    if not isinstance(blocks, dict):
+        return {}, 0.0
+    done = {int(i): {k: int(b[k]) for k in keys} for i, b in blocks.items()
+            if str(i).isdigit() and int(i) % BLOCK == 0 and int(i) < n and isinstance(b, dict)
+            and all(type(b.get(k)) is int and b[k] >= 0 for k in keys)
+            and b["fights"] == min(BLOCK, n - int(i)) == b["wins"] + b["losses"] + b["draws"]}
+    seconds = p.get("seconds")
+    ok = isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and 0 <= seconds < 1e9
+    return done, float(seconds) if ok else 0.0
 
 
 def training_of(agent: str) -> dict[str, Any] | None:
@@ -131,17 +172,34 @@ def run(args: argparse.Namespace) -> None:
             name = label or agent
             for test, sc, side, kinds in seats:
                 t = time.time()
-                r = play(pool, agent, sc, args.ruleset, kinds, side, args.fights, args.jobs)
+                key = f"{name}|{sc.id}"
+                done, before = _blocks(data, key, agent, args.fights)
+                if done:
+                    print(f"{name:<24} {sc.id}: resuming, {sum(d['fights'] for d in done.values())}"
+                          f" of {args.fights} fights played before", flush=True)
+
+                def saved(done: dict[int, Any], key: str = key, t: float = t, spec: str = agent,
+                          before: float = before) -> None:
+                    data.setdefault("partial", {})[key] = {
+                        "spec": spec, "fights": args.fights,
+                        "seconds": round(before + time.time() - t, 1),
+                        "blocks": {str(i): d for i, d in sorted(done.items())}}
+                    _save(path, data)
+
+                r = play(pool, agent, sc, args.ruleset, kinds, side, args.fights, done, saved)
+                seconds = before + time.time() - t
                 row = {"agent": name, "spec": agent, "test": test, "seat": sc.id,
-                       "first_seed": 0, **r.as_dict(), "seconds": round(time.time() - t, 1),
+                       "first_seed": 0, **r.as_dict(), "seconds": round(seconds, 1),
                        "training": training_of(agent)}
                 print(f"{name:<24} {test:<7} {sc.id:<22} {r.win_rate:6.1%} "
-                      f"(W{r.wins}/L{r.losses}/D{r.draws}) {time.time() - t:6.0f} s", flush=True)
+                      f"(W{r.wins}/L{r.losses}/D{r.draws}) {seconds:6.0f} s", flush=True)
                 # saved seat by seat: a run of hours stopped midway keeps the seats it played
                 data["rows"] = [x for x in data["rows"]
                                 if (x["agent"], x["seat"]) != (name, sc.id)] + [row]
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(json.dumps(data, indent=1) + "\n")
+                (data.get("partial") or {}).pop(key, None)
+                if not data.get("partial"):
+                    data.pop("partial", None)
+                _save(path, data)
 
 
 def pick_seats(seats: list[Any], names: str | None) -> list[Any]:

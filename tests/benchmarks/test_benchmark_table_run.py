@@ -108,3 +108,72 @@ def test_the_page_names_the_seats_a_standard_agent_has_not_played(tmp_path: Path
                                    "rows": rows + [dict(row, agent="hard", seat=seats[-1])]}))
     bt.main(["write", str(results), "--out", str(page)])
     assert "Not played" not in page.read_text()
+
+
+def _chunk_failing_at_seed_2(args):
+    """benchmark_table._chunk, but the block from seed 2 stops the run (a session ending)."""
+    import sys
+
+    if args[5] == 2:
+        raise RuntimeError("stopped")
+    return sys.modules[_chunk_failing_at_seed_2.module]._real_chunk(args)
+
+
+def test_a_stopped_seat_resumes_from_its_last_block_to_the_same_row(tmp_path: Path,
+                                                                    monkeypatch, capsys) -> None:
+    """Blocks are saved as they are played; run again, the seat plays only the blocks it
+    lacks, and its row is the row of an unbroken run on the same seeds."""
+    bt = bench_module("benchmark_table")
+    monkeypatch.setattr(bt, "BLOCK", 1)
+    seat_id = bt.seats_of("radscorpions", "simple")[0][1].id
+    args = ["run", "radscorpions", "simple", "--agents", "random", "-n", "4", "--jobs", "1",
+            "--seats", seat_id]
+    whole = tmp_path / "whole.json"
+    bt.main([*args, "--results", str(whole)])
+    want = json.loads(whole.read_text())["rows"][0]
+
+    stopped = tmp_path / "stopped.json"
+    bt._real_chunk = bt._chunk
+    _chunk_failing_at_seed_2.module = bt.__name__
+    monkeypatch.setattr(bt, "_chunk", _chunk_failing_at_seed_2)
+    with pytest.raises(RuntimeError, match="stopped"):
+        bt.main([*args, "--results", str(stopped)])
+    data = json.loads(stopped.read_text())
+    assert data["rows"] == []
+    part = data["partial"][f"random|{seat_id}"]
+    assert part["spec"] == "random" and part["fights"] == 4 and "2" not in part["blocks"]
+    assert {"0", "1"} <= set(part["blocks"])
+
+    monkeypatch.setattr(bt, "_chunk", bt._real_chunk)
+    capsys.readouterr()
+    bt.main([*args, "--results", str(stopped)])
+    assert "resuming" in capsys.readouterr().out
+    data = json.loads(stopped.read_text())
+    assert "partial" not in data
+    got = data["rows"][0]
+    assert {k: got[k] for k in ("fights", "wins", "losses", "draws", "win_rate")} == \
+        {k: want[k] for k in ("fights", "wins", "losses", "draws", "win_rate")}
+
+
+@pytest.mark.parametrize("partial", [
+    {"spec": "scripted", "fights": 4, "seconds": 1, "blocks": {"0": {"fights": 1, "wins": 1,
+                                                                     "losses": 0, "draws": 0}}},
+    {"spec": "random", "fights": 40, "seconds": 1, "blocks": {"0": {"fights": 1, "wins": 1,
+                                                                    "losses": 0, "draws": 0}}},
+    {"spec": "random", "fights": 4, "seconds": 1, "blocks": {"0": {"fights": 9, "wins": 9,
+                                                                   "losses": 0, "draws": 0}}},
+    {"spec": "random", "fights": 4, "blocks": "x"},
+])
+def test_a_partial_seat_of_another_run_or_a_crafted_one_is_not_taken(partial, tmp_path: Path,
+                                                                      monkeypatch, capsys):
+    bt = bench_module("benchmark_table")
+    monkeypatch.setattr(bt, "BLOCK", 1)
+    seat_id = bt.seats_of("radscorpions", "simple")[0][1].id
+    results = tmp_path / "r.json"
+    results.write_text(json.dumps({"family": "radscorpions", "ruleset": "simple", "rows": [],
+                                   "partial": {f"random|{seat_id}": partial}}))
+    bt.main(["run", "radscorpions", "simple", "--agents", "random", "-n", "4", "--jobs", "1",
+             "--seats", seat_id, "--results", str(results)])
+    assert "resuming" not in capsys.readouterr().out
+    row = json.loads(results.read_text())["rows"][0]
+    assert row["fights"] == 4 and row["wins"] + row["losses"] + row["draws"] == 4
