@@ -10,7 +10,10 @@ $(STAMP): pyproject.toml setup.py Makefile
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet setuptools wheel 'mypy>=1.8' 'pydantic>=2.5' types-PyYAML
 	$(PY) -m pip install --quiet --no-build-isolation -e '.[dev,train,ray]'
-	touch $(STAMP)
+	@# an install whose compile failed beside an older build ("stale") is done again next
+	@# time: only an install maps the engine's library for the editable package
+	@$(PY) -c "import sys, wasteland; sys.exit(wasteland.ENGINE == 'stale')" 2>/dev/null \
+		&& touch $(STAMP) || echo "wasteland: the engine did not compile; make installs again next time"
 
 # A compiled source changed since the build (the import's hash check says "stale"):
 # compile again, else the engine would run as plain Python (WASTELAND_PURE=1 asks for that)

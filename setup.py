@@ -41,7 +41,7 @@ def extensions() -> list[Any]:
         # a fixed group name: the editable install maps the shared library by its name,
         # which otherwise is a hash of the module list
         engine = list(mypycify([f"wasteland/{p}" for p in compiled["MODULES"]],
-                               opt_level="3", group_name="wasteland_engine"))
+                               opt_level="3", group_name=compiled["GROUP"]))
         # hand-written C beside it (envs/_buffers.c: the env's float32 and mask buffers)
         return engine + [Extension(compiled["module_name"](p[:-2] + ".py"),
                                    [f"wasteland/{p}"], extra_compile_args=["-O2"])

@@ -143,3 +143,21 @@ def test_a_build_that_compiled_nothing_leaves_no_record(tmp_path: Path) -> None:
     assert _compiled.stale(tmp_path) == every
     _compiled.record_build(tmp_path, None)  # nothing to remove: still fine
     assert _compiled.stale(tmp_path) == every
+
+
+def test_a_build_whose_library_cannot_load_runs_the_sources(tmp_path: Path) -> None:
+    """Modules compiled in place after an install that compiled nothing are current, but
+    their shared library is not mapped: the sources run, with a one-line warning, instead
+    of an import error from every folder but the checkout."""
+    if wasteland.ENGINE != "compiled":
+        pytest.skip("no current compiled build here")
+    code = ("import importlib.util as u\n"
+            "real = u.find_spec\n"
+            f"u.find_spec = lambda n, *a: None if n == {_compiled.LIBRARY!r} else real(n, *a)\n"
+            "import wasteland, wasteland.rules.battle as b\n"
+            "print(wasteland.ENGINE, b.__file__.endswith('.py'))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=tmp_path, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["stale", "True"]
+    assert out.stderr.count("\n") == 1 and "not importable" in out.stderr

@@ -52,6 +52,11 @@ MODULES = (
 )
 
 
+# the shared library every compiled module loads (setup.py's mypyc group); an editable
+# install maps it by this name only when it was built at install time
+GROUP = "wasteland_engine"
+LIBRARY = GROUP + "__mypyc"
+
 # C sources built beside them (setup.py), hashed with them: a changed one makes the build
 # stale, and the Python code that would call it keeps to its plain-Python twin
 C_SOURCES = ("envs/_buffers.c",)
@@ -134,5 +139,13 @@ def guard() -> str:
         sys.stderr.write(f"wasteland: the compiled engine is older than {len(old)} of its "
                          f"sources (wasteland/{old[0]}...); running them as plain Python, "
                          f"slower, until `make compile`\n")
+        return "stale"
+    if importlib.util.find_spec(LIBRARY) is None:
+        # built in place after an install that compiled nothing: the modules are current
+        # but could not load their library from another folder; reinstalling maps it
+        sys.meta_path.insert(0, _SourceFinder())
+        sys.stderr.write(f"wasteland: the compiled engine's library ({LIBRARY}) is not "
+                         f"importable; running the sources as plain Python, slower, until "
+                         f"the package is installed again (rm .venv/.installed; make compile)\n")
         return "stale"
     return "compiled"
