@@ -177,3 +177,24 @@ def test_a_partial_seat_of_another_run_or_a_crafted_one_is_not_taken(partial, tm
     assert "resuming" not in capsys.readouterr().out
     row = json.loads(results.read_text())["rows"][0]
     assert row["fights"] == 4 and row["wins"] + row["losses"] + row["draws"] == 4
+
+
+def test_the_page_names_the_seats_left_partly_played(tmp_path: Path) -> None:
+    """A seat a stopped run left partly played is named under its section with how far it
+    got; a crafted partial entry is passed over, not a traceback."""
+    bt = bench_module("benchmark_table")
+    block = {"fights": bt.BLOCK, "wins": 10, "losses": bt.BLOCK - 10, "draws": 0}
+    results = tmp_path / "r.json"
+    results.write_text(json.dumps({"family": "radscorpions", "ruleset": "simple", "rows": [],
+                                   "partial": {
+                                       "hard|radscorpions_duel_simple": {
+                                           "spec": "hard", "fights": 1000, "seconds": 5,
+                                           "blocks": {"0": block, str(bt.BLOCK): block}},
+                                       "deadly|x": {"spec": "deadly", "fights": "many"},
+                                       "odd|y": 7}}))
+    out = tmp_path / "page.md"
+    bt.main(["write", str(results), "--out", str(out)])
+    page = out.read_text()
+    line = [ln for ln in page.splitlines() if ln.startswith("Partly played")]
+    assert line == [f"Partly played (the same `run` command resumes them): hard in "
+                    f"radscorpions_duel_simple ({2 * bt.BLOCK:,} of 1,000 fights)."]
