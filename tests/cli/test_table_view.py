@@ -66,6 +66,9 @@ def test_pnp_menu_warns_that_a_clip_reload_empties_the_magazine_first():
     ted.wstate.loaded = ted.weapon.capacity - 2
     got = notes(b, rs, "small", Action("reload"))
     assert got == [f"empties the {ted.weapon.capacity - 2} rounds first: loaded after 2 actions"]
+    ted.wstate.loaded = 1
+    assert notes(b, rs, "small", Action("reload")) == [
+        "empties the round first: loaded after 2 actions"]
     ted.wstate.loaded = 0  # nothing to lose
     assert notes(b, rs, "small", Action("reload")) == []
 

@@ -64,7 +64,8 @@ def notes(b: Battle, rs: Ruleset, slot: str, a: Action, aim_first: bool = False
             w, st = c.weapon, c.wstate
             if w.magazine in ("clip", "complex") and st.reload_step == 0 and st.loaded:
                 steps = 2 if w.magazine == "clip" else 3
-                out.append(f"empties the {st.loaded} rounds first: loaded after {steps} actions")
+                left = "the round" if st.loaded == 1 else f"the {st.loaded} rounds"
+                out.append(f"empties {left} first: loaded after {steps} actions")
     return out
 
 
