@@ -103,7 +103,7 @@ def _save(path: Path, data: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
-def _blocks(data: dict[str, Any], key: str, spec: str, n: int) -> tuple[dict[int, Any], float]:
+def _blocks(data: dict[str, Any], key: str, spec: Any, n: int) -> tuple[dict[int, Any], float]:
     """The blocks a stopped run of the same agent, seat and number of fights left in the
     results file, and the seconds it had spent; nothing for any other run."""
     p = (data.get("partial") or {}).get(key)
@@ -295,7 +295,7 @@ def in_progress(data: dict[str, Any]) -> str:
         n = p.get("fights") if isinstance(p, dict) else None
         if type(n) is not int or not 1 <= n <= MAX_FIGHTS:
             continue
-        done, _ = _blocks(data, key, str(p.get("spec")), n)
+        done, _ = _blocks(data, key, p.get("spec"), n)
         name, _, seat_id = str(key).partition("|")
         played = sum(d["fights"] for d in done.values())
         parts.append(f"{name} in {seat_id} ({played:,} of {n:,} fights)")
