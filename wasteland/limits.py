@@ -27,6 +27,13 @@ process including its imports, about 60 MB; benchmarks/map_size.py):
   the one before) is a few hundred bytes that expand to billions of values when loaded
   and validated. Dense YAML costs about 10 us a value to build, so this also keeps any
   accepted file well under a second.
+* File sizes, by kind (``MAX_FILE_BYTES``): every file Wasteland reads goes through
+  ``read_file``, which opens it only if it is a regular file (a named pipe would block the
+  open for ever, /dev/zero would be read without end) and reads at most its kind's cap plus
+  one byte, so a larger file is refused without being read. YAML (bestiary, scenarios,
+  training configs) 1 MB, real files under 2 KB; a save 16 MB (a 1,000-round fight with its
+  log stays well under); a policy's weights 64 MB (the shipped ones are 0.54 MB); a
+  manifest or a results file 4 MB (shipped manifests 5 KB, results files under 100 KB).
 * ``MAX_FIGHTS`` = 1,000,000 fights for `wasteland simulate -n`: the win rate's 95%
   interval is then under 0.2 points wide, past any question a GM asks; at a few
   milliseconds a fight it is minutes to an hour of work, not days.
@@ -36,7 +43,9 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import re
+import stat
 from collections.abc import Callable
 from typing import Any
 
@@ -71,6 +80,79 @@ MAX_NAME = 80
 
 class LimitError(WastelandError, ValueError):
     """An input past one of the caps above; the message is one line naming the cap."""
+
+
+MAX_SAVE_BYTES = 16 * 2**20
+MAX_POLICY_BYTES = 64 * 2**20
+MAX_MANIFEST_BYTES = 4 * 2**20
+MAX_RESULTS_BYTES = 4 * 2**20
+# the most a file of each kind may hold, in bytes; read_file's ``kind`` is one of these keys
+MAX_FILE_BYTES = {
+    "yaml": MAX_YAML_BYTES,        # bestiary entries, scenarios, training configs
+    "save": MAX_SAVE_BYTES,
+    "policy": MAX_POLICY_BYTES,    # a policy's .npz of weights
+    "manifest": MAX_MANIFEST_BYTES,  # a policy's .json manifest, a run's summary
+    "results": MAX_RESULTS_BYTES,  # benchmark results, sweeps, eval.csv
+}
+
+
+def read_file(path: str | os.PathLike[str], kind: str,
+              error: Callable[[str], Exception] = LimitError) -> bytes:
+    """The bytes of ``path``, or ``error`` with one line naming it: not there, not a regular
+    file (a folder, a named pipe, a device), unreadable, or larger than MAX_FILE_BYTES[kind].
+
+    Opened without blocking and checked on the open descriptor, so a named pipe never
+    blocks the open and a file swapped for one after a check is still caught; at most the
+    cap plus one byte is read, so /dev/zero or a growing file cannot be read without end."""
+    cap = MAX_FILE_BYTES[kind]
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        raise error(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise error(f"{path}: a folder, not a file") from None
+    except OSError as e:
+        raise error(f"{path}: cannot read: {e.strerror}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            what = ("a folder" if stat.S_ISDIR(st.st_mode) else
+                    "a named pipe" if stat.S_ISFIFO(st.st_mode) else
+                    "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else
+                    "a socket" if stat.S_ISSOCK(st.st_mode) else "not a plain file")
+            raise error(f"{path}: {what}, not a regular file; only regular files are read")
+        if st.st_size > cap:
+            raise error(_too_large(path, cap))
+        chunks: list[bytes] = []
+        got = 0
+        while got <= cap:
+            chunk = os.read(fd, min(cap + 1 - got, 2**20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+    except OSError as e:
+        raise error(f"{path}: cannot read: {e.strerror}") from None
+    finally:
+        os.close(fd)
+    if got > cap:  # it grew while being read
+        raise error(_too_large(path, cap))
+    return b"".join(chunks)
+
+
+def read_text(path: str | os.PathLike[str], kind: str,
+              error: Callable[[str], Exception] = LimitError) -> str:
+    """``read_file`` decoded as UTF-8, or ``error`` with one line naming the first bad byte."""
+    raw = read_file(path, kind, error)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise error(f"{path}: not UTF-8 text (byte {e.start}: {e.reason})") from None
+
+
+def _too_large(path: str | os.PathLike[str], cap: int) -> str:
+    return f"{path}: file larger than {cap:,} bytes; at most {cap:,} are accepted"
 
 
 def map_size_problem(width: int, height: int) -> str | None:

@@ -18,7 +18,7 @@ from typing import Any, TypeVar, get_args, get_origin
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from wasteland.limits import MAX_YAML_BYTES, check_yaml
+from wasteland.limits import check_yaml, read_file
 from wasteland.rules.errors import WastelandError, did_you_mean
 
 from .models import AIPacket, Armor, Creature, Item, Scenario, Weapon
@@ -53,17 +53,10 @@ def _where(loc: tuple[Any, ...]) -> str:
 
 
 def read_yaml(path: Path) -> Any:
-    """The data of a YAML file, after the caps of wasteland/limits.py: its size (checked
-    while reading, so a device or growing file cannot be read without end), UTF-8, its
+    """The data of a YAML file, after the caps of wasteland/limits.py: a regular file (not
+    a pipe or device) within the YAML size cap (limits.read_file), UTF-8, its
     nesting depth and its value count with aliases expanded."""
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_YAML_BYTES + 1)
-    except OSError as e:
-        raise BestiaryError(f"{path}: cannot read: {e.strerror}") from None
-    if len(raw) > MAX_YAML_BYTES:
-        raise BestiaryError(f"{path}: file larger than {MAX_YAML_BYTES:,} bytes; at most "
-                            f"{MAX_YAML_BYTES:,} are accepted")
+    raw = read_file(path, "yaml", BestiaryError)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:

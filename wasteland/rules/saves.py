@@ -24,7 +24,7 @@ from pydantic import BaseModel, ValidationError
 
 from wasteland.bestiary.loader import Bestiary, check_scenario, parse_entry
 from wasteland.bestiary.models import Armor, Creature, Item, Scenario, Weapon
-from wasteland.limits import check_json_nesting
+from wasteland.limits import MAX_SAVE_BYTES, check_json_nesting, read_file
 
 from .actions import MAX_COMBATANTS, parse_action
 from .battle import ACTIVE, Battle
@@ -38,7 +38,6 @@ from .setup import scenario_ids
 
 FORMAT = "wasteland-battle"
 VERSION = 2
-MAX_SAVE_BYTES = 16 * 2**20  # a 1,000-round fight with its log stays well under this
 
 
 def to_dict(b: Battle) -> dict[str, Any]:
@@ -313,16 +312,7 @@ def loads(text: str, where: str = "save") -> Battle:
 
 def load(path: str | Path) -> Battle:
     path = Path(path)
-    try:
-        if not path.is_file():
-            raise SaveError(f"{path}: not a save file" + (
-                "" if path.exists() else " (no such file)"))
-        size = path.stat().st_size
-        if size > MAX_SAVE_BYTES:
-            raise SaveError(f"{path}: {size} bytes; a save is at most {MAX_SAVE_BYTES}")
-        data = path.read_bytes()
-    except OSError as e:
-        raise SaveError(f"{path}: cannot read: {e.strerror}") from None
+    data = read_file(path, "save", SaveError)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
