@@ -168,20 +168,28 @@ def locked(path: Path) -> Iterator[None]:
 
 
 def _save(path: Path, data: dict[str, Any]) -> None:
-    """Written whole or not at all (a unique temporary file, fsync, rename): a run stopped
-    while saving keeps the file it had. Checked first, so what is written reads back."""
+    """Written whole or not at all: a run stopped while saving keeps the file it had.
+    Checked first, so what is written reads back."""
     check(Results, data, f"{path} (about to be written)")
+    replace_file(path, json.dumps(data, indent=1) + "\n", str(path))
+
+
+def replace_file(path: Path, text: str, where: str) -> None:
+    """``path`` replaced by ``text`` atomically (a unique temporary file beside it, fsync,
+    rename), keeping the permissions it had (a new file: rw-r--r--), or ResultsError."""
     tmp = None
     try:
+        mode = path.stat().st_mode & 0o777 if path.is_file() else 0o644
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "w") as f:
-            f.write(json.dumps(data, indent=1) + "\n")
+            os.fchmod(f.fileno(), mode)  # mkstemp makes it rw------- whatever the umask
+            f.write(text)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
         tmp = None
     except OSError as e:
-        raise ResultsError(f"{path}: cannot write: {e.strerror}") from None
+        raise ResultsError(f"{where}: cannot write: {e.strerror}") from None
     finally:
         if tmp is not None:
             Path(tmp).unlink(missing_ok=True)
@@ -499,25 +507,8 @@ def write(args: argparse.Namespace) -> None:
         going = in_progress(data)
         if going:
             out += [going, ""]
-    write_page(Path(args.out), "\n".join(out))
+    replace_file(Path(args.out), "\n".join(out), f"--out {args.out}")
     print(f"wrote {args.out}")
-
-
-def write_page(path: Path, text: str) -> None:
-    """The page written whole or not at all, or one line saying why it cannot be."""
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
-                                   dir=path.parent)
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-        tmp = None
-    except OSError as e:
-        raise ResultsError(f"--out {path}: cannot write: {e.strerror}") from None
-    finally:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -379,3 +379,27 @@ def test_a_policy_whose_manifest_names_its_algorithm_with_markdown_is_refused_up
              "--agents policy:x.json: the training its manifest records: "
              "algorithm: 'ppo |\\n| x' is not an id")
     assert not results.exists()
+
+
+def test_a_rewritten_results_file_keeps_its_permissions(tmp_path: Path) -> None:
+    """The atomic write goes through a private temporary file; the file it replaces keeps
+    its mode, and a new one is rw-r--r--, as a plain write under the usual umask makes it."""
+    bt = bench_module("benchmark_table")
+    sweep = _sweep_file(tmp_path / "sweep.txt")
+    new, old = tmp_path / "new.json", tmp_path / "old.json"
+    old.write_text(json.dumps(RESULTS))
+    old.chmod(0o640)
+    for results in (new, old):
+        _import(bt, sweep, results)
+    assert (new.stat().st_mode & 0o777, old.stat().st_mode & 0o777) == (0o644, 0o640)
+
+
+@pytest.mark.parametrize("out", ["folder", "missing/page.md"])
+def test_a_page_that_cannot_be_written_is_one_line(out: str, tmp_path: Path) -> None:
+    bt = bench_module("benchmark_table")
+    results = tmp_path / "r.json"
+    results.write_text(json.dumps(RESULTS))
+    (tmp_path / "folder").mkdir()
+    _refused(lambda: bt.main(["write", str(results), "--out", str(tmp_path / out)]),
+             f"--out {tmp_path / out}: cannot write: ")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "r.json"]
