@@ -352,7 +352,7 @@ def action_index(action: Any) -> int | None:
     return action if 0 <= action < N_ACTIONS else None
 
 
-def checked_action_id(action: Any, what: str = "action id") -> int:
+def checked_action_id(action: Any) -> int:
     """``action`` as an index of the action table (an int, a numpy integer or a 1-element
     integer array, as step takes), or one line: ActionIdError when it is an integer off
     the table, EnvArgumentTypeError when it is not an integer at all."""
@@ -360,9 +360,9 @@ def checked_action_id(action: Any, what: str = "action id") -> int:
     if idx is not None:
         return idx
     if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
-        raise ActionIdError(f"{what} {_shown(int(action))} is not in the action table; ids are "
+        raise ActionIdError(f"action id {_shown(int(action))} is not in the action table; ids are "
                             f"0..{N_ACTIONS - 1}")
-    raise EnvArgumentTypeError(f"{what} {_shown(action)} ({type(action).__name__}) is not an "
+    raise EnvArgumentTypeError(f"action id {_shown(action)} ({type(action).__name__}) is not an "
                                f"integer; ids are 0..{N_ACTIONS - 1}, as int, numpy integer "
                                f"or 1-element integer array")
 
