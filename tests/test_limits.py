@@ -193,3 +193,66 @@ def test_the_largest_maps_build_a_battle_and_an_env(ruleset: str, w: int, h: int
     e.reset(seed=1)
     obs = e.observe(e.agent_selection)
     assert obs["action_mask"].any()
+
+
+# --- an empty map (issue 39) ----------------------------------------------------------------
+EMPTY_MAP = "the map is empty (0x0 squares); a map needs at least one row of at least one square"
+
+
+def _one_line(err: pytest.ExceptionInfo[BaseException], *fragments: str) -> None:
+    msg = str(err.value)
+    assert "\n" not in msg, msg
+    for f in fragments:
+        assert f in msg, (f, msg)
+
+
+@pytest.mark.parametrize("text", ["", "\n\n"])
+def test_an_empty_map_is_refused_by_the_model(text: str) -> None:
+    with pytest.raises(BestiaryError) as err:
+        parse_entry(Scenario, {**scenario_data(6, 4), "map": text}, "s.yaml", "scenario")
+    _one_line(err, "s.yaml", "map: " + EMPTY_MAP)
+
+
+def _empty_in_code() -> Scenario:
+    """A scenario built past the model's checks (model_construct), as code may build one."""
+    ok = parse_entry(Scenario, scenario_data(6, 4), "s", "scenario")
+    return Scenario.model_construct(**{**ok.__dict__, "map": ""})
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_an_empty_map_is_refused_by_new_battle_and_the_env(ruleset: str, tmp_path: Path) -> None:
+    """An IndexError in fight, evaluate and the env before; each reader now gets one line."""
+    with pytest.raises(LimitError) as err:
+        get_ruleset(ruleset).new_battle(_empty_in_code(), 1)
+    _one_line(err, "scenario 't': map: " + EMPTY_MAP)
+    with pytest.raises(WastelandError) as err:
+        combat_v0.env(ruleset=ruleset, scenario=_empty_in_code()).reset(seed=1)
+    _one_line(err, EMPTY_MAP)
+    path = tmp_path / "empty.yaml"
+    path.write_text(yaml.safe_dump({**scenario_data(6, 4), "map": ""}), encoding="utf-8")
+    with pytest.raises(WastelandError) as err:
+        combat_v0.env(ruleset=ruleset, scenario=str(path)).reset(seed=1)
+    _one_line(err, "empty.yaml", EMPTY_MAP)
+
+
+def test_serve_answers_a_start_with_an_empty_map_in_one_line_and_goes_on() -> None:
+    """`wasteland serve` died of the IndexError; it now says why it cannot follow that game
+    and answers the next one."""
+    import io
+
+    from wasteland.agents import protocol as P
+    from wasteland.agents.serve import serve
+
+    rs = get_ruleset("pnp")
+    b = rs.new_battle(load_scenario("duel"), 2)
+    d, legal = rs.decider(b), rs.legal_ids(b)
+    start = P.start(1, b, d.combatant, 2)
+    bad = json.loads(P.dump(start))
+    bad["battle"]["scenario"]["map"] = ""
+    lines = [json.dumps(bad), P.dump(start), P.dump(P.decide(1, 1, b, rs, d, legal, 0))]
+    out = io.StringIO()
+    assert serve("packet", lines, out) == 0
+    replies = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert replies[0]["type"] == "error" and EMPTY_MAP in replies[0]["message"], replies[0]
+    assert "\n" not in replies[0]["message"]
+    assert replies[1]["seq"] == 1 and replies[1]["id"] in legal  # the next game is played

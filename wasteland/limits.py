@@ -152,7 +152,11 @@ def _too_large(path: str | os.PathLike[str], cap: int) -> str:
 
 
 def map_size_problem(width: int, height: int) -> str | None:
-    """Why a ``width`` x ``height`` map is too large, or None if it is within the caps."""
+    """Why a ``width`` x ``height`` map is empty or too large, or None if it is within the
+    caps."""
+    if width < 1 or height < 1:  # every reader of a map takes its first row and square
+        return (f"the map is empty ({width}x{height} squares); a map needs at least one row "
+                f"of at least one square")
     if width <= MAX_MAP_WIDTH and height <= MAX_MAP_HEIGHT and width * height <= MAX_MAP_CELLS:
         return None
     return (f"{width}x{height} squares is too large; at most {MAX_MAP_WIDTH} wide, "

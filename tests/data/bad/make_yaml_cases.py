@@ -89,6 +89,9 @@ CASES: dict[str, bytes | str] = {
     "scenarios/at_booleans.yaml": scenario(room(8, 5)).replace("at: [1, 1]", "at: [true, true]"),
     "scenarios/max_rounds_true.yaml": scenario(room(8, 5)).replace("max_rounds: 30",
                                                                    "max_rounds: true"),
+    # issue 39: an IndexError in fight, evaluate, the env and `serve`
+    "scenarios/map_empty.yaml": scenario(room(8, 5)).replace(
+        "map: |\n" + "".join(f"  {r}\n" for r in room(8, 5)), 'map: ""\n'),
     "bestiary/creatures/hp_1e18.yaml": raider("  hp: 24\n", "  hp: 1000000000000000000\n"),
     "bestiary/creatures/hp_float.yaml": raider("  hp: 24\n", "  hp: 1.0e+18\n"),
     "bestiary/creatures/initiative_1e100.yaml": raider("  initiative: 1\n",
