@@ -256,3 +256,70 @@ def test_serve_answers_a_start_with_an_empty_map_in_one_line_and_goes_on() -> No
     assert replies[0]["type"] == "error" and EMPTY_MAP in replies[0]["message"], replies[0]
     assert "\n" not in replies[0]["message"]
     assert replies[1]["seq"] == 1 and replies[1]["id"] in legal  # the next game is played
+
+
+# --- read_file: regular files only, and at most the kind's cap (issue 39) --------------------
+def test_read_file_reads_a_regular_file_up_to_its_cap(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(limits.MAX_FILE_BYTES, "manifest", 10)
+    path = tmp_path / "m.json"
+    path.write_bytes(b"0123456789")
+    assert limits.read_file(path, "manifest") == b"0123456789"  # exactly at the cap
+    assert limits.read_text(path, "manifest") == "0123456789"
+    path.write_bytes(b"0123456789A")
+    with pytest.raises(LimitError) as err:
+        limits.read_file(path, "manifest")
+    assert str(err.value) == f"{path}: file larger than 10 bytes; at most 10 are accepted"
+
+
+@pytest.mark.parametrize("what, answer", [
+    ("missing", "cannot read: No such file or directory"),
+    ("folder", "a folder, not a regular file; only regular files are read"),
+    ("fifo", "a named pipe, not a regular file; only regular files are read"),
+    ("dev_zero", "a device, not a regular file; only regular files are read"),
+    ("link_to_fifo", "a named pipe, not a regular file"),
+])
+def test_read_file_refuses_what_is_not_a_regular_file_without_blocking(
+        what: str, answer: str, tmp_path: Path) -> None:
+    from tests.pipes import fifo, unblocked
+
+    path = tmp_path / "x.yaml"
+    pipe = tmp_path / "pipe"
+    if what == "folder":
+        path.mkdir()
+    elif what == "fifo":
+        pipe = path = fifo(path)
+    elif what == "dev_zero":
+        path = Path("/dev/zero")
+    elif what == "link_to_fifo":
+        path.symlink_to(fifo(pipe))
+    with pytest.raises(BestiaryError) as err:  # the caller's error class
+        unblocked(lambda: limits.read_file(path, "yaml", BestiaryError), pipe)
+    _one_line(err, f"{path}: {answer}")
+
+
+def test_read_text_names_the_first_byte_that_is_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "m.json"
+    path.write_bytes(b'{"a": "\xff"}')
+    with pytest.raises(LimitError) as err:
+        limits.read_text(path, "manifest")
+    _one_line(err, f"{path}: not UTF-8 text (byte 7: invalid start byte)")
+
+
+def test_a_scenario_or_a_bestiary_entry_that_is_a_named_pipe_is_refused(tmp_path: Path) -> None:
+    """Both hung the loader before read_file (issue 39)."""
+    import shutil
+
+    from tests.pipes import fifo, unblocked
+    from wasteland.bestiary.loader import DATA, load_bestiary
+
+    pipe = fifo(tmp_path / "pipe.yaml")
+    with pytest.raises(BestiaryError) as err:
+        unblocked(lambda: load_scenario(pipe), pipe)
+    _one_line(err, f"{pipe}: a named pipe, not a regular file")
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data)
+    entry = fifo(data / "creatures" / "zz_pipe.yaml")
+    with pytest.raises(BestiaryError) as err:
+        unblocked(lambda: load_bestiary(data), entry)
+    _one_line(err, f"{entry}: a named pipe, not a regular file")
