@@ -16,10 +16,10 @@ side are played by the packet (a trained radscorpion does not know how to be a r
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import random
-import zipfile
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -27,9 +27,10 @@ from typing import Any
 
 import numpy as np
 
+from wasteland.limits import ID_PATTERN, ID_RULE, load_json, read_text
 from wasteland.rules.actions import ACTION_TABLE, Action
 from wasteland.rules.battle import Battle
-from wasteland.rules.errors import WastelandError
+from wasteland.rules.errors import WastelandError, clip
 
 from .base import View
 
@@ -146,7 +147,12 @@ def family(name: str) -> list[str]:
 
 
 def _paths(name_or_path: str | Path) -> tuple[Path, Path, str]:
+    from wasteland.bestiary.models import policy_name_problem
+
     text = str(name_or_path)
+    problem = policy_name_problem(text)
+    if problem:
+        raise WastelandError(problem)
     if "/" in text or text.endswith((".npz", ".json")):
         base = Path(text)
         stem = base.with_suffix("") if base.suffix in (".npz", ".json") else base
@@ -159,60 +165,116 @@ def _paths(name_or_path: str | Path) -> tuple[Path, Path, str]:
     return root / f"{text}.npz", root / f"{text}.json", text
 
 
-def load_policy(name_or_path: str | Path, check: bool = True) -> Policy:
-    """A shipped policy by name, or NAME.npz + NAME.json from a path. One-line errors for a
-    missing, unreadable or mismatched file."""
-    npz, js, name = _paths(name_or_path)
-    try:
-        manifest = json.loads(js.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise WastelandError(f"policy {name}: no manifest {js}") from None
-    except (OSError, ValueError) as e:
-        raise WastelandError(f"policy {name}: {js} is not a readable JSON manifest ({e})") from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise WastelandError(f"policy {name}: {js} is not a {FORMAT} manifest")
+MAX_LAYERS = 16
+# the numbers a policy's arrays may hold in all: the largest network `wasteland train`
+# makes (4 hidden layers of 1,024) has 4.2 million; the shipped ones 0.14 million. At 8
+# bytes each (a float64 file) that is 40 MB to read and as much to play with.
+MAX_POLICY_VALUES = 5_000_000
+_HASH = re.compile(r"[0-9a-f]{1,64}")
+
+
+def read_manifest(js: Path, name: str) -> dict[str, Any]:
+    """The manifest at ``js``, every field the loader uses checked; one line naming the
+    field otherwise. Read as a regular file under the manifest cap, as JSON under the
+    depth and number caps (limits.load_json); the tables that only describe the training
+    (config, training, steps) are read where they are listed, leniently."""
+    from wasteland.envs.encoding import SIGHTS
     from wasteland.rules.protocol import RULESETS
 
+    def fail(message: str) -> WastelandError:
+        return WastelandError(f"policy {name}: {message}")
+
+    if not js.exists():
+        raise fail(f"no manifest {js}")
+    manifest = load_json(read_text(js, "manifest", fail), str(js), fail)
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise fail(f"{js} is not a {FORMAT} manifest")
     layers, creatures = manifest.get("layers"), manifest.get("creatures", [])
     if manifest.get("ruleset") not in RULESETS:
-        raise WastelandError(f"policy {name}: {js.name}: ruleset {manifest.get('ruleset')!r}; "
-                             f"accepted: {', '.join(RULESETS)}")
-    if type(layers) is not int or not 1 <= layers <= 16:
-        raise WastelandError(f"policy {name}: {js.name}: layers {layers!r}; a whole number 1..16")
-    if not isinstance(creatures, list) or not all(isinstance(c, str) for c in creatures):
-        raise WastelandError(f"policy {name}: {js.name}: creatures must be a list of creature ids")
-    try:
-        data = np.load(npz, allow_pickle=False)
-        if not isinstance(data, np.lib.npyio.NpzFile):
-            raise ValueError("a single array, not an .npz archive of named arrays")
-        with data:
-            arrays = {k: data[k] for k in data.files}
-    except FileNotFoundError:
-        raise WastelandError(f"policy {name}: no weights file {npz}") from None
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
-        why = " ".join(str(e).split()) or type(e).__name__
-        raise WastelandError(f"policy {name}: {npz} is not a readable .npz of arrays ({why})"
-                             ) from None
-    n = layers
-    for key in [f"{k}{i}" for i in range(n) for k in "wb"]:
-        if key not in arrays:
-            raise WastelandError(f"policy {name}: {npz.name} has no array {key}")
-        a = arrays[key]
-        if a.dtype.kind not in "fiu":
-            raise WastelandError(f"policy {name}: {npz.name}: array {key} holds {a.dtype} "
-                                 f"values; weights are real numbers (float or integer arrays)")
-        if not np.isfinite(a).all():
-            raise WastelandError(f"policy {name}: {npz.name}: array {key} holds inf or NaN")
-    weights = [np.asarray(arrays[f"w{i}"], dtype=np.float64) for i in range(n)]
-    biases = [np.asarray(arrays[f"b{i}"], dtype=np.float64) for i in range(n)]
-    from wasteland.envs.encoding import OBS_SIZE, SIGHTS
-    from wasteland.rules.actions import N_ACTIONS
-
+        raise fail(f"{js.name}: ruleset {clip(repr(manifest.get('ruleset')), 40)}; "
+                   f"accepted: {', '.join(RULESETS)}")
+    if type(layers) is not int or not 1 <= layers <= MAX_LAYERS:
+        raise fail(f"{js.name}: layers {clip(repr(layers), 40)}; a whole number "
+                   f"1..{MAX_LAYERS}")
+    if not isinstance(creatures, list) or not all(
+            isinstance(c, str) and re.fullmatch(ID_PATTERN, c) for c in creatures):
+        raise fail(f"{js.name}: creatures must be a list of creature ids ({ID_RULE})")
     sight = manifest.get("sight", "own")
     if sight not in SIGHTS:
-        raise WastelandError(f"policy {name}: {js.name}: sight {sight!r}; accepted: "
-                             f"{', '.join(SIGHTS)}")
-    obs_now = observation_hash(sight)
+        raise fail(f"{js.name}: sight {clip(repr(sight), 40)}; accepted: {', '.join(SIGHTS)}")
+    act = manifest.get("activation", "tanh")
+    if act not in ACTIVATIONS:
+        raise fail(f"unknown activation {clip(repr(act), 40)}; accepted: "
+                   f"{', '.join(ACTIVATIONS)}")
+    for key in ("observation_hash", "action_hash"):
+        value = manifest.get(key)
+        if value is not None and not (isinstance(value, str) and _HASH.fullmatch(value)):
+            raise fail(f"{js.name}: {key} {clip(repr(value), 40)}; a hash is 1 to 64 "
+                       f"hex digits")
+    return manifest
+
+
+Check = Callable[[np.dtype, tuple[int, ...]], None]
+
+
+def _real(fail: Callable[[str], WastelandError], key: str) -> Check:
+    def check(dtype: np.dtype, shape: tuple[int, ...]) -> None:
+        if dtype.kind not in "fiu" or dtype.itemsize > 8:
+            raise fail(f"array {key} holds {dtype} values; weights are real numbers (float "
+                       f"or integer arrays of at most 8 bytes a number)")
+    return check
+
+
+def _layer(fail: Callable[[str], WastelandError], i: int, last: bool, width: int,
+           left: int) -> Check:
+    """The check of layer ``i``'s weights from their header: ``width`` inputs (the
+    observation's or the layer before's), at least one output (at most the action table's
+    for the last layer), and with its bias at most ``left`` numbers."""
+    from wasteland.rules.actions import N_ACTIONS
+
+    real = _real(fail, f"w{i}")
+
+    def check(dtype: np.dtype, shape: tuple[int, ...]) -> None:
+        real(dtype, shape)
+        if len(shape) != 2 or shape[0] != width:
+            raise fail(f"layer {i} has shape {shape}, expected ({width}, k) with a bias of k")
+        k = shape[1]
+        if last and not 1 <= k <= N_ACTIONS:
+            raise fail(f"its output has {k:,} actions, the table {N_ACTIONS}; a policy has "
+                       f"1 to {N_ACTIONS} outputs, the first actions of the table")
+        if k < 1:
+            raise fail(f"layer {i} has shape {shape}: no outputs; every layer has at least 1")
+        if width * k + k > left:
+            raise fail(f"layer {i} of shape {shape} and its bias hold {width * k + k:,} "
+                       f"numbers, past what is left of the {MAX_POLICY_VALUES:,} a policy's "
+                       f"arrays may hold")
+    return check
+
+
+def _bias(fail: Callable[[str], WastelandError], i: int, k: int) -> Check:
+    real = _real(fail, f"b{i}")
+
+    def check(dtype: np.dtype, shape: tuple[int, ...]) -> None:
+        real(dtype, shape)
+        if shape != (k,):
+            raise fail(f"layer {i} has {k} outputs but a bias of shape {shape}, expected "
+                       f"({k},)")
+    return check
+
+
+def load_policy(name_or_path: str | Path, check: bool = True) -> Policy:
+    """A shipped policy by name, or NAME.npz + NAME.json from a path. One-line errors for a
+    missing, unreadable, oversized or mismatched file. Only the arrays the manifest's
+    layers name are read, each only once its header's dtype and shape fit the layer
+    before it (limits in docs/limits.md)."""
+    from wasteland.envs.encoding import OBS_SIZE
+    from wasteland.rules.actions import N_ACTIONS
+
+    from .npz import Archive
+
+    npz, js, name = _paths(name_or_path)
+    manifest = read_manifest(js, name)
+    obs_now = observation_hash(manifest.get("sight", "own"))
     if check and manifest.get("observation_hash") != obs_now:
         # before the shapes: a policy from before an observation change fails here, with
         # what to do about it rather than a layer shape
@@ -220,14 +282,30 @@ def load_policy(name_or_path: str | Path, check: bool = True) -> Policy:
             f"policy {name}: trained on another observation (observation_hash "
             f"{manifest.get('observation_hash')} in {js.name}, {obs_now} in this version); "
             f"retrain it (docs/training.md)")
-    width = OBS_SIZE
-    for i, (w, b) in enumerate(zip(weights, biases)):
-        if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
-            raise WastelandError(f"policy {name}: layer {i} has shape {w.shape}, expected "
-                                 f"({width}, k) with a bias of k")
+    if not npz.exists():
+        raise WastelandError(f"policy {name}: no weights file {npz}")
+    arrays = Archive(npz, lambda m: WastelandError(f"policy {name}: {m}"))
+    n = manifest["layers"]
+    for key in [f"{k}{i}" for i in range(n) for k in "wb"]:
+        if key not in arrays:
+            raise WastelandError(f"policy {name}: {npz.name} has no array {key}")
+
+    def fail(message: str) -> WastelandError:
+        return WastelandError(f"policy {name}: {npz.name}: {message}")
+
+    weights: list[np.ndarray] = []
+    biases: list[np.ndarray] = []
+    width, left = OBS_SIZE, MAX_POLICY_VALUES
+    for i in range(n):
+        w = arrays.read(f"w{i}", _layer(fail, i, i == n - 1, width, left), left * 8)
         width = w.shape[1]
-    if not n or width > N_ACTIONS:
-        raise WastelandError(f"policy {name}: its output has {width} actions, the table {N_ACTIONS}")
+        b = arrays.read(f"b{i}", _bias(fail, i, width), width * 8)
+        for key, a in ((f"w{i}", w), (f"b{i}", b)):
+            if not np.isfinite(a).all():
+                raise fail(f"array {key} holds inf or NaN")
+        weights.append(np.asarray(w, dtype=np.float64))
+        biases.append(np.asarray(b, dtype=np.float64))
+        left -= w.size + b.size
     if check:
         # its actions are the table's first `width` entries (the table grows only at the end)
         for key, now in (("observation_hash", obs_now),
@@ -241,10 +319,7 @@ def load_policy(name_or_path: str | Path, check: bool = True) -> Policy:
                     f"policy {name}: trained for another {what} table ({key} "
                     f"{manifest.get(key)} in {js.name}, {ours}); retrain it")
     act = manifest.get("activation", "tanh")
-    if act not in ACTIVATIONS:
-        raise WastelandError(f"policy {name}: unknown activation {act!r}; "
-                             f"accepted: {', '.join(ACTIVATIONS)}")
-    return Policy(name, manifest, weights, biases, act, frozenset(creatures))
+    return Policy(name, manifest, weights, biases, act, frozenset(manifest.get("creatures", [])))
 
 
 class PolicyAgent:

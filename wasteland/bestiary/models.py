@@ -7,6 +7,7 @@ silently.
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Annotated, Any, Literal
 
@@ -435,8 +436,22 @@ def agent_problem(name: str) -> str | None:
         return None  # a search budget is checked when the agent is made
     rest = name[len("policy:"):] if name.startswith("policy:") else None
     if rest and rest.strip() == rest and "," not in rest:
-        return None
+        return policy_name_problem(rest)
     return f"unknown agent {name!r}; accepted: {AGENT_CHOICES}"
+
+
+def policy_name_problem(name: str) -> str | None:
+    """Why NAME of ``policy:NAME`` can name no policy, or None: it is empty, or a path
+    whose last part is a folder (``/``, ``dir/``, ``.``, ``..``), which has no NAME to find
+    NAME.npz and NAME.json by."""
+    if not name:
+        return ("policy: needs a NAME: a shipped policy, or the path of a policy's NAME.npz "
+                "(`wasteland agents` lists the shipped ones)")
+    last = name.replace(os.sep, "/").rsplit("/", 1)[-1]
+    if last in ("", ".", ".."):
+        return (f"policy:{name} is a folder, not a policy; give the path of a policy's "
+                f"NAME.npz (its NAME.json beside it)")
+    return None
 
 
 class Side(Strict):
