@@ -96,15 +96,11 @@ MAX_FILE_BYTES = {
 }
 
 
-def read_file(path: str | os.PathLike[str], kind: str,
-              error: Callable[[str], Exception] = LimitError) -> bytes:
-    """The bytes of ``path``, or ``error`` with one line naming it: not there, not a regular
-    file (a folder, a named pipe, a device), unreadable, or larger than MAX_FILE_BYTES[kind].
-
-    Opened without blocking and checked on the open descriptor, so a named pipe never
-    blocks the open and a file swapped for one after a check is still caught; at most the
-    cap plus one byte is read, so /dev/zero or a growing file cannot be read without end."""
-    cap = MAX_FILE_BYTES[kind]
+def _open_regular(path: str | os.PathLike[str], error: Callable[[str], Exception]
+                  ) -> tuple[int, os.stat_result]:
+    """An open descriptor of ``path`` and its stat, if it is a regular file; else ``error``.
+    Opened without blocking and checked on the descriptor, so a named pipe never blocks
+    the open and a file swapped for one after a check is still caught."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
                      | getattr(os, "O_NOCTTY", 0))
@@ -112,12 +108,29 @@ def read_file(path: str | os.PathLike[str], kind: str,
         raise error(f"{path}: cannot read: {e.strerror}") from None
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            what = ("a folder" if stat.S_ISDIR(st.st_mode) else
-                    "a named pipe" if stat.S_ISFIFO(st.st_mode) else
-                    "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else
-                    "a socket" if stat.S_ISSOCK(st.st_mode) else "not a plain file")
-            raise error(f"{path}: {what}, not a regular file; only regular files are read")
+    except OSError as e:
+        os.close(fd)
+        raise error(f"{path}: cannot read: {e.strerror}") from None
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        what = ("a folder" if stat.S_ISDIR(st.st_mode) else
+                "a named pipe" if stat.S_ISFIFO(st.st_mode) else
+                "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else
+                "a socket" if stat.S_ISSOCK(st.st_mode) else "not a plain file")
+        raise error(f"{path}: {what}, not a regular file; only regular files are read")
+    return fd, st
+
+
+def read_file(path: str | os.PathLike[str], kind: str,
+              error: Callable[[str], Exception] = LimitError) -> bytes:
+    """The bytes of ``path``, or ``error`` with one line naming it: not there, not a regular
+    file (a folder, a named pipe, a device), unreadable, or larger than MAX_FILE_BYTES[kind].
+
+    At most the cap plus one byte is read, so a file that grows while it is read cannot
+    be read without end."""
+    cap = MAX_FILE_BYTES[kind]
+    fd, st = _open_regular(path, error)
+    try:
         if st.st_size > cap:
             raise error(_too_large(path, cap))
         chunks: list[bytes] = []
@@ -135,6 +148,30 @@ def read_file(path: str | os.PathLike[str], kind: str,
     if got > cap:  # it grew while being read
         raise error(_too_large(path, cap))
     return b"".join(chunks)
+
+
+def file_digest(path: str | os.PathLike[str],
+                error: Callable[[str], Exception] = LimitError) -> str:
+    """The SHA-256 of a regular file's bytes (as far as its size when opened), read a
+    chunk at a time: for files that are hashed, not loaded (the programs a ``cmd:`` agent
+    names, which may be large), so no size cap; the same refusals as ``read_file``."""
+    import hashlib
+
+    fd, st = _open_regular(path, error)
+    h = hashlib.sha256()
+    left = st.st_size
+    try:
+        while left > 0:
+            chunk = os.read(fd, min(left, 2**20))
+            if not chunk:
+                break
+            h.update(chunk)
+            left -= len(chunk)
+    except OSError as e:
+        raise error(f"{path}: cannot read: {e.strerror}") from None
+    finally:
+        os.close(fd)
+    return h.hexdigest()
 
 
 def read_text(path: str | os.PathLike[str], kind: str,

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from wasteland import __version__
 from wasteland.bestiary.models import Scenario
+from wasteland.limits import file_digest, read_file
 
 ROOT = Path(__file__).resolve().parents[1]  # the wasteland package
 
@@ -77,13 +78,15 @@ def agent_hash(kind: str) -> str:
         return _digest([kind.encode(), *_sources(AGENT_SOURCES[kind])])
     if kind.startswith("policy:"):
         files = policy_files(kind[len("policy:"):])
-        return _digest([b"policy", *[f.read_bytes() for f in files], *_sources(POLICY_SOURCES)])
+        return _digest([b"policy", *[read_file(f, "policy" if f.suffix == ".npz" else "manifest")
+                                     for f in files], *_sources(POLICY_SOURCES)])
     try:
         words = shlex.split(kind.partition(":")[2])
     except ValueError:
         words = []
     named = [Path(w) for w in words]
-    return _digest([kind.encode(), *[p.read_bytes() for p in named if p.is_file()]])
+    # a program (an interpreter, a model file) may be large: hashed a chunk at a time
+    return _digest([kind.encode(), *[file_digest(p).encode() for p in named if p.is_file()]])
 
 
 def scenario_hash(scenario: Scenario) -> str:

@@ -19,6 +19,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from wasteland.limits import LimitError, read_text
+
 from ..models import Armor, Creature, Item, Scenario, Weapon
 
 SCHEMA_DIR = Path(__file__).parent
@@ -65,8 +67,8 @@ def stale(directory: Path | None = None) -> list[str]:
     for kind in MODELS:
         path = schema_path(kind, directory)
         try:
-            current = path.read_text(encoding="utf-8")
-        except OSError:
+            current = read_text(path, "manifest")
+        except LimitError:  # missing, not a regular file, too large: rewritten
             current = None
         if current != render(kind):
             out.append(kind)
