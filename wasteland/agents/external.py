@@ -27,7 +27,7 @@ import shlex
 import shutil
 import subprocess
 import threading
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, Action
@@ -390,18 +390,29 @@ class _Fault(Exception):
         self.quiet = quiet
 
 
+def is_program(kind: str) -> bool:
+    """Whether the agent ``kind`` runs a program (``cmd:``, ``cmd@SECONDS:``)."""
+    return kind.strip().startswith((PREFIX + ":", PREFIX + "@"))
+
+
+def unnamed_programs(kinds: Iterable[str], named: Collection[str]) -> list[str]:
+    """The program agents among ``kinds`` (read from a file: a save, a training config, a
+    run folder) that are not in ``named`` (those the command line names). A file never
+    starts a program by itself: one someone sends you could name any command."""
+    return [k for k in kinds if is_program(k) and k not in named]
+
+
 def check_saved_programs(kinds: Iterable[str], given: str | None, where: object,
                          flag: str, saved: str | None) -> None:
     """A save never starts a program by itself (a save someone sends you could name any
     command): each ``cmd:`` agent it names must be named again on the command line
     (``given``, the value of ``flag``); else one line saying how to resume."""
     named = {k.strip() for k in (given or "").split(",")}
-    for k in kinds:
-        if k.startswith((PREFIX + ":", PREFIX + "@")) and k not in named:
-            again = shlex.quote(saved or k)
-            raise WastelandError(f"{where}: a side is played by the program {k!r}, and a save "
-                                 f"never starts a program by itself; to run it, resume with "
-                                 f"{flag} {again}")
+    for k in unnamed_programs(kinds, named):
+        again = shlex.quote(saved or k)
+        raise WastelandError(f"{where}: a side is played by the program {k!r}, and a save "
+                             f"never starts a program by itself; to run it, resume with "
+                             f"{flag} {again}")
 
 
 def start_programs(agents: Iterable[object]) -> None:
