@@ -9,7 +9,7 @@ Two steps, so that slow agents can be run apart and the page written from what i
     # seat replaces that row; --seats a,b plays only those seats), and saved every 50
     # fights: the same command run again after a stop resumes the seat where it was
     .venv/bin/python benchmarks/benchmark_table.py run super_mutants f2d20 \\
-        --agents random,scripted,packet,easy,policy:/tmp/pol/x.json=ppo_warm_s0 -n 1000 \\
+        --agents 'random,scripted,packet,easy,policy:/tmp/pol/x.json#ppo_warm_s0' -n 1000 \\
         --results docs/benchmark-runs/super_mutants_f2d20.json
     # or take a policy's rows from its acceptance sweep (benchmarks/policy_seats.py's
     # output, the same seats and seeds 0..N-1), with the packet's rows of that sweep
@@ -21,8 +21,21 @@ Two steps, so that slow agents can be run apart and the page written from what i
         --out docs/benchmark.md
 
 An agent is any name `wasteland fight --agents` takes (random, scripted, packet, easy,
-normal, hard, deadly, search:..., policy:PATH); ``AGENT=LABEL`` names its row. A learned
-policy's row shows the training steps and wall time its manifest records.
+normal, hard, deadly, search:..., policy:PATH); the list is split as `fight` splits it, so
+a search budget keeps its commas (``search:rollouts=8,candidates=3,packet`` is two agents).
+``AGENT#LABEL`` names an agent's row (``=`` belongs to search budgets; results files made
+with the old ``AGENT=LABEL`` stay readable, they hold the label and the agent apart). A
+label is an id (letters, digits, ``_``, ``-``): it is printed into the page. Without one,
+the row is named by the agent with every other character made ``_``
+(``search:rollouts=8`` -> ``search_rollouts_8``). A learned policy's row shows the training
+steps and wall time its manifest records.
+
+Results and sweep files are checked whole before anything is played or written
+(results_schema.py); a bad one is one line naming the file, the field and what is accepted.
+Two `run`s (or an `import`) may share a results file: each write takes a lock on the
+file's folder, reads the file as it is now, merges its own rows and replaces the file
+atomically, so neither loses the other's rows; a write waits up to LOCK_WAIT seconds for
+another, then stops with one line.
 """
 
 from __future__ import annotations
@@ -30,18 +43,36 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
+import tempfile
 import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if str(Path(__file__).resolve().parent) not in sys.path:  # results_schema.py, beside it;
+    sys.path.append(str(Path(__file__).resolve().parent))  # last: its names shadow nothing
 
+from results_schema import (  # noqa: E402
+    MAX_FIGHTS,
+    Results,
+    ResultsError,
+    Training,
+    check,
+    read_results,
+    read_sweep,
+)
+
+from wasteland.agents.names import split_agents  # noqa: E402
+from wasteland.limits import ID_PATTERN, ID_RULE  # noqa: E402
+from wasteland.rules.errors import WastelandError, one_line  # noqa: E402
 from wasteland.training.seats import Record, difference_interval, seat  # noqa: E402
 from wasteland.training.stats import wilson  # noqa: E402
 
-MAX_FIGHTS = 100_000
 # fights per block: a seat's fights are played and saved in blocks, so that a run of hours
 # stopped midway (a session ends) resumes from its last block
 BLOCK = 50
@@ -95,40 +126,135 @@ def play(pool: ProcessPoolExecutor, agent: str, sc: Any, ruleset: str, kinds: li
     return r
 
 
+# seconds a write waits for another process's write in the same folder (a write takes
+# milliseconds; a lock held longer is a process stopped while holding it)
+LOCK_WAIT = 60.0
+
+
+def _pause(seconds: float) -> None:
+    time.sleep(seconds)
+
+
+@contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Held while a results file is read, merged and replaced, so two runs on one file
+    keep each other's rows. The lock is on the file's folder: the file itself is replaced
+    at each write, and a lock file beside it would be left behind. Waits up to LOCK_WAIT
+    seconds for another holder, then ResultsError."""
+    import fcntl
+
+    folder = path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError as e:
+        raise ResultsError(f"{path}: cannot use its folder {folder}: {e.strerror}") from None
+    try:
+        deadline = time.monotonic() + LOCK_WAIT
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise ResultsError(
+                        f"{path}: another process has held the lock on {folder} for over "
+                        f"{LOCK_WAIT:.0f} s (a benchmark_table run writing there); wait for it "
+                        f"or stop it, then run again") from None
+                _pause(0.05)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
 def _save(path: Path, data: dict[str, Any]) -> None:
-    """Written whole or not at all: a run stopped while saving keeps the file it had."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n")
-    os.replace(tmp, path)
+    """Written whole or not at all: a run stopped while saving keeps the file it had.
+    Checked first, so what is written reads back."""
+    check(Results, data, f"{path} (about to be written)")
+    replace_file(path, json.dumps(data, indent=1) + "\n", str(path))
 
 
-def _blocks(data: dict[str, Any], key: str, spec: Any, n: int) -> tuple[dict[int, Any], float]:
+def replace_file(path: Path, text: str, where: str) -> None:
+    """``path`` replaced by ``text`` atomically (a unique temporary file beside it, fsync,
+    rename), keeping the permissions it had (a new file: rw-r--r--), or ResultsError."""
+    tmp = None
+    try:
+        mode = path.stat().st_mode & 0o777 if path.is_file() else 0o644
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w") as f:
+            os.fchmod(f.fileno(), mode)  # mkstemp makes it rw------- whatever the umask
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as e:
+        raise ResultsError(f"{where}: cannot write: {e.strerror}") from None
+    finally:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+
+
+def load_results(path: Path, family: str, ruleset: str) -> dict[str, Any]:
+    """The results file as it is now, checked, or a new one; it must hold ``family`` under
+    ``ruleset``."""
+    if not os.path.lexists(path):
+        return {"family": family, "ruleset": ruleset, "rows": []}
+    data = read_results(path)
+    if (data["family"], data["ruleset"]) != (family, ruleset):
+        raise ResultsError(f"{path} holds {data['family']} {data['ruleset']}, not "
+                           f"{family} {ruleset}")
+    return data
+
+
+def check_writable(path: Path) -> None:
+    """Refuses, before hours of fights, a results path that could never be written: one
+    under a file, or in a folder this user cannot write."""
+    if os.path.lexists(path) and not path.is_file():
+        read_results(path)  # names what it is (a folder, a pipe...) in one line
+    folder = path.absolute().parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise ResultsError(f"{path}: {folder} is a file, not a folder; results are written "
+                           f"in a folder")
+    if not os.access(folder, os.W_OK):
+        raise ResultsError(f"{path}: cannot write in {folder}")
+
+
+def update(path: Path, family: str, ruleset: str,
+           change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    """``change`` applied to the results file as it is now, under the lock, and saved:
+    rows another process wrote since this one read the file are kept."""
+    with locked(path):
+        data = load_results(path, family, ruleset)
+        change(data)
+        _save(path, data)
+    return data
+
+
+def _blocks(data: dict[str, Any], key: str, spec: str, n: int) -> tuple[dict[int, Any], float]:
     """The blocks a stopped run of the same agent, seat and number of fights left in the
-    results file, and the seconds it had spent; nothing for any other run."""
-    p = (data.get("partial") or {}).get(key)
-    if not isinstance(p, dict) or p.get("spec") != spec or p.get("fights") != n:
+    results file, and the seconds it had spent; nothing for any other run. The file is
+    checked (results_schema.py): left to decide is which blocks fit this run's blocks."""
+    p = data.get("partial", {}).get(key)
+    if p is None or p["spec"] != spec or p["fights"] != n:
         return {}, 0.0
-    keys = ("fights", "wins", "losses", "draws")
-    blocks = p.get("blocks")
-    if not isinstance(blocks, dict):
-        return {}, 0.0
-    done = {int(i): {k: int(b[k]) for k in keys} for i, b in blocks.items()
-            if str(i).isdigit() and int(i) % BLOCK == 0 and int(i) < n and isinstance(b, dict)
-            and all(type(b.get(k)) is int and b[k] >= 0 for k in keys)
-            and b["fights"] == min(BLOCK, n - int(i)) == b["wins"] + b["losses"] + b["draws"]}
-    seconds = p.get("seconds")
-    ok = isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and 0 <= seconds < 1e9
-    return done, float(seconds) if ok else 0.0
+    done = {int(i): dict(b) for i, b in p["blocks"].items()
+            if int(i) % BLOCK == 0 and int(i) < n and b["fights"] == min(BLOCK, n - int(i))}
+    return done, float(p.get("seconds", 0.0))
 
 
 def training_of(agent: str) -> dict[str, Any] | None:
-    """The training summary of a ``policy:`` agent's manifest (None for other agents)."""
+    """The training summary of a ``policy:`` agent's manifest (None for other agents),
+    checked as a results file's row is: its algorithm is printed into the page."""
     if not agent.startswith("policy:"):
         return None
     from wasteland.agents.policy import load_policy
 
-    return load_policy(Path(agent[len("policy:"):])).training()
+    tr = load_policy(Path(agent[len("policy:"):])).training()
+    check(Training, tr, "the training its manifest records")
+    return tr
 
 
 def trained_text(tr: dict[str, Any] | None) -> str:
@@ -140,66 +266,98 @@ def trained_text(tr: dict[str, Any] | None) -> str:
             f"{(tr['wall_s'] or 0) / 60:.0f} min")
 
 
+def parse_agents(text: str) -> list[tuple[str, str]]:
+    """(agent, label) of each agent in ``--agents``: split as `wasteland fight` splits it
+    (a search budget keeps its commas), ``AGENT#LABEL`` naming the row. Without a label the
+    row is named by the agent, every character an id may not hold made ``_``."""
+    out: list[tuple[str, str]] = []
+    for piece in split_agents(text):
+        agent, mark, label = piece.rpartition("#")
+        if not mark:
+            agent = piece
+            label = re.sub(r"[^A-Za-z0-9_-]+", "_", piece).strip("_")
+            if not re.match(ID_PATTERN, label):
+                raise ResultsError(f"--agents {one_line(piece)[:80]}: name its row with "
+                                   f"AGENT#LABEL, a label of {ID_RULE}")
+        elif not re.match(ID_PATTERN, label) or not agent:
+            raise ResultsError(f"--agents {one_line(piece)[:80]}: AGENT#LABEL needs an agent "
+                               f"and a label of {ID_RULE}")
+        if label in (x[1] for x in out):
+            raise ResultsError(f"--agents: two agents with the row label {label!r}; name "
+                               f"them apart with AGENT#LABEL")
+        out.append((agent, label))
+    if not out:
+        raise ResultsError("--agents: no agent named")
+    return out
+
+
+def check_agent(agent: str) -> dict[str, Any] | None:
+    """Fails here, in one line, not in a worker after hours: the agent can be made (its
+    policy read); its training summary, for a policy."""
+    from wasteland.agents.base import make_agent
+
+    try:
+        if agent.startswith("policy:"):
+            return training_of(agent)
+        make_agent(agent)
+        return None
+    except WastelandError as e:
+        hint = ("; a row's label is written AGENT#LABEL (= belongs to search budgets)"
+                if "=" in agent and not agent.startswith("search") else "")
+        raise ResultsError(f"--agents {one_line(agent)[:80]}: {e}{hint}") from None
+
+
 def run(args: argparse.Namespace) -> None:
     if not 1 <= args.fights <= MAX_FIGHTS:
         raise SystemExit(f"--fights must be 1 to {MAX_FIGHTS:,}")
     if not 1 <= args.jobs <= 64:
         raise SystemExit("--jobs must be 1 to 64")
-    from wasteland.agents.base import make_agent
-    from wasteland.rules.errors import WastelandError
-
-    for a in args.agents.split(","):
-        name = a.partition("=")[0]
-        try:  # fails here, in one line, not in a worker
-            if name.startswith("policy:"):
-                from wasteland.agents.policy import load_policy
-
-                load_policy(Path(name[len("policy:"):]))
-            else:
-                make_agent(name)
-        except WastelandError as e:
-            raise SystemExit(f"--agents {name}: {e}") from None
+    specs = parse_agents(args.agents)
+    training = {agent: check_agent(agent) for agent, _ in specs}
     path = Path(args.results)
-    data: dict[str, Any] = (json.loads(path.read_text()) if path.is_file() else
-                            {"family": args.family, "ruleset": args.ruleset, "rows": []})
-    if (data["family"], data["ruleset"]) != (args.family, args.ruleset):
-        raise SystemExit(f"{path} holds {data['family']} {data['ruleset']}, not "
-                         f"{args.family} {args.ruleset}")
-    seats = pick_seats(seats_of(args.family, args.ruleset), args.seats)
-    specs = [a.partition("=") for a in args.agents.split(",") if a]
+    family, ruleset = args.family, args.ruleset
+    load_results(path, family, ruleset)
+    check_writable(path)
+    seats = pick_seats(seats_of(family, ruleset), args.seats)
     with ProcessPoolExecutor(args.jobs) as pool:
-        for agent, _, label in specs:
-            name = label or agent
+        for agent, name in specs:
             for test, sc, side, kinds in seats:
                 t = time.time()
                 key = f"{name}|{sc.id}"
-                done, before = _blocks(data, key, agent, args.fights)
+                # the file as it is now: another run may have played part of this seat
+                done, before = _blocks(load_results(path, family, ruleset), key, agent,
+                                       args.fights)
                 if done:
                     print(f"{name:<24} {sc.id}: resuming, {sum(d['fights'] for d in done.values())}"
                           f" of {args.fights} fights played before", flush=True)
 
                 def saved(done: dict[int, Any], key: str = key, t: float = t, spec: str = agent,
                           before: float = before) -> None:
-                    data.setdefault("partial", {})[key] = {
-                        "spec": spec, "fights": args.fights,
-                        "seconds": round(before + time.time() - t, 1),
-                        "blocks": {str(i): d for i, d in sorted(done.items())}}
-                    _save(path, data)
+                    part = {"spec": spec, "fights": args.fights,
+                            "seconds": round(before + time.time() - t, 1),
+                            "blocks": {str(i): d for i, d in sorted(done.items())}}
+                    update(path, family, ruleset,
+                           lambda data: data.setdefault("partial", {}).__setitem__(key, part))
 
-                r = play(pool, agent, sc, args.ruleset, kinds, side, args.fights, done, saved)
+                r = play(pool, agent, sc, ruleset, kinds, side, args.fights, done, saved)
                 seconds = before + time.time() - t
                 row = {"agent": name, "spec": agent, "test": test, "seat": sc.id,
                        "first_seed": 0, **r.as_dict(), "seconds": round(seconds, 1),
-                       "training": training_of(agent)}
+                       "training": training[agent]}
                 print(f"{name:<24} {test:<7} {sc.id:<22} {r.win_rate:6.1%} "
                       f"(W{r.wins}/L{r.losses}/D{r.draws}) {seconds:6.0f} s", flush=True)
+
+                def merge(data: dict[str, Any], row: dict[str, Any] = row, key: str = key
+                          ) -> None:
+                    data["rows"] = [x for x in data["rows"]
+                                    if (x["agent"], x["seat"]) != (row["agent"], row["seat"])
+                                    ] + [row]
+                    (data.get("partial") or {}).pop(key, None)
+                    if not data.get("partial"):
+                        data.pop("partial", None)
+
                 # saved seat by seat: a run of hours stopped midway keeps the seats it played
-                data["rows"] = [x for x in data["rows"]
-                                if (x["agent"], x["seat"]) != (name, sc.id)] + [row]
-                (data.get("partial") or {}).pop(key, None)
-                if not data.get("partial"):
-                    data.pop("partial", None)
-                _save(path, data)
+                update(path, family, ruleset, merge)
 
 
 def pick_seats(seats: list[Any], names: str | None) -> list[Any]:
@@ -220,48 +378,50 @@ def import_sweep(args: argparse.Namespace) -> None:
     """Rows of a policy and of the packet from a policy_seats sweep: its last JSON line."""
     from wasteland.agents.policy import load_policy
     from wasteland.arena.suite import FAMILIES
-    from wasteland.rules.errors import WastelandError
 
+    if not re.match(ID_PATTERN, args.label):
+        raise ResultsError(f"--label {args.label[:80]!r}: a label is {ID_RULE}")
+    sweep = read_sweep(args.sweep)
     try:
-        lines = Path(args.sweep).read_text().splitlines()
-        sweep = json.loads(next(ln for ln in reversed(lines) if ln.startswith("{")))
         pol = load_policy(Path(args.policy))
-    except (OSError, StopIteration, json.JSONDecodeError, WastelandError) as e:
-        raise SystemExit(f"cannot import {args.sweep}: {e or 'no JSON line'}") from None
+    except WastelandError as e:
+        raise ResultsError(f"cannot import {args.sweep}: {e}") from None
     ruleset = pol.ruleset
     family = next((f for f, kinds in FAMILIES.items() if pol.kinds <= set(kinds)), None)
-    if family is None or sweep.get("ruleset") != ruleset:
-        raise SystemExit(f"{args.sweep}: not a sweep of {args.policy}'s creatures and ruleset")
+    if family is None or sweep["ruleset"] != ruleset:
+        raise ResultsError(f"{args.sweep}: not a sweep of {args.policy}'s creatures and "
+                           f"ruleset")
     if sweep.get("first_seed", 0) != 0:
-        raise SystemExit(f"{args.sweep}: played from seed {sweep['first_seed']}; the table's "
-                         "rows are seeds 0..N-1, the packet's on the same seeds")
+        raise ResultsError(f"{args.sweep}: played from seed {sweep['first_seed']}; the "
+                           f"table's rows are seeds 0..N-1, the packet's on the same seeds")
     spec = f"policy:{args.policy}"
+    training = check_agent(spec)
     path = Path(args.results)
-    data: dict[str, Any] = (json.loads(path.read_text()) if path.is_file() else
-                            {"family": family, "ruleset": ruleset, "rows": []})
-    have = {(r["agent"], r["test"], r["seat"]) for r in data["rows"]}
-    rows = []
-    for test in ("seat", "unseen"):
-        for s in sweep.get(test, []):
-            for who, name in (("policy", args.label), ("packet", "packet")):
-                if who == "packet" and ("packet", test, s["scenario"]) in have:
-                    continue
-                r = s[who]
-                rows.append({"agent": name, "spec": spec if who == "policy" else "packet",
-                             "test": test, "seat": s["scenario"], "first_seed": 0,
-                             **{k: r[k] for k in ("fights", "wins", "losses", "draws",
-                                                  "win_rate", "wilson95")},
-                             "seconds": s.get("seconds"),
-                             "training": training_of(spec) if who == "policy" else None})
-    for m in sweep.get("mirror", []):
-        rows.append({"agent": args.label, "spec": spec, "test": "mirror",
-                     "seat": f"{family}_mirror_{ruleset}", "first_seed": 0,
-                     **{k: m[k] for k in ("fights", "wins", "losses", "draws", "win_rate",
-                                          "wilson95")},
-                     "seconds": None, "training": training_of(spec)})
-    data["rows"] = [x for x in data["rows"] if x["agent"] != args.label] + rows
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=1) + "\n")
+    load_results(path, family, ruleset)
+    check_writable(path)
+    counts = ("fights", "wins", "losses", "draws", "win_rate", "wilson95")
+    rows: list[dict[str, Any]] = []
+
+    def merge(data: dict[str, Any]) -> None:
+        have = {(r["agent"], r["test"], r["seat"]) for r in data["rows"]}
+        rows.clear()
+        for test in ("seat", "unseen"):
+            for s in sweep[test]:
+                for who, name in (("policy", args.label), ("packet", "packet")):
+                    if who == "packet" and ("packet", test, s["scenario"]) in have:
+                        continue
+                    r = s[who]
+                    rows.append({"agent": name, "spec": spec if who == "policy" else "packet",
+                                 "test": test, "seat": s["scenario"], "first_seed": 0,
+                                 **{k: r[k] for k in counts}, "seconds": s["seconds"],
+                                 "training": training if who == "policy" else None})
+        for m in sweep["mirror"]:
+            rows.append({"agent": args.label, "spec": spec, "test": "mirror",
+                         "seat": f"{family}_mirror_{ruleset}", "first_seed": 0,
+                         **{k: m[k] for k in counts}, "seconds": None, "training": training})
+        data["rows"] = [x for x in data["rows"] if x["agent"] != args.label] + rows
+
+    update(path, family, ruleset, merge)
     print(f"{path}: {len(rows)} rows from {args.sweep}")
 
 
@@ -290,13 +450,10 @@ def in_progress(data: dict[str, Any]) -> str:
     """One line naming the seats a stopped run left partly played ("" when none), with
     how far each got: `run` with the same agent, seat and -n resumes them."""
     parts = []
-    partial = data.get("partial")
-    for key, p in sorted(partial.items() if isinstance(partial, dict) else []):
-        n = p.get("fights") if isinstance(p, dict) else None
-        if type(n) is not int or not 1 <= n <= MAX_FIGHTS:
-            continue
-        done, _ = _blocks(data, key, p.get("spec"), n)
-        name, _, seat_id = str(key).partition("|")
+    for key, p in sorted(data.get("partial", {}).items()):
+        n = p["fights"]
+        done, _ = _blocks(data, key, p["spec"], n)
+        name, _, seat_id = key.partition("|")
         played = sum(d["fights"] for d in done.values())
         parts.append(f"{name} in {seat_id} ({played:,} of {n:,} fights)")
     return ("Partly played (the same `run` command resumes them): " + "; ".join(parts) + "."
@@ -316,7 +473,7 @@ def write(args: argparse.Namespace) -> None:
            "creatures played by the packet, sides swapped every other fight; its share of "
            "decided fights with its Wilson interval (the bar: above 50%).", ""]
     for p in args.results:
-        data = json.loads(Path(p).read_text())
+        data = read_results(p)
         rows = data["rows"]
         packet = {(r["test"], r["seat"]): r for r in rows if r["agent"] == "packet"}
         out += [f"## {data['family']} under {data['ruleset']}", "",
@@ -350,7 +507,7 @@ def write(args: argparse.Namespace) -> None:
         going = in_progress(data)
         if going:
             out += [going, ""]
-    Path(args.out).write_text("\n".join(out))
+    replace_file(Path(args.out), "\n".join(out), f"--out {args.out}")
     print(f"wrote {args.out}")
 
 
@@ -360,7 +517,10 @@ def main(argv: list[str] | None = None) -> None:
     r = sub.add_parser("run", help="play agents in the seats, merge into a results file")
     r.add_argument("family")
     r.add_argument("ruleset")
-    r.add_argument("--agents", required=True, help="comma-separated AGENT or AGENT=LABEL")
+    r.add_argument("--agents", required=True,
+                   help="comma-separated AGENT or AGENT#LABEL (a search budget keeps its "
+                        "commas: 'search:rollouts=8,candidates=3#deep8,packet'); a label is "
+                        f"{ID_RULE}")
     r.add_argument("-n", "--fights", type=int, default=1000)
     r.add_argument("--jobs", type=int, default=2)
     r.add_argument("--results", required=True)
@@ -369,13 +529,17 @@ def main(argv: list[str] | None = None) -> None:
     i = sub.add_parser("import", help="a policy's rows from its policy_seats sweep")
     i.add_argument("sweep")
     i.add_argument("--policy", required=True, help="the policy's .json manifest")
-    i.add_argument("--label", default="ppo_warm_seats_shipped")
+    i.add_argument("--label", default="ppo_warm_seats_shipped",
+                   help=f"the policy's row label, {ID_RULE}")
     i.add_argument("--results", required=True)
     w = sub.add_parser("write", help="write the page from results files")
     w.add_argument("results", nargs="+")
     w.add_argument("--out", default="docs/benchmark.md")
     args = ap.parse_args(argv)
-    {"run": run, "import": import_sweep, "write": write}[args.cmd](args)
+    try:
+        {"run": run, "import": import_sweep, "write": write}[args.cmd](args)
+    except WastelandError as e:  # a bad file or name: one line, exit status 1
+        raise SystemExit(str(e)) from None
 
 
 if __name__ == "__main__":

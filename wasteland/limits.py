@@ -108,10 +108,6 @@ def read_file(path: str | os.PathLike[str], kind: str,
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
                      | getattr(os, "O_NOCTTY", 0))
-    except FileNotFoundError:
-        raise error(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise error(f"{path}: a folder, not a file") from None
     except OSError as e:
         raise error(f"{path}: cannot read: {e.strerror}") from None
     try:

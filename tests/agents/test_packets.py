@@ -602,3 +602,19 @@ def test_the_2d20_window_reasons_count_dice_and_ammunition_in_good_english():
     # one and other counts of each (0 extra d20s is plural too)
     assert 1 in said["buy"] and said["buy"] - {1}, said
     assert 1 in said["boost"] and max(said["boost"]) > 1, said
+
+
+def test_2d20_a_second_attack_costs_ap_only_the_aggressive_pay_at_long_odds() -> None:
+    """2d20 (seed 002, Actions; docs/rules/f2d20.md: an extra major action costs 2 AP, a
+    reading): the packet pays for
+    another attack only at fair odds, and the more aggressive it is the lower the odds it
+    calls fair (0.5 at aggression 0 down to 0.2 at 100). A raider 8 squares from another,
+    its major action spent and 10 AP in its pool: about 19% to hit, 35% with dice bought."""
+    s = scenario([[("raider", (1, 3))], [("raider", (9, 3))]])
+    rs, b = start("f2d20", s)
+    b.extra["major"], b.extra["pools"][0] = 1, 10
+    bold, why = decide(rs, b, aggression=100, min_to_hit=0)
+    assert bold in (Action("aim"), Action("attack", 1)), why
+    assert "raider_1" in why
+    shy, why = decide(rs, b, aggression=0, min_to_hit=0)
+    assert shy == END and "no more attacks" in why, why

@@ -592,3 +592,18 @@ def test_a_note_that_goes_on_from_a_name_takes_no_space():
 
     assert Note("drifter", "'s 10mm pistol jams.").text() == "drifter's 10mm pistol jams."
     assert Note("drifter", "stands up.").text() == "drifter stands up."
+
+
+@pytest.mark.parametrize("hp,status", [(-11, UNCONSCIOUS), (-12, DEAD), (-13, DEAD),
+                                       (0, UNCONSCIOUS)])
+def test_a_hit_to_exactly_ten_plus_endurance_below_zero_kills(hp, status):
+    """Seed 001, Death and Fatigue: dead once 10 + END are lost below 0 HP, at once when a
+    hit takes the HP there (END 2: -12 dead, -11 still bleeding out)."""
+    from wasteland.rules.simple.attack import after_harm
+
+    a = duel(b_kw={"endurance": 2, "hp": 4})
+    bob = a.c("bob")
+    bob.hp = hp
+    after_harm(a.b, bob, [])
+    assert bob.status == status
+    assert bob.cond.get("bleeding", False) == (status == UNCONSCIOUS)

@@ -407,7 +407,10 @@ def check_saved_programs(kinds: Iterable[str], given: str | None, where: object,
     """A save never starts a program by itself (a save someone sends you could name any
     command): each ``cmd:`` agent it names must be named again on the command line
     (``given``, the value of ``flag``); else one line saying how to resume."""
-    named = {k.strip() for k in (given or "").split(",")}
+    from .names import split_agents
+
+    # the flag's whole value too: play's --ai names one agent, whatever commas it holds
+    named = {*split_agents(given or ""), (given or "").strip()}
     for k in unnamed_programs(kinds, named):
         again = shlex.quote(saved or k)
         raise WastelandError(f"{where}: a side is played by the program {k!r}, and a save "

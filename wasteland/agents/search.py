@@ -71,15 +71,19 @@ class Budget:
 
     LIMITS = {"rollouts": (1, 10_000), "candidates": (1, 64), "horizon": (0, 1000),
               "z": (0.0, 10.0), "plans": (0, 2), "full": (0, 100), "taper": (0, 1),
-              "seconds": (0.0, 60.0)}
+              "seconds": (0.001, 60.0)}
 
     def text(self) -> str:
-        if self.seconds:
-            return f"search@{self.seconds:g}"
+        """The name that makes this budget again (a save records it, its resume parses it):
+        ``search@SECONDS`` only when the time is all it sets, and every number written so
+        that it reads back as the same number."""
         default = Budget()
-        parts = [f"{f.name}={getattr(self, f.name):g}" for f in fields(self)
+        named = [f.name for f in fields(self)
                  if f.name in self.LIMITS and (f.name in self.given or
                                                getattr(self, f.name) != getattr(default, f.name))]
+        if named == ["seconds"]:
+            return f"search@{_number(self.seconds)}"
+        parts = [f"{k}={_number(getattr(self, k))}" for k in named]
         return "search" + (":" + ",".join(parts) if parts else "")
 
     def under(self, ruleset: str) -> Budget:
@@ -100,6 +104,14 @@ RULESET_DEFAULTS: Final[dict[str, dict[str, Any]]] = {
 }
 
 
+def _number(x: float) -> str:
+    """``x`` as short as it reads back exactly (``1`` for 1.0, ``0.15``, ``1e-05``)."""
+    if isinstance(x, int):
+        return str(x)
+    short = f"{x:g}"
+    return short if float(short) == x else repr(float(x))
+
+
 def parse_budget(name: str) -> Budget:
     """The budget ``search``, ``search@SECONDS`` or ``search:key=value,...`` names; one
     line naming what is wrong and what is accepted."""
@@ -114,9 +126,10 @@ def parse_budget(name: str) -> Budget:
         except ValueError:
             raise WastelandError(f"agent {name!r}: {text!r} is not a number of seconds; "
                                  f"accepted: {form}") from None
-        if not 0.001 <= seconds <= 60:
-            raise WastelandError(f"agent {name!r}: a time budget is 0.001 to 60 seconds a "
-                                 f"decision, got {text}")
+        lo, hi = Budget.LIMITS["seconds"]  # the same range as the key form's
+        if not lo <= seconds <= hi:
+            raise WastelandError(f"agent {name!r}: a time budget is {lo:g} to {hi:g} seconds a "
+                                 f"decision, got {text[:20]}")
         return Budget(seconds=seconds, given=frozenset({"seconds"}))
     if not name.startswith("search:") or name == "search:":
         raise WastelandError(f"unknown agent {name!r}; accepted: {form}")

@@ -3,8 +3,10 @@ rulesets and the seeds. Every mistake is one line naming what is accepted."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from wasteland.agents.names import split_agents
 from wasteland.bestiary.models import Scenario
 from wasteland.rules.errors import WastelandError
 
@@ -38,9 +40,11 @@ class Field:
         return [e.name for e in self.entrants]
 
 
-def names_in(text: str | None, option: str) -> list[str]:
-    """The comma-separated names of ``option``, blanks dropped, each once."""
-    names = [s.strip() for s in (text or "").split(",") if s.strip()]
+def names_in(text: str | None, option: str,
+             split: Callable[[str], list[str]] = lambda t: t.split(",")) -> list[str]:
+    """The comma-separated names of ``option``, blanks dropped, each once; ``split``
+    cuts the text (split_agents for agents: a search budget's commas are its own)."""
+    names = [s.strip() for s in split(text or "") if s.strip()]
     seen: set[str] = set()
     for n in names:
         if n in seen:
@@ -53,7 +57,7 @@ def entrants(text: str | None) -> tuple[Entrant, ...]:
     from wasteland.agents.base import AGENTS, agent_kind, make_agent
     from wasteland.agents.external import check_program
 
-    names = names_in(text, "--agents")
+    names = names_in(text, "--agents", split_agents)
     if len(names) < 2:
         raise WastelandError(f"--agents needs at least two agents, comma-separated (e.g. "
                              f"random,packet); got {len(names)}. Available: {', '.join(AGENTS)}")

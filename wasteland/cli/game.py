@@ -20,7 +20,7 @@ from wasteland.agents.base import Agent, kind_of, make_agent
 from wasteland.rules import saves
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
-from wasteland.rules.errors import WastelandError, clip
+from wasteland.rules.errors import SaveError, WastelandError, clip
 from wasteland.rules.events import Event
 from wasteland.rules.protocol import Ruleset, get_ruleset
 from wasteland.rules.textmap import render_text
@@ -188,6 +188,17 @@ class Game:
         if not quiet:
             self.say(f"saved to {target}", "bold")
         return True
+
+    def first_save(self) -> None:
+        """The save before the first decision: if it fails, nothing is played (SaveError,
+        one line, and a non-zero exit), since every later save would fail too and the game
+        would be lost at quit."""
+        try:
+            self.write(self.save_path)
+        except (WastelandError, OSError) as e:
+            raise SaveError(f"cannot save to {self.save_path}: "
+                            f"{getattr(e, 'strerror', None) or e}; nothing was played, "
+                            f"choose another --save-to") from None
 
     def autosave(self) -> None:
         """Once a round (and at the end), so a crash loses at most the round under way."""
@@ -366,7 +377,7 @@ class Game:
         self.look()
         self.order()  # the set-up's rolls are in the log, not told: the tracker says them
         self.events()
-        self.save(quiet=True)
+        self.first_save()
         try:
             return self.loop()
         except KeyboardInterrupt:

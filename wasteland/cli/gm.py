@@ -34,6 +34,7 @@ from wasteland.rules.edits import WORDS as EDITS
 from wasteland.rules.edits import apply_edit
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.newcomers import join
+from wasteland.rules.savefile import check_writable
 
 from .dice_prompts import Quit, TakeBack, ask_faces
 from .game import Game
@@ -288,11 +289,12 @@ def start_gm(ruleset: str | None, scenario: str | None, party: str | None, seed:
                "physical_dice": physical_dice, "character": character, "enemies": enemies,
                "ai": ai}
 
+    path = save_path or resume or Path("wasteland-gm.json")
+    check_writable(path)  # before the set-up rolls: a session that cannot be saved is not begun
     b = begin_at_table("gm", options, resume, console, lines, side_option="party")
     if isinstance(b, int):
         return b  # quit during the set-up rolls
     b.session["options"].setdefault("physical_dice", False)
-    path = save_path or resume or Path("wasteland-gm.json")
     return GmSession(b, console, lines, path, resume).run()
 
 

@@ -59,6 +59,7 @@ def fight(
     as_json: JsonOpt = False,
 ) -> None:
     """Run an AI-vs-AI fight and print the log (every roll) and the result."""
+    from wasteland.agents.names import split_agents
     from wasteland.cli.fight import Interrupted, fight_on, new_fight, resumed_fight
     from wasteland.cli.session import choose_save_path
     from wasteland.limits import MAX_ROUNDS
@@ -73,7 +74,8 @@ def fight(
     else:
         b, per_side = new_fight(ruleset or "pnp", scenario or "vault_corridor",
                                 1 if seed is None else seed,
-                                agents.split(",") if agents is not None else None, max_rounds)
+                                split_agents(agents) if agents is not None else None,
+                                max_rounds)
     from wasteland.agents.external import start_programs
 
     start_programs(per_side)  # a program that cannot play: one line, before the fight

@@ -27,6 +27,7 @@ from wasteland.rules import saves
 from wasteland.rules.battle import Battle, DiceHook
 from wasteland.rules.errors import clip
 from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.savefile import check_writable
 
 from .dice_prompts import Quit, setup_dice
 from .game import INTERRUPTED, Game
@@ -119,6 +120,8 @@ def start(ruleset: str | None, scenario: str | None, side: str | None, seed: int
     options = {"ruleset": ruleset, "scenario": scenario, "side": side, "seed": seed,
                "character": character, "enemies": enemies, "ai": ai,
                "physical_dice": physical_dice}
+    path = save_path or resume or Path("wasteland-save.json")
+    check_writable(path)  # before the set-up rolls: a game that cannot be saved is not begun
     got = begin_at_table("play", options, resume, console, lines)
     if isinstance(got, int):
         return got
@@ -127,7 +130,6 @@ def start(ruleset: str | None, scenario: str | None, side: str | None, seed: int
         full_screen = False  # the dice are asked on lines (cli/dice_prompts.py)
     if piped and resume is None:
         set_rule(b, ["ask"])
-    path = save_path or resume or Path("wasteland-save.json")
     if full_screen:  # a person at a terminal: the Textual game, on this same Game
         from wasteland.tui.app import run_full_screen
 

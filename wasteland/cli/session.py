@@ -4,15 +4,15 @@ another fight, and the refusal of options that contradict the save being resumed
 
 from __future__ import annotations
 
-import json
 import random
 import uuid
 from pathlib import Path
 from typing import Any
 
+from wasteland.limits import load_json, read_text
 from wasteland.rules.battle import rng_from_json, rng_to_json
-from wasteland.rules.errors import WastelandError
-from wasteland.rules.savefile import check_target
+from wasteland.rules.errors import SaveError, WastelandError
+from wasteland.rules.savefile import check_writable
 
 
 def new_session(command: str, options: dict[str, Any], humans: list[int] | None = None
@@ -65,12 +65,13 @@ def check_resume_options(saved: dict[str, Any], given: dict[str, Any], resume: P
 
 
 def session_id_of(path: Path) -> str | None:
-    """The session id in an existing save, or None if it holds none (or is unreadable)."""
+    """The session id in an existing save, or None if it holds none (or is unreadable: not
+    a regular file, too large, too deep, not JSON)."""
     try:
-        d = json.loads(path.read_text(encoding="utf-8"))
+        d = load_json(read_text(path, "save", SaveError), str(path), SaveError)
         sid = d.get("session", {}).get("id") if isinstance(d, dict) else None
         return sid if isinstance(sid, str) else None
-    except (OSError, ValueError, AttributeError):
+    except (SaveError, AttributeError):
         return None
 
 
@@ -78,8 +79,9 @@ def choose_save_path(path: Path, session_id: str, resumed: Path | None = None
                      ) -> tuple[Path, str | None]:
     """Where this session saves: ``path``, unless it holds another fight (the save it was
     resumed from is its own); then the first free ``name-2.json``, ``name-3.json``... The
-    second value says why it moved."""
-    path = check_target(path)
+    second value says why it moved. A path no save can be written to is refused now (one
+    line), before anything is played."""
+    path = check_writable(path)
     if (not path.exists() or session_id_of(path) == session_id
             or (resumed is not None and path.resolve() == resumed.resolve())):
         return path, None

@@ -34,6 +34,7 @@ from wasteland.rules.actions import N_ACTIONS
 from wasteland.rules.errors import WastelandError
 
 from .encoding import OBS_SIZE, observation_box
+from .errors import EnvArgumentTypeError
 
 EnvFn = Callable[[], Any]
 MAX_BATCH = 4096
@@ -235,6 +236,9 @@ class BattleBatch:
         acts = np.asarray(actions).reshape(-1)
         if acts.shape != (self.n,):
             raise WastelandError(f"{acts.shape[0]} actions for {self.n} envs")
+        if acts.dtype.kind not in "iu":  # a float would be cut to an integer without a word
+            raise EnvArgumentTypeError(f"actions must be integers (action ids 0..{N_ACTIONS - 1}),"
+                                       f" got an array of {acts.dtype}")
         self.a.actions[:] = acts
         for r in self.remotes:
             r.send(("step", None))

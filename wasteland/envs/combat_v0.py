@@ -173,6 +173,20 @@ it. Under 2d20 the zone map (each square as its zone's letter) stands beside the
 with a line of zone cover and one of each side's AP pool. With a render mode set the
 battle keeps its event log (otherwise it does not, for speed).
 
+## Calls made wrongly
+
+Each is one line, a `WastelandError` that is also the Python type a caller would catch
+(`wasteland.envs.errors`): `step`, `observe`, `order`, `action_text` or `state` before
+`reset()` raise `ResetNeededError` (a `RuntimeError`); `action_text` of an id off the
+table (`-1`, `319`, `10**9`) raises `ActionIdError` (an `IndexError` and a `ValueError`),
+of anything not an integer `EnvArgumentTypeError` (a `TypeError`); an agent name the env
+does not have, `UnknownAgentError` (a `KeyError`). `parallel_env().step` takes a dict of
+actions by agent name (a list is `EnvArgumentTypeError`); once the episode is over it
+returns five empty dicts, as PettingZoo's parallel envs do, but before `reset()` it
+raises. The Gymnasium env and the batched env answer the same way (the batch takes
+integer actions only: a float array is refused, not cut to integers). The wrapped
+`combat_v0.env()` keeps PettingZoo's own call-order check in front of these.
+
 ## Version History
 
 * v0: first version.
@@ -181,6 +195,7 @@ battle keeps its event log (otherwise it does not, for speed).
 from __future__ import annotations
 
 import numbers
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -209,6 +224,7 @@ from .encoding import (
     observation_box,
     to_table,
 )
+from .errors import ActionIdError, EnvArgumentTypeError, ResetNeededError, UnknownAgentError
 
 ILLEGAL_MODES = ("raise", "end")
 
@@ -334,6 +350,25 @@ def action_index(action: Any) -> int | None:
         else:
             return None
     return action if 0 <= action < N_ACTIONS else None
+
+
+def checked_action_id(action: Any) -> int:
+    """``action`` as an index of the action table (an int, a numpy integer or a 1-element
+    integer array, as step takes), or one line: ActionIdError when it is an integer off
+    the table, EnvArgumentTypeError when it is not an integer at all."""
+    idx = action_index(action)
+    if idx is not None:
+        return idx
+    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+        raise ActionIdError(f"action id {_shown(int(action))} is not in the action table; ids are "
+                            f"0..{N_ACTIONS - 1}")
+    raise EnvArgumentTypeError(f"action id {_shown(action)} ({type(action).__name__}) is not an "
+                               f"integer; ids are 0..{N_ACTIONS - 1}, as int, numpy integer "
+                               f"or 1-element integer array")
+
+
+def not_reset(call: str) -> ResetNeededError:
+    return ResetNeededError(f"{call} before reset(): call reset() first")
 
 
 def _shown(action: Any) -> str:
@@ -490,15 +525,16 @@ class raw_env(AECEnv, EzPickle):
         concatenated in slot order: ``state_space``."""
         enc = self._enc
         if enc is None:
-            raise WastelandError("state() before reset(): call reset() first")
+            raise not_reset("state()")
         return np.concatenate([enc.observe(i, None, full=True)
                                for i in range(len(self.possible_agents))])
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        slot = self._slot_of[agent]
+        slot = self.slot(agent)
         dec = self._decision
         enc = self._enc
-        assert enc is not None
+        if enc is None:
+            raise not_reset("observe()")
         if dec is not None and dec.combatant == slot:
             order = self._order
             return {"observation": enc.observe(slot, dec, order),
@@ -507,6 +543,8 @@ class raw_env(AECEnv, EzPickle):
                 "action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}
 
     def step(self, action: Any) -> None:
+        if self.battle is None:
+            raise not_reset("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -595,6 +633,14 @@ class raw_env(AECEnv, EzPickle):
                 self._rewarded = True
 
     # --- queries -------------------------------------------------------------------------
+    def slot(self, agent: str) -> int:
+        """The combatant slot of agent ``agent``; UnknownAgentError (one line) if none."""
+        try:
+            return self._slot_of[agent]
+        except (KeyError, TypeError):  # TypeError: an unhashable name
+            raise UnknownAgentError(f"unknown agent {_shown(agent)}; agents: "
+                                    f"{', '.join(self.possible_agents)}") from None
+
     def legal_ids(self) -> list[int]:
         """The legal action ids of the current decision, egocentric as the env's actions
         are (empty when it is over)."""
@@ -603,16 +649,20 @@ class raw_env(AECEnv, EzPickle):
     def order(self, agent: str | None = None) -> list[int]:
         """The combatant slots in ``agent``'s observation block order (default: the agent
         deciding now)."""
-        assert self._enc is not None
+        if self._enc is None:
+            raise not_reset("order()")
         if agent is None:
             return list(self._order)
-        return self._enc.order(self._slot_of[agent])
+        return self._enc.order(self.slot(agent))
 
     def action_text(self, action: int, agent: str | None = None) -> str:
         """The notation of an env action id (egocentric, as ``agent`` - default the agent
-        deciding now - sees it), naming targets by combatant id."""
-        assert self.battle is not None
-        actor = self._slot_of[agent] if agent is not None else (
+        deciding now - sees it), naming targets by combatant id. An id off the table is
+        ActionIdError, one not an integer EnvArgumentTypeError (one line each)."""
+        action = checked_action_id(action)
+        if self.battle is None:
+            raise not_reset("action_text()")
+        actor = self.slot(agent) if agent is not None else (
             self._decision.combatant if self._decision is not None else None)
         order = self.order(agent) if agent is not None else self._order
         table = to_table(action, order) if order else action
@@ -664,8 +714,17 @@ class ParallelCombat(ParallelEnv):
 
     def step(self, actions: dict[str, Any]):
         e = self.aec_env
-        if not self.agents:
+        if e.battle is None:
+            raise not_reset("step()")
+        if not isinstance(actions, Mapping):
+            raise EnvArgumentTypeError(
+                f"step() takes a dict of actions by agent name ({{'{self.possible_agents[0]}': "
+                f"3, ...}}), got {type(actions).__name__} {_shown(actions)}")
+        if not self.agents:  # the episode is over: PettingZoo's parallel envs return nothing
             return {}, {}, {}, {}, {}
+        for name in actions:
+            if name not in e._slot_of:
+                e.slot(name)  # one line naming it and the agents
         agent = e.agent_selection
         if not (e.terminations[agent] or e.truncations[agent]):
             e.step(actions.get(agent))

@@ -62,6 +62,7 @@ from .combat_v0 import (
     action_index,
     check_options,
     illegal_message,
+    not_reset,
     real_option,
     render_battle,
     reset_seed,
@@ -79,6 +80,7 @@ from .encoding import (
     to_ego,
     to_table,
 )
+from .errors import EnvArgumentTypeError, ResetNeededError
 
 OpponentSpec = str | Agent
 NEW_BATTLE_TRIES = 100
@@ -247,8 +249,10 @@ class SingleAgentEnv(gymnasium.Env):
 
     def step(self, action: Any):
         b = self.battle
-        if b is None or b.over or self._decision is None:
-            raise WastelandError("step() called on a finished episode; call reset() first")
+        if b is None:
+            raise not_reset("step()")
+        if b.over or self._decision is None:
+            raise ResetNeededError("step() called on a finished episode; call reset() first")
         ego = action_index(action)
         illegal = ego is None or not self._mask[ego]
         idx = to_table(ego, self._order) if not illegal and ego is not None else None
@@ -356,8 +360,16 @@ class SingleAgentEnv(gymnasium.Env):
 
     def env_action(self, action: Action) -> int:
         """The env id of a ruleset action (what an agent playing the learner's seat
-        returns), for the current decision."""
-        return to_ego(ACTION_INDEX[action], self._order)
+        returns), for the current decision; one line for anything else."""
+        if self.battle is None:
+            raise not_reset("env_action()")
+        if not isinstance(action, Action):
+            raise EnvArgumentTypeError(f"env_action takes an Action, got "
+                                       f"{type(action).__name__} {action!r:.60}")
+        idx = ACTION_INDEX.get(action)
+        if idx is None:
+            raise IllegalActionError(f"{action!r:.80} is not in the action table")
+        return to_ego(idx, self._order)
 
     # gymnasium types render by version (1.2's RenderFrame, 1.4's object); ansi is a str
     def render(self) -> str | None:  # type: ignore[override,unused-ignore]

@@ -259,6 +259,7 @@ def action_id(env: Any, text: str) -> int:
 
 
 def action_text(env: Any, action: int) -> str:
-    """The notation of env action id ``action`` for the agent deciding now."""
+    """The notation of env action id ``action`` for the agent deciding now (the env's
+    action_text: an id off the table or not an integer is one line)."""
     inner, _, _ = _env_parts(env)
-    return str(inner.action_text(int(action)))
+    return str(inner.action_text(action))

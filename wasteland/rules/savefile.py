@@ -19,11 +19,14 @@ last rename wins). A lock could only order the writers, not keep both fights; re
 overwrite a different fight is the session's job, not the writer's.
 
 `check_target(path)` is the check callers run before a fight starts, so a bad save path
-is refused at once rather than after the fight. It accepts an existing regular file or a
-new name in an existing, writable folder. A symlink to a regular file is accepted: the
-rename replaces the link itself with the new save, and the file it pointed to is left as
-it was (nothing outside the link's folder is written). A symlink to anything else, or to
-nothing, is refused, as is a folder, a device (``/dev/null``), a FIFO or a socket.
+is refused at once rather than after the fight; `check_writable(path)` adds a real try
+(a temp file made and removed where the save would go), since the permission bits can say
+yes where no file can be made (as root every folder looks writable, /proc included).
+They accept an existing regular file or a new name in an existing, writable folder. A
+symlink to a regular file is accepted: the rename replaces the link itself with the new
+save, and the file it pointed to is left as it was (nothing outside the link's folder is
+written). A symlink to anything else, or to nothing, is refused, as is a folder, a device
+(``/dev/null``), a FIFO or a socket.
 
 File mode: a new save gets ``0o666 & ~umask``, as ``open()`` would give it (mkstemp makes
 its temp files 0600); a save that replaces an existing one keeps that file's mode (and,
@@ -41,7 +44,7 @@ from pathlib import Path
 
 from .errors import SaveError
 
-__all__ = ["check_target", "write_atomic"]
+__all__ = ["check_target", "check_writable", "write_atomic"]
 
 ACCEPTED = "a save must be a regular file or a new name in an existing, writable folder"
 
@@ -109,6 +112,20 @@ def check_target(path: str | Path) -> Path:
         raise _refuse(p, f"{folder} is not a folder")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise _refuse(p, f"folder {folder} is not writable")
+    return p
+
+
+def check_writable(path: str | Path) -> Path:
+    """``check_target``, and a file can really be made in the save's folder now: a temp
+    file is created there (as write_atomic's would be) and removed. SaveError (one line)."""
+    p = check_target(path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name[:200]}.", suffix=".tmp")
+    except OSError as e:
+        raise _refuse(p, f"no file can be made in {p.parent}: {e.strerror or e}") from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(tmp)
     return p
 
 

@@ -70,7 +70,9 @@ class SimRequest:
 
     @property
     def agent_names(self) -> list[str] | None:
-        return self.agents.split(",") if self.agents else None
+        from wasteland.agents.names import split_agents
+
+        return split_agents(self.agents) if self.agents else None
 
     def refuse(self, why: str, options: tuple[str, ...]) -> None:
         """One line, ``why`` and the first of ``options`` given: a mode that has no use
