@@ -4,11 +4,15 @@ run by one) and speaks the agent protocol with it over its stdin and stdout
 
 ``cmd@SECONDS:COMMAND`` sets the time allowed per decision and for the program's hello
 (default DEFAULT_TIMEOUT per decision and HANDSHAKE_MIN for the hello, or the
-environment's WASTELAND_CMD_TIMEOUT for both). A reply that is not JSON or names no action
-(malformed), an action that is not legal (illegal), no reply in time (timeout) or a
-program that exits (crash) costs that decision only: one line is logged, a fallback
-action is played (``end``, else the first legal action) and the fault is counted in
-``faults``. A crashed program is started again at its next decision.
+environment's WASTELAND_CMD_TIMEOUT for both); that time is one deadline for writing the
+request and reading its reply, which nothing the program writes moves (agents/pipes.py).
+A reply that is not JSON or names no action (malformed), an action that is not legal
+(illegal), no reply in time (timeout) or a program that exits (crash) costs that decision
+only: one line is logged, a fallback action is played (``end``, else the first legal
+action) and the fault is counted in ``faults``. A program out of step - it does not take a
+request in time (it stopped reading), writes a line past P.MAX_LINE, or repeats a reply
+to an earlier request - is killed as well; a crashed or killed program is started again
+at its next decision, and given up after MAX_FAILED_STARTS in a row without a good reply.
 
 Programs are kept running between games: an agent that is done (``close``) hands its
 program back to this process's pool, and the next agent made with the same command
@@ -22,12 +26,12 @@ from __future__ import annotations
 import atexit
 import logging
 import os
-import queue
 import shlex
 import shutil
 import subprocess
-import threading
-from collections.abc import Iterable
+import time
+from collections import deque
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, Action
@@ -36,11 +40,15 @@ from wasteland.rules.errors import WastelandError
 
 from . import protocol as P
 from .base import View
+from .pipes import Closed, LinePipe, Overlong, Stalled
 
 PREFIX = "cmd"
 DEFAULT_TIMEOUT = 10.0
 HANDSHAKE_MIN = 20.0  # seconds a program has to start and say hello, unless a time is given
-MAX_FAILED_STARTS = 3  # starts in a row without a hello before the program is given up
+# programs in a row stopped before a good reply (no hello, a crash, a flood, not
+# reading) before the command is given up
+MAX_FAILED_STARTS = 3
+MAX_UNANSWERED = 64  # requests without a reply whose late replies are still skipped
 LOGGED_PER_KIND = 5  # faults of one kind logged per command and process; the rest are counted
 FAULTS = ("malformed", "illegal", "timeout", "crash")
 END = ACTION_INDEX[Action("end")]
@@ -91,64 +99,74 @@ def default_timeout() -> float:
 
 
 class _Program:
-    """A running program: lines written to its stdin, lines read from its stdout by a
-    thread into a queue (None once it closes), so that a read can wait with a timeout."""
+    """A running program (agents/pipes.py: every write and read has a deadline, lines are
+    capped as they are read) and what it was last asked: the requests that got no reply,
+    whose late replies are skipped."""
 
     def __init__(self, argv: list[str]) -> None:
         try:
-            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         text=True, encoding="utf-8", errors="replace",
-                                         bufsize=1)
+            self.pipe = LinePipe(argv, P.MAX_LINE)
         except OSError as e:
             raise WastelandError(f"cmd: cannot start {argv[0]!r}: {e.strerror or e}") from None
+        self.proc = self.pipe.proc
         self.owner = os.getpid()
-        self.lines: queue.Queue[str | None] = queue.Queue()
         self.name = ""
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        try:
-            for line in self.proc.stdout:
-                self.lines.put(line)
-        except (OSError, ValueError):
-            pass
-        self.lines.put(None)
+        # requests that timed out or were answered wrongly: a reply to one of them may still
+        # come and is skipped; a reply to any other earlier request is a program out of step
+        self.unanswered: deque[int] = deque(maxlen=MAX_UNANSWERED)
 
     @property
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def send(self, msg: dict[str, Any]) -> bool:
-        """Write one message; False if the program no longer reads."""
-        assert self.proc.stdin is not None
+    def send(self, msg: dict[str, Any], deadline: float, what: str) -> None:
+        """Write one message by ``deadline``; _Fault "crash" if the program closed its
+        input, "timeout" (the program to be stopped) if it does not take the message in
+        time: it stopped reading, and a half-written message cannot be taken back."""
         try:
-            self.proc.stdin.write(P.dump(msg) + "\n")
-            self.proc.stdin.flush()
-            return True
-        except (OSError, ValueError):
-            return False
+            self.pipe.write((P.dump(msg) + "\n").encode("utf-8"), deadline)
+        except Closed:
+            raise _Fault("crash", f"closed its input before {what}") from None
+        except Stalled:
+            raise _Fault("timeout", f"did not read {what} in time (its input stayed full: "
+                                    f"it stopped reading); stopped", stop=True) from None
 
-    def read(self, timeout: float) -> str | None:
-        """The next line; None if the program closed its output; queue.Empty on timeout."""
-        return self.lines.get(timeout=timeout)
+    def line(self, deadline: float, timeout: float, what: str) -> str:
+        """The next line by ``deadline``; _Fault "timeout" at the deadline (the bytes that
+        came before it do not move it), "malformed" (to be stopped) for a line past
+        P.MAX_LINE, "crash" if the program closed its output."""
+        try:
+            raw = self.pipe.read_line(deadline)
+        except Stalled:
+            raise _Fault("timeout", f"no reply to {what} in {timeout:g} s") from None
+        except Overlong:
+            raise _Fault("malformed", f"a line longer than {P.MAX_LINE:,} bytes in reply to "
+                                      f"{what}; stopped", stop=True) from None
+        if raw is None:
+            try:  # its output closes a moment before it exits: wait for the exit code
+                code: int | None = self.proc.wait(1.0)
+            except subprocess.TimeoutExpired:
+                code = None
+            how = "closed its output" if code is None else f"exited (code {code})"
+            raise _Fault("crash", f"{how} instead of answering {what}")
+        return raw.decode("utf-8", errors="replace")
 
     def stop(self, grace: float = 0.5) -> None:
-        """Ask it to exit (bye, end of input), then end it if it does not."""
+        """Ask it to exit (bye, end of input), then end it if it does not in ``grace``
+        seconds; reaped, and our ends of its pipes closed."""
         if self.owner != os.getpid():
             return  # a forked copy: the program belongs to the parent
         if self.alive:
-            self.send(P.bye())
-        try:
-            if self.proc.stdin is not None:
-                self.proc.stdin.close()
-        except OSError:
-            pass
-        try:
-            self.proc.wait(grace)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+            try:
+                self.pipe.write((P.dump(P.bye()) + "\n").encode(), time.monotonic() + grace)
+            except (Closed, Stalled):
+                pass
+        self.pipe.close(grace)
+
+    def kill(self) -> None:
+        """End it now, without a word: it floods or stopped reading."""
+        if self.owner == os.getpid():
+            self.pipe.close(0)
 
 
 # idle programs by command line, owned by this process
@@ -247,8 +265,8 @@ class CmdAgent:
             self.program = None
             self.game = 0
         if self.failed_starts >= MAX_FAILED_STARTS:
-            raise _Fault("crash", "given up after it failed to start "
-                                  f"{MAX_FAILED_STARTS} times", quiet=True)
+            raise _Fault("crash", f"given up after {MAX_FAILED_STARTS} programs in a row "
+                                  f"were stopped before a good reply", quiet=True)
         p = _take(self.argv)
         if p is None:
             p = _Program(self.argv)
@@ -258,16 +276,20 @@ class CmdAgent:
             try:
                 p.name = self._handshake(p)
             except _Fault as f:
-                self.failed_starts += 1
                 _running.discard(p)
                 p.stop(0)
-                if self.failed_starts == MAX_FAILED_STARTS:
-                    f.message += (f"; given up after {MAX_FAILED_STARTS} starts in a row "
-                                  f"(each later decision is a counted crash)")
+                self._dropped(f)
                 raise
-        self.failed_starts = 0
         self.program = p
         return p
+
+    def _dropped(self, f: _Fault) -> None:
+        """A program of this agent was stopped for ``f``: once MAX_FAILED_STARTS have been
+        in a row without a good reply, the command is given up."""
+        self.failed_starts += 1
+        if self.failed_starts == MAX_FAILED_STARTS:
+            f.message += (f"; given up after {MAX_FAILED_STARTS} starts in a row "
+                          f"(each later decision is a counted crash)")
 
     def start(self) -> None:
         """Start the program now and have it say hello, so that a program that cannot
@@ -279,36 +301,29 @@ class CmdAgent:
                                  f"(docs/protocol.md says what it must answer)") from None
 
     def _handshake(self, p: _Program) -> str:
-        if not p.send(P.hello()):
-            raise _Fault("crash", "exited before the hello")
-        line = self._line(p, self.hello_timeout, "the hello")
+        # one deadline for writing the hello and reading the answer
+        deadline = time.monotonic() + self.hello_timeout
+        p.send(P.hello(), deadline, "the hello")
+        line = p.line(deadline, self.hello_timeout, "the hello")
         try:
             return P.check_hello(P.load(line))
         except P.ReplyError as e:
             raise _Fault(e.kind, f"bad hello: {e}") from None
 
-    def _line(self, p: _Program, timeout: float, what: str) -> str:
-        try:
-            line = p.read(timeout)
-        except queue.Empty:
-            raise _Fault("timeout", f"no reply to {what} in {timeout:g} s") from None
-        if line is None:
-            try:  # its output closes a moment before it exits: wait for the exit code
-                code: int | None = p.proc.wait(1.0)
-            except subprocess.TimeoutExpired:
-                code = None
-            how = "closed its output" if code is None else f"exited (code {code})"
-            raise _Fault("crash", f"{how} instead of answering {what}")
-        return line
-
     def close(self, battle: Battle | None = None) -> None:
         """The game is done: tell the program how it ended (if it did) and hand the
-        program back to the pool for the next game."""
+        program back to the pool for the next game (or stop it, if it takes no more)."""
         p, self.program = self.program, None
         if p is None:
             return
         if battle is not None and battle.over and self.game and self.side is not None:
-            p.send(P.over(self.game, battle, self.side))
+            try:
+                p.send(P.over(self.game, battle, self.side), time.monotonic() + self.timeout,
+                       "the game's end")
+            except _Fault:
+                _running.discard(p)
+                p.kill()
+                return
         _give_back(self.argv, p)
 
     def __del__(self) -> None:
@@ -324,29 +339,24 @@ class CmdAgent:
         actor = d.combatant
         try:
             p = self._program()
+            # one deadline for the request: the writes and the reply, whatever comes before
+            deadline = time.monotonic() + self.timeout
             if self.game and (b is not self.followed or len(b.moves) < self.known):
                 self.game = 0  # a GM's undo or a rewound fight: the program starts again
             if not self.game:
                 self.game = _next("game")
                 self.followed = b
                 self.side = b.combatants[actor].side
-                if not p.send(P.start(self.game, b, self.side, self.seed)):
-                    raise _Fault("crash", "exited before the game's start")
+                p.send(P.start(self.game, b, self.side, self.seed), deadline,
+                       "the game's start")
                 self.known = len(b.moves)
             seq = _next("seq")
-            if not p.send(P.decide(seq, self.game, b, view.ruleset, d, legal, self.known)):
-                raise _Fault("crash", "exited before the request")
+            p.unanswered.append(seq)  # until its reply is read
+            p.send(P.decide(seq, self.game, b, view.ruleset, d, legal, self.known), deadline,
+                   f"request {seq}")
             self.known = len(b.moves)
-            while True:  # replies to earlier requests (late after a timeout) are skipped
-                try:
-                    msg = P.load(self._line(p, self.timeout, f"request {seq}"))
-                except P.ReplyError as e:
-                    raise _Fault(e.kind, str(e)) from None
-                if msg.get("seq") == seq:
-                    break
-                if not isinstance(msg.get("seq"), int) or msg["seq"] > seq:
-                    raise _Fault("malformed", f"the reply's 'seq' must be {seq}, got "
-                                              f"{msg.get('seq')!r}")
+            msg = self._reply(p, seq, deadline)
+            self.failed_starts = 0  # a program in step with its requests
             try:
                 i, reason = P.reply_action(msg, b, legal, actor)
             except P.ReplyError as e:
@@ -356,11 +366,42 @@ class CmdAgent:
         except _Fault as f:
             return self._fallback(f, view)
 
+    def _reply(self, p: _Program, seq: int, deadline: float) -> dict[str, Any]:
+        """The reply to request ``seq``. A late reply to a request that got none is
+        skipped (once: it is then answered); a reply to any other earlier request is a
+        program out of step, stopped (a program repeating a reply would otherwise be
+        read for ever)."""
+        while True:
+            try:
+                msg = P.load(p.line(deadline, self.timeout, f"request {seq}"))
+            except P.ReplyError as e:
+                raise _Fault(e.kind, str(e)) from None
+            got = msg.get("seq")
+            if got == seq and type(got) is int:
+                p.unanswered.remove(seq)
+                return msg
+            if type(got) is not int or got > seq:
+                raise _Fault("malformed", f"the reply's 'seq' must be {seq}, got {got!r}"[:200])
+            if got not in p.unanswered:
+                raise _Fault("malformed", f"a reply to request {got}, which was answered or "
+                                          f"never asked (the reply's 'seq' must be {seq}); "
+                                          f"stopped", stop=True)
+            p.unanswered.remove(got)
+
     def _fallback(self, f: _Fault, view: View) -> Action:
         self.faults[f.kind] += 1
         i = END if END in view.legal_ids else view.legal_ids[0]
         b = view.battle
         played = ACTION_TABLE[i].text(b.ids, view.decision.combatant)
+        if (f.kind == "crash" or f.stop) and self.program is not None:
+            _running.discard(self.program)
+            if f.stop:
+                self.program.kill()
+            else:
+                self.program.stop(0)
+            self.program = None
+            self.game = 0
+            self._dropped(f)
         self.last_reason = f"fallback after {f.kind}: {f.message}"
         key = (self.kind, f.kind)
         _logged[key] = n = _logged.get(key, 0) + 1
@@ -370,11 +411,6 @@ class CmdAgent:
             log.warning("%s: %s at round %d (%s): %s; played %r instead%s",
                         self.kind, f.kind, b.round, b.ids[view.decision.combatant],
                         _short(f.message), played, more)
-        if f.kind == "crash" and self.program is not None:
-            _running.discard(self.program)
-            self.program.stop(0)
-            self.program = None
-            self.game = 0
         return ACTION_TABLE[i]
 
 
@@ -383,11 +419,28 @@ def _short(text: str, n: int = 160) -> str:
 
 
 class _Fault(Exception):
-    def __init__(self, kind: str, message: str, quiet: bool = False) -> None:
+    """A decision's fault of ``kind`` (FAULTS); ``stop``: the program is out of step (it
+    floods, or stopped reading) and is ended at once, to be started again if need be."""
+
+    def __init__(self, kind: str, message: str, quiet: bool = False, stop: bool = False
+                 ) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
         self.quiet = quiet
+        self.stop = stop
+
+
+def is_program(kind: str) -> bool:
+    """Whether the agent ``kind`` runs a program (``cmd:``, ``cmd@SECONDS:``)."""
+    return kind.strip().startswith((PREFIX + ":", PREFIX + "@"))
+
+
+def unnamed_programs(kinds: Iterable[str], named: Collection[str]) -> list[str]:
+    """The program agents among ``kinds`` (read from a file: a save, a training config, a
+    run folder) that are not in ``named`` (those the command line names). A file never
+    starts a program by itself: one someone sends you could name any command."""
+    return [k for k in kinds if is_program(k) and k not in named]
 
 
 def check_saved_programs(kinds: Iterable[str], given: str | None, where: object,
@@ -399,12 +452,11 @@ def check_saved_programs(kinds: Iterable[str], given: str | None, where: object,
 
     # the flag's whole value too: play's --ai names one agent, whatever commas it holds
     named = {*split_agents(given or ""), (given or "").strip()}
-    for k in kinds:
-        if k.startswith((PREFIX + ":", PREFIX + "@")) and k not in named:
-            again = shlex.quote(saved or k)
-            raise WastelandError(f"{where}: a side is played by the program {k!r}, and a save "
-                                 f"never starts a program by itself; to run it, resume with "
-                                 f"{flag} {again}")
+    for k in unnamed_programs(kinds, named):
+        again = shlex.quote(saved or k)
+        raise WastelandError(f"{where}: a side is played by the program {k!r}, and a save "
+                             f"never starts a program by itself; to run it, resume with "
+                             f"{flag} {again}")
 
 
 def start_programs(agents: Iterable[object]) -> None:

@@ -43,6 +43,11 @@ def train(
     env_runners: Annotated[int, typer.Option(
         help="With --backend rllib: RLlib env runners collecting fights (0: the driver "
              "collects).", min=0, max=1024)] = 0,
+    allow_program: Annotated[list[str] | None, typer.Option(
+        "--allow-program", help="A teacher that runs a program (cmd:COMMAND) which the "
+                                "config or the run folder names, allowed to run: the same "
+                                "text; repeatable. A file never starts a program by itself.")
+                             ] = None,
 ) -> None:
     """Train a policy from a config: MaskablePPO (the `train` extra) or RLlib (`ray`)."""
     from wasteland.training.run import prepare_run
@@ -57,7 +62,7 @@ def train(
             from wasteland.sim.ray_backend import reachable
 
             reachable(address)
-    cfg, run = prepare_run(config, set_ or [], out, resume)
+    cfg, run = prepare_run(config, set_ or [], out, resume, allow_program or [], typer.echo)
     if backend == "rllib":
         _train_rllib(config, cfg, run, address, env_runners, resume is not None)
         return

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import stat
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,16 +80,32 @@ def _counters(path: Path, text: bytes) -> dict[str, int]:
     return out
 
 
+def _open_regular(path: Path) -> Any:
+    """``path`` opened for reading if it is a regular file: a named pipe would block the
+    open (and zipfile's reads) for ever, a device would be read without end. Opened
+    without blocking and checked on the descriptor, as limits.read_file does; not read
+    whole (a checkpoint of the largest networks a config allows passes 64 MB)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        raise _refuse(path, e.strerror or type(e).__name__) from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise _refuse(path, "not a regular file; only regular files are read")
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
 def read_checkpoint(path: Path) -> Checkpoint:
     """The parameters and counters of an SB3 zip, unpickling nothing from its data; a
     truncated, foreign or crafted file is one line."""
-    import torch
-
+    f = _open_regular(path)
     try:
-        archive = zipfile.ZipFile(path)
+        archive = zipfile.ZipFile(f)
     except (OSError, zipfile.BadZipFile) as e:
+        f.close()
         raise _refuse(path, " ".join(str(e).split()) or type(e).__name__) from None
-    with archive:
+    with f, archive:
         names = archive.namelist()
         unknown = sorted(set(names) - set(PARAMETER_ENTRIES) - set(TEXT_ENTRIES))
         if unknown:
@@ -96,6 +114,8 @@ def read_checkpoint(path: Path) -> Checkpoint:
         if "policy.pth" not in names or "data" not in names:
             raise _refuse(path, "it lacks policy.pth or data")
         counters = _counters(path, _entry(archive, path, "data"))
+        import torch
+
         params: dict[str, Any] = {}
         for name in PARAMETER_ENTRIES:
             if name not in names or name == "pytorch_variables.pth":

@@ -3,7 +3,12 @@ file, the field and what is accepted). One config per shipped policy lives in
 wasteland/training/configs/; ``wasteland train NAME`` finds it there, or takes a path.
 
 ``--set key=value`` overrides a field before validation, e.g. ``--set steps=200000`` or
-``--set ppo.learning_rate=1e-4``; the value is read as YAML (numbers, lists, ...).
+``--set ppo.learning_rate=1e-4``; the value is read as YAML (numbers, lists, ...), under
+the caps of a YAML file (wasteland/limits.py).
+
+A teacher that runs a program (``cmd:...``) is taken only from the command line: a config
+file or run folder someone sends you never starts a program (``load_config``'s
+``programs``).
 """
 
 from __future__ import annotations
@@ -11,6 +16,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shlex
+from collections.abc import Collection
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -19,7 +26,8 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, 
 
 from wasteland.bestiary.loader import BestiaryError, looks_like_path, parse_entry, read_yaml
 from wasteland.bestiary.models import Scenario
-from wasteland.rules.errors import WastelandError
+from wasteland.limits import MAX_DEPTH, LimitError, check_yaml
+from wasteland.rules.errors import WastelandError, clip
 
 CONFIGS = Path(__file__).parent / "configs"
 OPPONENTS = ("packet", "random", "league")
@@ -253,24 +261,38 @@ def config_path(name: str) -> Path:
 def _set(data: dict[str, Any], assignment: str, where: str) -> None:
     key, eq, raw = assignment.partition("=")
     if not eq or not key.strip():
-        raise WastelandError(f"--set {assignment!r}: expected key=value, e.g. steps=200000 or "
-                             f"ppo.learning_rate=1e-4")
+        raise WastelandError(f"--set {clip(assignment, 80)!r}: expected key=value, e.g. "
+                             f"steps=200000 or ppo.learning_rate=1e-4")
+    parts = key.strip().split(".")
+    # a config nests a few levels; a key of thousands built dicts that nothing could
+    # validate or print without recursing that deep
+    if len(parts) > MAX_DEPTH:
+        raise LimitError(f"--set {clip(key, 80)}: a key of {len(parts):,} parts; at most "
+                         f"{MAX_DEPTH} are accepted")
     try:
+        check_yaml(raw, f"--set {clip(key, 80)}", LimitError)  # depth and values, first
         value = yaml.safe_load(raw) if raw.strip() else None
     except yaml.YAMLError:
         value = raw
     node = data
-    parts = key.strip().split(".")
     for part in parts[:-1]:
         nxt = node.setdefault(part, {})
         if not isinstance(nxt, dict):
-            raise WastelandError(f"--set {key}: {part} in {where} is not a section")
+            raise WastelandError(f"--set {clip(key, 80)}: {clip(part, 80)} in {where} is not "
+                                 f"a section")
         node = nxt
     node[parts[-1]] = value
 
 
-def load_config(name_or_path: str | Path, overrides: list[str] | None = None) -> TrainConfig:
-    """A config by shipped name or path, with ``key=value`` overrides applied."""
+def load_config(name_or_path: str | Path, overrides: list[str] | None = None,
+                programs: Collection[str] | None = ()) -> TrainConfig:
+    """A config by shipped name or path, with ``key=value`` overrides applied.
+
+    ``programs``: the program agents (``cmd:...``) named on the command line
+    (``--allow-program``). A teacher that runs a program must be one of them or be given
+    by an override (``--set expert.teacher=cmd:...``): a config file or a run folder
+    never starts a program by itself. None: the config is only read, never trained (no
+    teacher of it runs), so no teacher is refused."""
     path = config_path(str(name_or_path))
     data = read_yaml(path)
     if not isinstance(data, dict):
@@ -278,8 +300,45 @@ def load_config(name_or_path: str | Path, overrides: list[str] | None = None) ->
     for o in overrides or []:
         _set(data, o, str(path))
     cfg = parse_entry(TrainConfig, data, path, "training config")
+    if programs is not None:
+        _check_programs(cfg, path, set(programs) | _teachers_set(overrides or []))
     _check_names(cfg, path)
     return cfg
+
+
+def teachers_of(cfg: TrainConfig) -> list[tuple[str, str]]:
+    """Each teacher of the config as (field, agent name)."""
+    return [("expert.teacher", cfg.expert.teacher)] + [
+        (f"expert.teachers[{k!r}]", v) for k, v in cfg.expert.teachers.items()]
+
+
+def _teachers_set(overrides: list[str]) -> set[str]:
+    """The teachers the overrides themselves name (the command line's, not a file's)."""
+    given: dict[str, Any] = {}
+    for o in overrides:
+        _set(given, o, "the command line")
+    expert = given.get("expert")
+    if not isinstance(expert, dict):
+        return set()
+    named = {expert["teacher"]} if isinstance(expert.get("teacher"), str) else set()
+    per_map = expert.get("teachers")
+    if isinstance(per_map, dict):
+        named |= {v for v in per_map.values() if isinstance(v, str)}
+    return named
+
+
+def _check_programs(cfg: TrainConfig, path: Path, named: set[str]) -> None:
+    """As a save's (agents/external.py, check_saved_programs): a program a file names runs
+    only when the command line names it too."""
+    from wasteland.agents.external import unnamed_programs
+
+    for field, name in teachers_of(cfg):
+        for spec in unnamed_programs([name], named):
+            raise BestiaryError(
+                f"{path}: training config {cfg.id!r}: {field} is the program {clip(spec)!r}, "
+                f"and a config or run folder never starts a program by itself (one someone "
+                f"sends you could name any command); to run it, train with --allow-program "
+                f"{clip(shlex.quote(spec))}")
 
 
 SEATS = Path(__file__).resolve().parent.parent / "arena" / "seats"
@@ -327,8 +386,7 @@ def _check_names(cfg: TrainConfig, path: Path) -> None:
     from wasteland.agents.base import make_agent
 
     # the teachers are made in the labelling workers: a typo fails here, in one line
-    for field, name in [("expert.teacher", cfg.expert.teacher)] + [
-            (f"expert.teachers[{k!r}]", v) for k, v in cfg.expert.teachers.items()]:
+    for field, name in teachers_of(cfg):
         try:
             make_agent(teacher_agent(name))
         except WastelandError as e:

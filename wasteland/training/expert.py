@@ -130,6 +130,13 @@ def merge(a: dict[str, np.ndarray] | None, b: dict[str, np.ndarray]) -> dict[str
     return {k: np.concatenate([a[k], b[k]]) for k in a}
 
 
+def teacher_share(beta: float, i: int) -> float:
+    """The share of round ``i``'s moves (0 for the first) the teacher plays: all of the
+    first (there is no network yet to play), ``beta`` of the second, halved each round
+    after."""
+    return 1.0 if i == 0 else beta / (2 ** (i - 1))
+
+
 def expert_iteration(cfg: TrainConfig, model: Any, policy_of: Any, after: Any = None
                      ) -> dict[str, float]:
     """Run ``cfg.expert.iterations`` rounds on ``model`` (a MaskablePPO); ``policy_of(model)``
@@ -144,8 +151,7 @@ def expert_iteration(cfg: TrainConfig, model: Any, policy_of: Any, after: Any = 
     stats: dict[str, float] = {}
     for i in range(e.iterations):
         t = time.time()
-        # the first round has no network to play: the teacher plays it all
-        beta = 1.0 if i == 0 else e.beta / (2 ** (i - 1))
+        beta = teacher_share(e.beta, i)
         fresh = label_parallel(cfg, policy_of(model) if i else None, e.decisions,
                                cfg.seed + 7919 * (i + 1), beta)
         data = merge(data, fresh)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -96,16 +97,20 @@ class Layer(NamedTuple):
 
 
 def read_summary(run_dir: Path) -> dict[str, Any]:
-    """The run's summary.json (empty if it has none); one line if it is not a JSON object."""
+    """The run's summary.json (empty if it has none); one line if it is not a regular file
+    within the manifest cap (limits.read_text) or not a JSON object within the JSON caps."""
+    from wasteland.limits import load_json, read_text
+
     path = run_dir / "summary.json"
-    if not path.is_file():
+    if not os.path.lexists(path):
         return {}
-    try:
-        summary = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        why = " ".join(str(e).split())[:160]
-        raise WastelandError(f"{path}: not readable JSON ({why}); fix or delete it to export "
-                             f"without a training summary") from None
+    text = read_text(path, "manifest", WastelandError)
+
+    def unreadable(why: str) -> WastelandError:
+        return WastelandError(f"{path}: not readable JSON ({why}); fix or delete it to "
+                              f"export without a training summary")
+
+    summary = load_json(text, "", unreadable)
     if not isinstance(summary, dict):
         raise WastelandError(f"{path}: a {type(summary).__name__}, not a JSON object")
     return summary
@@ -114,20 +119,34 @@ def read_summary(run_dir: Path) -> dict[str, Any]:
 MAX_WALL_S = 10 * 365 * 86400.0  # a run's wall time read back from its eval.csv
 
 
+def read_eval(run_dir: Path) -> str | None:
+    """The text of the run's eval.csv, None if it has none; one line if it is not a
+    regular file within the results cap (a named pipe, a device, a folder)."""
+    from wasteland.limits import read_text
+
+    path = run_dir / "eval.csv"
+    if not os.path.lexists(path):
+        return None
+    return read_text(path, "results", WastelandError)
+
+
 def _wall_at(run_dir: Path, steps: int) -> float | None:
     """The run's wall time when it reached ``steps``, from its eval.csv (written with each
-    checkpoint), or None when no row has that step, the file is unreadable or the time is
-    not a number of seconds from 0 to MAX_WALL_S."""
+    checkpoint), or None when no row has that step or the time is not a number of seconds
+    from 0 to MAX_WALL_S (a damaged row is no error: the time is only left out)."""
     import csv
+    import io
     import math
 
+    text = read_eval(run_dir)
+    if text is None:
+        return None
     try:
-        with open(run_dir / "eval.csv", newline="", encoding="utf-8") as f:
-            for row in csv.DictReader(f):
-                if row.get("step") == str(steps):
-                    wall = float(row.get("wall_s") or "nan")
-                    return wall if math.isfinite(wall) and 0 <= wall <= MAX_WALL_S else None
-    except (OSError, ValueError, csv.Error):
+        for row in csv.DictReader(io.StringIO(text, newline="")):
+            if row.get("step") == str(steps):
+                wall = float(row.get("wall_s") or "nan")
+                return wall if math.isfinite(wall) and 0 <= wall <= MAX_WALL_S else None
+    except (ValueError, csv.Error):
         return None
     return None
 
@@ -161,7 +180,7 @@ def export_run(run_dir: Path, name: str, out_dir: Path, checkpoint: str | None =
 
     if not (run_dir / "config.yaml").is_file():
         raise WastelandError(f"{run_dir}: not a training run (no config.yaml in it)")
-    cfg = load_config(str(run_dir / "config.yaml"))
+    cfg = load_config(str(run_dir / "config.yaml"), programs=None)  # read, not trained
     path = checkpoint_path(run_dir, checkpoint)
     ckpt = read_checkpoint(path)
     summary = read_summary(run_dir)

@@ -216,7 +216,7 @@ def export_rllib_run(run: Path, name: str, out_dir: Path) -> list[Path]:
 
     from .config import load_config
 
-    cfg = load_config(str(run / "config.yaml"))
+    cfg = load_config(str(run / "config.yaml"), programs=None)  # read, not trained
     verify((run / "checkpoint").resolve())
     modules = (run / "checkpoint" / "learner_group" / "learner" / "rl_module").resolve()
     written = []

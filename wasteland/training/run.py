@@ -20,9 +20,10 @@ from __future__ import annotations
 import csv
 import json
 import math
+import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,8 @@ from typing import Any
 import numpy as np
 import yaml
 
-from wasteland.rules.errors import WastelandError
+from wasteland.bestiary.loader import looks_like_path
+from wasteland.rules.errors import WastelandError, clip
 
 from .config import TrainConfig, load_config, training_scenario
 from .seats import Record, difference_interval, seat, side_of
@@ -143,22 +145,91 @@ def _tensorboard(run: Path) -> str | None:
     return str(run / "tb")
 
 
-def prepare_run(config: str, overrides: list[str], out: Path | None, resume: Path | None
+def prepare_run(config: str, overrides: list[str], out: Path | None, resume: Path | None,
+                programs: Collection[str] = (), say: Callable[[str], None] | None = None
                 ) -> tuple[TrainConfig, Path]:
-    """The config and the run folder; one-line refusals before anything heavy happens."""
+    """The config and the run folder; one-line refusals before anything heavy happens.
+    ``programs``: the program agents the command line allows (``--allow-program``), which
+    the config's teachers may be. A resumed run is trained from its own config.yaml,
+    checked as a fresh config is; ``say`` is told which config that is."""
     if resume is not None:
-        if not (resume / "config.yaml").is_file():
-            raise WastelandError(f"--resume {resume}: not a training run (no config.yaml)")
-        cfg = load_config(str(resume / "config.yaml"), overrides)
+        cfg_path = check_run_folder(resume)
+        cfg = load_config(str(cfg_path), overrides, programs)
+        note = f"resuming {resume} with its own config, {cfg_path} ({cfg.id})"
+        if not _names_config(config, cfg, cfg_path):
+            note += f"; the config argument {clip(config, 80)!r} is ignored"
+        if out is not None and out != resume:
+            note += f"; --out {clip(str(out), 80)} is ignored"
+        if say is not None:
+            say(note)
         return cfg, resume
-    cfg = load_config(config, overrides)
+    cfg = load_config(config, overrides, programs)
+    flag = "--out " if out is not None else ""
     run = out if out is not None else Path("runs") / cfg.id
-    if run.exists() and any(run.iterdir()):
-        raise WastelandError(f"{run} already holds a run; continue it with --resume {run}, "
-                             f"or choose another folder with --out")
-    run.mkdir(parents=True, exist_ok=True)
-    (run / "config.yaml").write_text(yaml.safe_dump(cfg.dump(), sort_keys=False))
+    try:
+        if run.exists() and not run.is_dir():
+            raise WastelandError(f"{flag}{run}: a file, not a folder; give the folder the run "
+                                 f"goes in")
+        if run.exists() and any(run.iterdir()):
+            raise WastelandError(f"{run} already holds a run; continue it with --resume {run}, "
+                                 f"or choose another folder with --out")
+        run.mkdir(parents=True, exist_ok=True)
+        (run / "config.yaml").write_text(yaml.safe_dump(cfg.dump(), sort_keys=False))
+    except OSError as e:  # a file where a parent folder should be, no permission, disk full
+        raise WastelandError(f"{flag}{run}: cannot make the run folder "
+                             f"({e.strerror or type(e).__name__})") from None
     return cfg, run
+
+
+# what `wasteland train` writes in a run folder; a resume writes there again
+RUN_FILES = ("config.yaml", "eval.csv", "summary.json", "final.zip")
+RUN_FOLDERS = ("checkpoints", "league", "tb")
+
+
+def check_run_folder(run: Path) -> Path:
+    """The config.yaml of run folder ``run``, after one-line refusals of what a resume
+    could not use or should not trust: not a folder, no config, a symbolic link among the
+    files it writes (a run folder someone sends you could point one at any file of yours,
+    which training would then overwrite), a file where a folder belongs, an eval.csv or
+    summary.json that is not a regular file within its cap or not readable."""
+    from .export import read_eval, read_summary
+
+    where = f"--resume {run}"
+    if not run.is_dir():
+        what = "no such folder" if not os.path.lexists(run) else "not a folder"
+        raise WastelandError(f"{where}: not a training run ({what}); give the run folder "
+                             f"`wasteland train` made")
+    if not os.path.lexists(run / "config.yaml"):
+        raise WastelandError(f"{where}: not a training run (no config.yaml)")
+    try:
+        inside = [run / n for n in RUN_FILES + RUN_FOLDERS]
+        for d in RUN_FOLDERS:
+            if (run / d).is_symlink() or not (run / d).exists():
+                continue
+            if not (run / d).is_dir():
+                raise WastelandError(f"{where}: {d} is a file; in a run folder it is a folder")
+            inside += list((run / d).iterdir())
+        for p in inside:
+            if p.is_symlink():
+                raise WastelandError(f"{where}: {p.relative_to(run)} is a symbolic link; a run "
+                                     f"folder holds its own files (training would write "
+                                     f"through a link to another file)")
+    except OSError as e:
+        raise WastelandError(f"{where}: cannot read the folder ({e.strerror})") from None
+    read_eval(run)
+    read_summary(run)
+    return run / "config.yaml"
+
+
+def _names_config(config: str, cfg: TrainConfig, cfg_path: Path) -> bool:
+    """Whether the config argument names the run's own config: its id (a shipped name),
+    or the run's config.yaml itself."""
+    if config == cfg.id:
+        return True
+    try:
+        return looks_like_path(config) and Path(config).resolve() == cfg_path.resolve()
+    except OSError:
+        return False
 
 
 def latest_checkpoint(run: Path) -> Path | None:
