@@ -136,7 +136,7 @@ def test_a_missing_damaged_or_finished_save_is_one_line(capsys, monkeypatch, tmp
         rs.apply(done, agents[done.combatants[v.decision.combatant].side].act(v))
     saves.save(done, tmp_path / "done.json")
     (tmp_path / "bad.json").write_text("{not json", encoding="utf-8")
-    for name, answer in (("nothere.json", "no such file"), ("bad.json", "not JSON"),
+    for name, answer in (("nothere.json", "No such file"), ("bad.json", "not JSON"),
                          ("done.json", "the fight is over (")):
         code, out, err = cli(capsys, monkeypatch, "simulate", "--from", str(tmp_path / name))
         assert code == 2 and len(err.splitlines()) == 1 and answer in err, err
