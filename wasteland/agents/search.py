@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any, Final
 
@@ -322,13 +323,21 @@ def putting_off(a: Action) -> bool:
 class SearchAgent:
     """Plays its side by the packet's choice checked by continuations (module docstring).
     ``rng`` is its only random state: each decision draws one seed from it, which seeds
-    the packet it asks and every continuation, so a saved game resumes the same."""
+    the packet it asks and every continuation, so a saved game resumes the same.
+
+    ``on_progress(done, total)``, when set, hears after each continuation how many of the
+    decision's budget are played (``total`` 0 under a time budget: it is not known), and
+    once more when the search ends (``done == total``, even when it stopped early): how
+    a game at the table shows the search thinking. It only listens, so a decision is the
+    same with or without it; an exception it raises (Ctrl-C, a screen closing) ends the
+    search."""
 
     def __init__(self, name: str = "search", seed: int = 0) -> None:
         self.budget = parse_budget(name)
         self.name = self.kind = self.budget.text()
         self.rng = random.Random(seed)
         self.last_reason = ""
+        self.on_progress: Callable[[int, int], None] | None = None
         from .packets import PacketAgent
 
         self.base = PacketAgent
@@ -416,10 +425,20 @@ class SearchAgent:
                 bud = replace(bud, rollouts=max(bud.rollouts // 8, bud.rollouts >> min(done, 3)))
         deadline = time.perf_counter() + bud.seconds if bud.seconds else 0.0
         total = bud.rollouts if not bud.seconds else 1 << 30
+        spent = self._halve(rs, b, side, seed, arms, slot, horizon, bud, total, deadline)
+        if self.on_progress is not None:
+            end = total if not bud.seconds else spent
+            self.on_progress(end, end)
+
+    def _halve(self, rs: Ruleset, b: Battle, side: int, seed: int, arms: list[Arm],
+               slot: int, horizon: int | None, bud: Budget, total: int,
+               deadline: float) -> int:
+        """The rungs of ``_spend``; the continuations played."""
         alive = list(arms)
         rungs = max(1, math.ceil(math.log2(len(arms))))
         spent = 0
         rung = 0
+        told = total if not bud.seconds else 0
         while spent < total:
             share = max(1, (total // rungs) // len(alive)) if not bud.seconds else 4
             for arm in alive:
@@ -429,8 +448,10 @@ class SearchAgent:
                         rs, b, arm.id, side, seed + 7919 * k,
                         bud.horizon if horizon is None else horizon, self.base, arm.plan, slot))
                     spent += 1
+                    if self.on_progress is not None:
+                        self.on_progress(min(spent, told) if told else spent, told)
                     if deadline and time.perf_counter() > deadline:
-                        return
+                        return spent
             rung += 1
             if all(paired(a, alive[0])[0] <= 0 for a in alive[1:]):
                 break  # no candidate has done better than the packet's choice so far
@@ -439,6 +460,7 @@ class SearchAgent:
                 alive = [alive[0], *keep]
             elif not bud.seconds and rung >= rungs:
                 break
+        return spent
 
 
 def _pct(x: float) -> str:

@@ -41,6 +41,7 @@ from .orders import (
 from .orders import begin as begin_orders
 from .prompt import ChoiceError, choose, echoes, match
 from .session import agent_record, choose_save_path, restore_agent, rng_snapshot
+from .thinking import LineStatus, Thinking, level_of, listening
 from .words import explain, label
 
 HELP = ("Type the number of an action, or the action itself (words may be shortened: "
@@ -96,6 +97,9 @@ class Game:
         # events told while their action was still being rolled for, with the text told
         # (an event can gain dice after: a Simple hit its critical roll)
         self._told: list[tuple[Event, str]] = []
+        # says on stderr that a slow NPC is thinking (None: nothing is said)
+        status = LineStatus()
+        self.thinking: Thinking | None = Thinking(status.show, status.clear)
         if battle.session["options"].get("physical_dice"):
             battle.dice_hook = self.ask_dice
 
@@ -484,7 +488,18 @@ class Game:
         """One decision of an NPC: its agent chooses, the choice is shown and applied (the
         full-screen game, wasteland.tui, drives NPCs through this too)."""
         npc = self.npc_for(side)
-        action = npc.act(self._view())
+        self.take_npc(slot, npc, self.decide(npc, slot))
+
+    def decide(self, npc: Agent, slot: int) -> Action:
+        """What ``npc`` chooses for the combatant in ``slot``, the table told if it thinks
+        long."""
+        if self.thinking is not None:
+            self.thinking.begin(self.b.ids[slot], level_of(npc))
+        with listening(npc, self.thinking):
+            return npc.act(self._view())
+
+    def take_npc(self, slot: int, npc: Agent, action: Action) -> None:
+        """The NPC's chosen ``action`` shown with its reason and applied."""
         self.say(f"  {self.b.ids[slot]}: {action.text(self.b.ids, slot)} "
                  f"({npc.last_reason})", "cyan")
         self.apply(action)

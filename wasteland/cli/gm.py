@@ -41,6 +41,7 @@ from .game import Game
 from .orders import Answer
 from .prompt import ChoiceError, choose
 from .session import restore_agent
+from .thinking import level_of, listening
 from .words import label
 
 ACCEPT = ("", "ok", "y", "yes")
@@ -252,30 +253,35 @@ class GmSession(Game):
         them, so accepting them takes the same actions."""
         b, rs = self.b, self.rs
         side = b.combatants[slot].side
-        plan = [(slot, npc.act(self._view()), str(npc.last_reason))]
-        snap = (b.state(), len(b.log), len(b.moves))
-        hook = b.dice_hook
-        rolled: list[int] = []
+        if self.thinking is not None:  # the whole proposal is one wait for the GM
+            self.thinking.begin(b.ids[slot], level_of(npc))
+        with listening(npc, self.thinking):
+            plan = [(slot, npc.act(self._view()), str(npc.last_reason))]
+            snap = (b.state(), len(b.log), len(b.moves))
+            hook = b.dice_hook
+            rolled: list[int] = []
 
-        def spy(who: int, sides: int, n: int, why: str) -> list[int] | None:
-            rolled.append(who)
-            return None
+            def spy(who: int, sides: int, n: int, why: str) -> list[int] | None:
+                rolled.append(who)
+                return None
 
-        b.dice_hook = spy
-        try:
-            while len(plan) < MAX_PLAN:
-                rs.apply(b, plan[-1][1])
-                if rolled or b.over:
-                    break
-                who = rs.decider(b).combatant
-                if who != slot and not (side_wide and b.combatants[who].side == side):
-                    break
-                plan.append((who, npc.act(self._view()), str(npc.last_reason)))
-        finally:
-            b.dice_hook = hook
-            b.restore(snap[0])
-            del b.log[snap[1]:]
-            del b.moves[snap[2]:]
+            b.dice_hook = spy
+            try:
+                while len(plan) < MAX_PLAN:
+                    rs.apply(b, plan[-1][1])
+                    if rolled or b.over:
+                        break
+                    who = rs.decider(b).combatant
+                    if who != slot and not (side_wide and b.combatants[who].side == side):
+                        break
+                    if self.thinking is not None:
+                        self.thinking.deciding(b.ids[who])
+                    plan.append((who, npc.act(self._view()), str(npc.last_reason)))
+            finally:
+                b.dice_hook = hook
+                b.restore(snap[0])
+                del b.log[snap[1]:]
+                del b.moves[snap[2]:]
         return plan
 
 

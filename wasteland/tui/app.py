@@ -10,15 +10,19 @@ actions; this module only shows it and turns keys and clicks into its calls."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
+from textual.worker import Worker, WorkerState
 
+from wasteland.agents.base import Agent
 from wasteland.cli.game import INTERRUPTED
 from wasteland.cli.menu import chance, destinations
 from wasteland.cli.orders import (
@@ -32,6 +36,7 @@ from wasteland.cli.orders import (
     rules_line,
     rules_of,
 )
+from wasteland.cli.thinking import AFTER, Thinking
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import WastelandError
@@ -48,6 +53,31 @@ from .rules import RulesScreen
 from .status import StatusPanel
 from .summary import SummaryScreen
 from .turns import turn_line
+
+
+class Stopped(Exception):
+    """The screen stopped an NPC's search (Ctrl-C, quit, undo)."""
+
+
+class ThinkingText(Message):
+    """What the hint line says while an NPC thinks ("" when it has chosen); posted from
+    the thinking NPC's thread."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
+class Watched(Thinking):
+    """Thinking that the screen can stop: the search's next progress report raises
+    Stopped (it is never cut between two reports, so nothing is left half-done)."""
+
+    stopped = False
+
+    def progress(self, done: int, total: int) -> None:
+        if self.stopped:
+            raise Stopped
+        super().progress(done, total)
 
 
 class PlayScreen(Screen[None]):
@@ -102,12 +132,23 @@ class PlayApp(App[int]):
         Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
     ]
 
-    def __init__(self, game: ScreenGame, npc_pause: float = 0.0) -> None:
+    def __init__(self, game: ScreenGame, npc_pause: float = 0.0, think_after: float = AFTER
+                 ) -> None:
         """``npc_pause``: seconds each NPC decision stays on screen before the next (0:
-        all at once, as the tests want)."""
+        all at once, as the tests want; otherwise each NPC decides in a thread, so a long
+        search does not freeze the screen, and after ``think_after`` seconds the hint line
+        says it is thinking)."""
         super().__init__()
         self.game = game
         self.npc_pause = npc_pause
+        game.thinking = Watched(self.tell_thinking, lambda: self.tell_thinking(""),
+                                after=think_after)
+        # the NPC deciding in its thread: the worker, and what its choice is for (the
+        # battle and its move count, the slot, the agent); set when its thread has ended
+        self.thinker: Worker[Action] | None = None
+        self.thinker_for: tuple[tuple[Battle, int], int, Agent] | None = None
+        self.thought = threading.Event()
+        self.thinking_text = ""
         self.target: int | None = None
         self.summary_shown = False
         # the player's changes to this decision's answer (orders.py), by action: aim
@@ -180,6 +221,8 @@ class PlayApp(App[int]):
 
     def npcs(self) -> None:
         """The NPCs' decisions up to the player's, each drawn (one per npc_pause)."""
+        if self.thinker is not None:
+            return  # the NPC thinking now goes on when it has chosen (decided)
         if not self.npc_pause:
             self.game.advance()
             self.redraw()
@@ -187,9 +230,72 @@ class PlayApp(App[int]):
             self.set_timer(self.npc_pause, self.npc_tick)
 
     def npc_tick(self) -> None:
-        self.game.step()
+        g = self.game
+        if self.thinker is not None or self.battle.over or g.needs_player():
+            return
+        if g.human_decides():  # the player's decision that the game answers
+            g.step()
+            self.redraw()
+            self.npcs()
+            return
+        self.think()
+
+    def think(self) -> None:
+        """The deciding NPC's agent chooses in a thread (it only reads the battle); the
+        screen stays live, and ``decided`` takes the choice."""
+        g, b = self.game, self.battle
+        slot = g.decision().combatant
+        npc = g.npc_for(b.combatants[slot].side)
+        self.thinker_for = ((b, len(b.moves)), slot, npc)
+        if isinstance(g.thinking, Watched):
+            g.thinking.stopped = False
+        done = self.thought = threading.Event()
+
+        def work() -> Action:
+            try:
+                return g.decide(npc, slot)
+            finally:
+                done.set()
+        self.thinker = self.run_worker(work, thread=True, exit_on_error=False, group="npc")
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker is not self.thinker or self.thinker_for is None or event.state not in (
+                WorkerState.SUCCESS, WorkerState.ERROR):
+            return
+        key, slot, npc = self.thinker_for
+        self.thinker = self.thinker_for = None
+        self.thinking_text = ""
+        if event.state == WorkerState.ERROR:
+            raise event.worker.error or RuntimeError("the NPC's agent failed")
+        g, b = self.game, self.battle
+        if key[0] is b and key[1] == len(b.moves) and event.worker.result is not None:
+            g.take_npc(slot, npc, event.worker.result)
+            g.events()
+            g.autosave()
         self.redraw()
         self.npcs()
+
+    def tell_thinking(self, text: str) -> None:
+        """From the thinking NPC's thread: the hint line's text (posting is thread-safe)."""
+        self.post_message(ThinkingText(text))
+
+    def on_thinking_text(self, message: ThinkingText) -> None:
+        self.thinking_text = message.text if self.thinker is not None else ""
+        self.query_one("#hint", Static).update(self.thinking_text)
+
+    def stop_thinking(self, wait: bool = False) -> None:
+        """Stop the NPC thinking now, if one is (its choice is never taken). ``wait``:
+        until its thread has ended (at its next progress report), so that nothing it
+        does after can move its agent's random state."""
+        if self.thinker is None:
+            return
+        if isinstance(self.game.thinking, Watched):
+            self.game.thinking.stopped = True
+        self.thinker.cancel()
+        self.thinker = self.thinker_for = None
+        self.thinking_text = ""
+        if wait:
+            self.thought.wait(10)
 
     # --- drawing -------------------------------------------------------------------------
     @property
@@ -286,7 +392,9 @@ class PlayApp(App[int]):
 
     def hint(self) -> str:
         """What the d key would take and why: its own line under the panels, as wide as
-        the screen and wrapped whole."""
+        the screen and wrapped whole; while an NPC thinks long, that it does."""
+        if self.thinking_text:
+            return self.thinking_text
         if self.battle.over or not self.game.needs_player():
             return ""
         me = self.game.decision().combatant
@@ -435,6 +543,9 @@ class PlayApp(App[int]):
         self.push_screen(RulesScreen(self.battle), closed)
 
     def action_undo(self) -> None:
+        if self.thinker is not None:  # undo restores the agents' random state itself
+            self.stop_thinking(wait=True)
+            self.game.pending = None
         said = self.game.undo()
         self.summary_shown = False
         self.query_one(LogPanel).reset(self.battle)
@@ -457,12 +568,14 @@ class PlayApp(App[int]):
 
     def action_quit_game(self) -> None:
         """Save and leave (run_full_screen saves again, for a Ctrl+Q that skips this)."""
-        self.game.save(quiet=True)
+        self.game.save(quiet=True)  # an NPC thinking now decides again on resume
+        self.stop_thinking()
         self.exit(0)
 
     def action_interrupt(self) -> None:
         """Ctrl-C: save and leave with the shell's code for an interruption."""
-        self.game.save(quiet=True)
+        self.game.save(quiet=True)  # an NPC thinking now decides again on resume
+        self.stop_thinking()
         self.exit(INTERRUPTED, return_code=INTERRUPTED)
 
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,

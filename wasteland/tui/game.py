@@ -40,6 +40,7 @@ class ScreenGame(Game):
     def __init__(self, battle: Battle, save_path: Path, resumed: Path | None = None) -> None:
         self.notes: list[tuple[str, str | None]] = []
         super().__init__(battle, Console(file=io.StringIO()), iter(()), save_path, resumed)
+        self.thinking = None  # the app shows it on screen (tui/app.py), never on stderr
         self._auto_key: tuple[object, ...] | None = None
         self._auto: tuple[Action, str] | None = None
         self._buys: dict[tuple[object, ...], tuple[int, str] | None] = {}
