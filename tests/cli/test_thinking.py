@@ -7,6 +7,7 @@ fake: nothing sleeps, nothing is timed."""
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +18,9 @@ from wasteland.agents.base import make_agent
 from wasteland.cli.game import Game
 from wasteland.cli.gm import GmSession
 from wasteland.cli.play import begin
+from wasteland.cli.session import rng_snapshot
 from wasteland.cli.thinking import AFTER, LineStatus, Thinking, level_of, listening
+from wasteland.rules import saves
 
 SEARCH = "search:rollouts=8,candidates=3,horizon=1"
 
@@ -145,6 +148,13 @@ class CtrlC(Thinking):
     def __init__(self, status: LineStatus, at: int) -> None:
         super().__init__(status.show, status.clear, clock=Clock(1.0), after=0.0)
         self.at, self.reports = at, 0
+        self.agent: object = None
+        self.before: dict[str, object] = {}  # the agent's random state as it began
+
+    def begin(self, who: str, level: str) -> None:
+        super().begin(who, level)
+        if self.reports < self.at:
+            self.before = rng_snapshot(self.agent)
 
     def progress(self, done: int, total: int) -> None:
         self.reports += 1
@@ -159,6 +169,8 @@ def _play(lines: Iterator[str], path: Path, thinking: Thinking | None,
                                          "seed": 3, "ai": SEARCH}, path if resume else None)
     g = Game(b, Console(file=io.StringIO(), width=200), lines, path, path if resume else None)
     g.thinking = thinking
+    if isinstance(thinking, CtrlC):
+        thinking.agent = g.npcs[1]
     return g.run(), g
 
 
@@ -169,10 +181,17 @@ def test_ctrl_c_while_it_thinks_saves_and_the_resumed_game_is_the_same(tmp_path)
 
     lines = iter(answers)
     err = io.StringIO()
-    code, cut = _play(lines, tmp_path / "cut.json", CtrlC(LineStatus(err, live=True), at=5))
+    ctrl_c = CtrlC(LineStatus(err, live=True), at=5)
+    code, cut = _play(lines, tmp_path / "cut.json", ctrl_c)
     said = cut.console.file.getvalue()  # type: ignore[attr-defined]
     assert code == 130 and "interrupted." in said and "saved to" in said
     assert "is thinking" in err.getvalue() and err.getvalue().endswith(" \r")  # erased
     assert len(cut.b.history) < len(whole.b.history)
+    # the save holds the NPC's random state from before the decision it was making, so
+    # the resumed game makes it again the same
+    record = next(r for r in saves.load(tmp_path / "cut.json").session["agents"]
+                  if r["side"] == 1)
+    assert ctrl_c.before and json.dumps(record["rng"]) == json.dumps(ctrl_c.before["rng"])
+    assert rng_snapshot(cut.npcs[1]) != ctrl_c.before  # it had drawn its seed
     code, resumed = _play(lines, tmp_path / "cut.json", None, resume=True)
     assert code == 0 and resumed.b.history == whole.b.history

@@ -35,16 +35,21 @@ class Slow:
         self.on_progress = None
         self.go = threading.Event()
         self.before: dict[str, object] | None = None
+        self.finished = False  # its last decision thought to the end (not stopped)
+        self.hold = True  # wait for go (else it decides at once)
 
     def act(self, view: View) -> Action:
         self.before = rng_snapshot(self)
+        self.finished = False
         self.rng.random()  # as the search draws its seed first
         report = self.on_progress
         assert report is not None
         report(1, 4)
-        self.go.wait(60)
+        if self.hold:
+            self.go.wait(60)
         report(2, 4)  # raises when the screen stopped it
         report(4, 4)
+        self.finished = True
         return self.packet.act(view)
 
 
@@ -85,14 +90,19 @@ def test_the_hint_line_shows_the_npc_thinking_and_its_choice_is_taken(tmp_path):
 
     async def main() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await _to_the_npc(app, pilot)
-            assert _hint(app) == "young_radscorpion_0 is thinking (deadly)... 25%"
-            moves = len(app.battle.moves)
-            assert app.battle.combatants[app.game.decision().combatant].side == 1
-            slow.go.set()
-            await _until(pilot, lambda: len(app.battle.moves) > moves)
-            assert app.battle.history[moves].startswith("young_radscorpion_0: ")
-            await _until(pilot, lambda: "thinking" not in _hint(app))
+            try:
+                await _to_the_npc(app, pilot)
+                assert _hint(app) == "young_radscorpion_0 is thinking (deadly)... 25%"
+                app.redraw()  # a redraw while it thinks (a resize, a key) keeps the line
+                assert _hint(app) == "young_radscorpion_0 is thinking (deadly)... 25%"
+                moves = len(app.battle.moves)
+                assert app.battle.combatants[app.game.decision().combatant].side == 1
+                slow.go.set()
+                await _until(pilot, lambda: len(app.battle.moves) > moves)
+                assert app.battle.history[moves].startswith("young_radscorpion_0: ")
+                await _until(pilot, lambda: "thinking" not in _hint(app))
+            finally:
+                slow.go.set()  # a failure must not leave its thread waiting
             await pilot.press("q")
     asyncio.run(main())
 
@@ -102,15 +112,45 @@ def test_ctrl_c_while_the_npc_thinks_saves_and_exits_130(tmp_path):
 
     async def main() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await _to_the_npc(app, pilot)
-            await pilot.press("ctrl+c")
-            slow.go.set()  # its next report ends it
+            try:
+                await _to_the_npc(app, pilot)
+                await pilot.press("ctrl+c")
+            finally:
+                slow.go.set()  # its next report ends it
             await pilot.pause()
     asyncio.run(main())
-    assert app.return_code == 130
+    assert app.return_code == 130 and not slow.finished  # stopped at its next report
     saved = saves.load(tmp_path / "save.json")
     assert saved.history == app.battle.history  # the NPC's choice was not taken
     record = next(r for r in saved.session["agents"] if r["side"] == 1)
     assert slow.before is not None
     assert json.dumps(record["rng"]) == json.dumps(slow.before["rng"])
     assert rng_snapshot(slow)["rng"] != slow.before["rng"]  # it had drawn: the save undid it
+
+
+def test_undo_while_the_npc_thinks_stops_it_and_takes_the_players_decision_back(tmp_path):
+    app, slow = _app(tmp_path)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            try:
+                slow.hold = False  # until the player has decided once
+                await _until(pilot, lambda: app.game.needs_player())
+                slow.hold = True
+                await _to_the_npc(app, pilot)
+                assert app.game.marks  # the player's decision before it
+                moves = app.game.marks[-1].moves
+                # undo waits for the NPC's thread to end (at its next report), so nothing
+                # it does after can move its random state: let it report
+                threading.Timer(0.05, slow.go.set).start()
+                await pilot.press("u")
+                await _until(pilot, lambda: app.thinker is None and app.game.needs_player())
+                assert len(app.battle.moves) == moves and "thinking" not in _hint(app)
+                assert not slow.finished and rng_snapshot(slow) == slow.before
+            finally:
+                slow.go.set()
+            await pilot.press("q")
+    asyncio.run(main())
+    record = next(r for r in saves.load(tmp_path / "save.json").session["agents"]
+                  if r["side"] == 1)
+    assert json.dumps(record["rng"]) == json.dumps(slow.before and slow.before["rng"])
