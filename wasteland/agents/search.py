@@ -57,8 +57,13 @@ class Budget:
     major actions, read from the battle, so a resumed game searches the same) halves the
     continuations, to at least an eighth: a 2d20 turn is many decisions (aim, attack, d20s
     to buy, damage to boost, a second attack), and a GM should not wait on one for long.
-    A ruleset may default otherwise (RULESET_DEFAULTS, applied by ``under``): keys the name
-    sets (``given``) keep its values."""
+    ``turn``: 1, the turn is planned once (a turn of several decisions costs one search):
+    the plan that won the combatant's first decision of its turn (the packet, when its
+    choice was kept) plays the rest of that turn without searching again, as it did in the
+    continuations that chose it; it plans again when someone falls or rises, or a decision
+    comes outside that turn (a reaction). A ruleset may default otherwise
+    (RULESET_DEFAULTS, applied by ``under``): keys the name sets (``given``) keep its
+    values."""
 
     rollouts: int = 48
     candidates: int = 6
@@ -67,11 +72,13 @@ class Budget:
     plans: int = 1
     full: int = 4
     taper: int = 0
+    turn: int = 0
     seconds: float = 0.0
     given: frozenset[str] = frozenset()  # the keys its name set (the rest: defaults)
 
     LIMITS = {"rollouts": (1, 10_000), "candidates": (1, 64), "horizon": (0, 1000),
               "z": (0.0, 10.0), "plans": (0, 2), "full": (0, 100), "taper": (0, 1),
+              "turn": (0, 1),
               "seconds": (0.001, 60.0)}
 
     def text(self) -> str:
@@ -263,6 +270,30 @@ PLANS: Final = (
 )
 
 
+@dataclass(frozen=True)
+class TurnPlan:
+    """The plan a combatant follows for the rest of its turn (``turn=1``): made in round
+    ``round`` by combatant ``slot``; ``plan`` None is the packet; ``facts`` is who stood
+    then (``_standing``): a fall or a rise since is something the plan did not choose on."""
+
+    round: int
+    slot: int
+    plan: Plan | None
+    facts: int
+
+
+def _standing(b: Battle) -> int:
+    """Who stands, as bits over the combatants' slots."""
+    return sum(1 << i for i, c in enumerate(b.combatants) if c.status == ACTIVE)
+
+
+def _own_turn(b: Battle, slot: int) -> bool:
+    return 0 <= b.turn < len(b.order) and b.order[b.turn] == slot
+
+
+PLAN_NAMES: Final = {p.name: p for p in PLANS}
+
+
 @dataclass
 class Arm:
     """A candidate action and the values of its continuations, continuation k of every
@@ -338,6 +369,7 @@ class SearchAgent:
         self.rng = random.Random(seed)
         self.last_reason = ""
         self.on_progress: Callable[[int, int], None] | None = None
+        self.turn_plan: TurnPlan | None = None
         from .packets import PacketAgent
 
         self.base = PacketAgent
@@ -345,10 +377,14 @@ class SearchAgent:
     def act(self, view: View) -> Action:
         b, rs = view.battle, view.ruleset
         seed = self.rng.getrandbits(62)
+        bud = self.budget.under(b.ruleset)
+        if bud.turn:
+            planned = self._follow(view, seed)
+            if planned is not None:
+                return planned
         packet = self.base(seed)
         choice = packet.act(view)
         base_id = ACTION_INDEX[choice]
-        bud = self.budget.under(b.ruleset)
         horizon = bud.horizon
         if bud.full and sum(c.status == ACTIVE for c in b.combatants) <= bud.full:
             horizon = 0
@@ -367,6 +403,7 @@ class SearchAgent:
                    "every plan it weighs starts this way" if bud.plans else
                    "the only candidate")
             self.last_reason = f"search: {why}; packet: {packet.last_reason}"
+            self.turn_plan = None
             return choice
         side = view.me.side
         self._spend(rs, b, side, seed, arms, view.me.slot, horizon)
@@ -387,10 +424,55 @@ class SearchAgent:
             self.last_reason = (f"search: keeps the packet's {base_text} ({_pct(base.mean)}, "
                                 f"{runs} continuations; next best {rival_text} {lead} "
                                 f"+-{_se(se)}{close}): {packet.last_reason}")
+            self._commit(bud, b, me, base, True)
             return choice
         self.last_reason = (f"search: {rival_text}: {_pct(rival.mean)} ({d:+.0%} +-{_se(se)}, "
                             f"{runs} continuations); packet's {base_text} {_pct(base.mean)}")
+        self._commit(bud, b, me, rival, False)
         return ACTION_TABLE[rival.id]
+
+    def _commit(self, bud: Budget, b: Battle, slot: int, arm: Arm, packet: bool) -> None:
+        """With ``turn=1``, in the combatant's own turn: the winning arm's plan (the packet,
+        when its choice was kept) plays the rest of the turn. A single action that won is no
+        plan for the turn: the next decision searches again."""
+        self.turn_plan = None
+        if bud.turn and _own_turn(b, slot) and (packet or arm.plan is not None):
+            self.turn_plan = TurnPlan(b.round, slot, None if packet else arm.plan,
+                                      _standing(b))
+
+    def _follow(self, view: View, seed: int) -> Action | None:
+        """The turn plan's action, when this decision is in the turn it was made for and
+        nobody has fallen or risen since; else None (and the plan is dropped)."""
+        tp, b, me = self.turn_plan, view.battle, view.me
+        if (tp is None or (tp.round, tp.slot) != (b.round, me.slot)
+                or not _own_turn(b, me.slot) or tp.facts != _standing(b)):
+            self.turn_plan = None
+            return None
+        agent = self.base(seed, {me.id: tp.plan.fields} if tp.plan is not None else None)
+        choice = agent.act(view)
+        name = f"plan: {tp.plan.name}" if tp.plan is not None else "the packet's"
+        self.last_reason = f"search: follows its turn ({name}): {agent.last_reason}"
+        return choice
+
+    def memory(self) -> dict[str, int | str] | None:
+        """What a save keeps beside the random state to resume exactly: the turn plan."""
+        tp = self.turn_plan
+        if tp is None:
+            return None
+        return {"round": tp.round, "slot": tp.slot,
+                "plan": tp.plan.name if tp.plan is not None else "", "facts": tp.facts}
+
+    def recall(self, memory: dict[str, Any] | None) -> None:
+        """Puts back what ``memory`` gave (a save's record, checked by its schema)."""
+        if not memory:
+            self.turn_plan = None
+            return
+        name = memory["plan"]
+        if name and name not in PLAN_NAMES:
+            raise WastelandError(f"search memory: unknown plan {name[:60]!r}; known: "
+                                 f"{', '.join(PLAN_NAMES)}")
+        self.turn_plan = TurnPlan(int(memory["round"]), int(memory["slot"]),
+                                  PLAN_NAMES[name] if name else None, int(memory["facts"]))
 
     def _plans(self, view: View, seed: int, base_id: int, limit: int) -> list[Arm]:
         """Arms for the plans whose first action differs from the packet's choice (and from

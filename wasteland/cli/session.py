@@ -35,8 +35,13 @@ def _rngs(agent: object) -> dict[str, random.Random]:
 
 
 def rng_snapshot(agent: object) -> dict[str, Any]:
-    """The agent's random state now (restore_agent puts it back)."""
-    return {name: rng_to_json(rng) for name, rng in _rngs(agent).items()}
+    """The agent's random state now, and what else it remembers between decisions (the
+    search's turn plan): restore_agent puts both back."""
+    out = {name: rng_to_json(rng) for name, rng in _rngs(agent).items()}
+    memory = getattr(agent, "memory", None)
+    if callable(memory):
+        out["memory"] = memory()
+    return out
 
 
 def agent_record(kind: str, agent: object, side: int | None = None) -> dict[str, Any]:
@@ -49,6 +54,9 @@ def restore_agent(agent: object, record: dict[str, Any]) -> None:
     for name, rng in _rngs(agent).items():
         if record.get(name) is not None:
             rng_from_json(rng, record[name])
+    recall = getattr(agent, "recall", None)
+    if callable(recall) and "memory" in record:
+        recall(record["memory"])
 
 
 def check_resume_options(saved: dict[str, Any], given: dict[str, Any], resume: Path) -> None:

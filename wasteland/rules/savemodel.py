@@ -92,6 +92,16 @@ RngState = tuple[Literal[3], Annotated[list[Annotated[StrictInt, Field(ge=0, le=
                                        Field(min_length=625, max_length=625)], float | None]
 
 
+class AgentMemory(_Strict):
+    """What an agent keeps between decisions beside its random state: the search's plan
+    for the rest of a combatant's turn (agents/search.py TurnPlan; plan "" is the packet)."""
+
+    round: Annotated[StrictInt, Field(ge=0, le=MAX_ROUNDS + 1)]
+    slot: Annotated[StrictInt, Field(ge=0, lt=MAX_COMBATANTS)]
+    plan: Annotated[StrictStr, Field(max_length=64, pattern=r"^[a-z ]*$")]
+    facts: Annotated[StrictInt, Field(ge=0, lt=2**MAX_COMBATANTS)]
+
+
 class AgentState(_Strict):
     # a trained policy: "policy:NAME" (shipped) or "policy:/absolute/path/NAME.npz"; a
     # program: "cmd:COMMAND" or "cmd@SECONDS:COMMAND"
@@ -103,6 +113,7 @@ class AgentState(_Strict):
     rng: RngState | None = None
     # the packet that plays a policy's side for the creature kinds it was not trained for
     fallback_rng: RngState | None = None
+    memory: AgentMemory | None = None
 
 
 class Session(_Strict):
