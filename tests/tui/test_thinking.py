@@ -61,8 +61,9 @@ def _app(tmp_path: Path) -> tuple[PlayApp, Slow]:
     return PlayApp(game, npc_pause=0.01, think_after=0.0), slow
 
 
-async def _until(pilot, ok, tries: int = 400) -> None:  # noqa: ANN001
-    """Pause until ``ok()`` (a bounded number of times: a stuck app fails, not hangs)."""
+async def _until(pilot, ok, tries: int = 3000) -> None:  # noqa: ANN001
+    """Pause until ``ok()`` (up to 30 s, room for a loaded machine: a stuck app fails, not
+    hangs)."""
     for _ in range(tries):
         if ok():
             return
