@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any, Final
 
@@ -56,6 +57,8 @@ class Budget:
     major actions, read from the battle, so a resumed game searches the same) halves the
     continuations, to at least an eighth: a 2d20 turn is many decisions (aim, attack, d20s
     to buy, damage to boost, a second attack), and a GM should not wait on one for long.
+    ``value``: what judges a continuation cut at its horizon, ``logistic`` (``value`` below)
+    or ``learned`` (agents/valuenet.py, the ruleset's shipped network).
     A ruleset may default otherwise (RULESET_DEFAULTS, applied by ``under``): keys the name
     sets (``given``) keep its values."""
 
@@ -67,11 +70,14 @@ class Budget:
     full: int = 4
     taper: int = 0
     seconds: float = 0.0
+    value: str = "logistic"
     given: frozenset[str] = frozenset()  # the keys its name set (the rest: defaults)
 
     LIMITS = {"rollouts": (1, 10_000), "candidates": (1, 64), "horizon": (0, 1000),
               "z": (0.0, 10.0), "plans": (0, 2), "full": (0, 100), "taper": (0, 1),
               "seconds": (0.001, 60.0)}
+    # keys named by a word, and the words each accepts
+    CHOICES = {"value": ("logistic", "learned")}
 
     def text(self) -> str:
         """The name that makes this budget again (a save records it, its resume parses it):
@@ -79,7 +85,7 @@ class Budget:
         that it reads back as the same number."""
         default = Budget()
         named = [f.name for f in fields(self)
-                 if f.name in self.LIMITS and (f.name in self.given or
+                 if f.name in (*self.LIMITS, *self.CHOICES) and (f.name in self.given or
                                                getattr(self, f.name) != getattr(default, f.name))]
         if named == ["seconds"]:
             return f"search@{_number(self.seconds)}"
@@ -104,9 +110,10 @@ RULESET_DEFAULTS: Final[dict[str, dict[str, Any]]] = {
 }
 
 
-def _number(x: float) -> str:
-    """``x`` as short as it reads back exactly (``1`` for 1.0, ``0.15``, ``1e-05``)."""
-    if isinstance(x, int):
+def _number(x: float | str) -> str:
+    """``x`` as short as it reads back exactly (``1`` for 1.0, ``0.15``, ``1e-05``); a
+    word as it is."""
+    if isinstance(x, (int, str)):
         return str(x)
     short = f"{x:g}"
     return short if float(short) == x else repr(float(x))
@@ -115,7 +122,8 @@ def _number(x: float) -> str:
 def parse_budget(name: str) -> Budget:
     """The budget ``search``, ``search@SECONDS`` or ``search:key=value,...`` names; one
     line naming what is wrong and what is accepted."""
-    keys = ", ".join(f"{k} ({lo:g}-{hi:g})" for k, (lo, hi) in Budget.LIMITS.items())
+    keys = ", ".join([*(f"{k} ({lo:g}-{hi:g})" for k, (lo, hi) in Budget.LIMITS.items()),
+                      *(f"{k} ({'|'.join(w)})" for k, w in Budget.CHOICES.items())])
     form = f"search, search@SECONDS or search:key=value,... with keys {keys}"
     if name == "search":
         return Budget()
@@ -137,9 +145,16 @@ def parse_budget(name: str) -> Budget:
     for part in name[len("search:"):].split(","):
         key, eq, text = part.partition("=")
         key = key.strip()
-        if key not in Budget.LIMITS or not eq:
+        if key not in (*Budget.LIMITS, *Budget.CHOICES) or not eq:
             raise WastelandError(f"agent {name!r}: {part.strip()!r} is not key=value with a key "
-                                 f"of {', '.join(Budget.LIMITS)}")
+                                 f"of {', '.join([*Budget.LIMITS, *Budget.CHOICES])}")
+        if key in Budget.CHOICES:
+            words = Budget.CHOICES[key]
+            if text.strip() not in words:
+                raise WastelandError(f"agent {name!r}: {key} must be one of {', '.join(words)}, "
+                                     f"got {text.strip()[:20]!r}")
+            values[key] = text.strip()
+            continue
         lo, hi = Budget.LIMITS[key]
         try:
             value: float = float(text) if key in ("z", "seconds") else int(text)
@@ -205,10 +220,12 @@ WEIGHTS: Final[dict[str, tuple[float, ...]]] = {
 
 
 def continuation(rs: Ruleset, b: Battle, first: int, side: int, seed: int, horizon: int,
-                 base: Any, plan: Plan | None = None, slot: int = -1) -> float:
+                 base: Any, plan: Plan | None = None, slot: int = -1,
+                 judge: Callable[[Battle, int], float] | None = None) -> float:
     """The value for ``side`` of fork(b, seed) after action id ``first``, played on by
     ``base(seed + s)`` agents on every side s for ``horizon`` rounds (0: to the end);
-    with a ``plan``, combatant ``slot`` follows it (its packet with the plan's fields)."""
+    with a ``plan``, combatant ``slot`` follows it (its packet with the plan's fields).
+    ``judge`` values where it ends (default ``value``)."""
     f = fork(b, seed)
     rs.apply(f, ACTION_TABLE[first], check=False)
     agents = [base(seed + s) for s in range(len(f.side_names))]
@@ -227,7 +244,7 @@ def continuation(rs: Ruleset, b: Battle, first: int, side: int, seed: int, horiz
         else:
             action = agents[f.combatants[who].side].act(v)
         rs.apply(f, action, check=False)
-    return value(f, side)
+    return (judge or value)(f, side)
 
 
 @dataclass(frozen=True)
@@ -333,6 +350,15 @@ class SearchAgent:
 
         self.base = PacketAgent
 
+    def _judge(self, ruleset: str) -> Callable[[Battle, int], float] | None:
+        """The value the budget names for ``ruleset`` (None: the logistic ``value``); a
+        learned value file that is missing or refused is one line."""
+        if self.budget.value != "learned":
+            return None
+        from .valuenet import shipped_value
+
+        return shipped_value(ruleset)
+
     def act(self, view: View) -> Action:
         b, rs = view.battle, view.ruleset
         seed = self.rng.getrandbits(62)
@@ -360,13 +386,16 @@ class SearchAgent:
             self.last_reason = f"search: {why}; packet: {packet.last_reason}"
             return choice
         side = view.me.side
-        self._spend(rs, b, side, seed, arms, view.me.slot, horizon)
+        judge = self._judge(b.ruleset)
+        self._spend(rs, b, side, seed, arms, view.me.slot, horizon, judge)
         base = arms[0]
         best = max(arms, key=lambda a: (a.mean, a is base))
         rival = best if best is not base else max(arms[1:], key=lambda a: a.mean)
         d, se, _ = paired(rival, base)
         me = view.me.slot
         runs = sum(len(a.values) for a in arms)
+        # which value judged the cut continuations (the logistic one goes unsaid)
+        valued = ", learned value" if judge is not None else ""
         base_text = ACTION_TABLE[base_id].text(b.ids, me)
         rival_text = ACTION_TABLE[rival.id].text(b.ids, me) + (
             f" (plan: {rival.plan.name})" if rival.plan is not None else "")
@@ -376,11 +405,11 @@ class SearchAgent:
             lead = f"{d:+.0%}"
             close = ", too close to switch" if d > 0 and lead != "+0%" else ""
             self.last_reason = (f"search: keeps the packet's {base_text} ({_pct(base.mean)}, "
-                                f"{runs} continuations; next best {rival_text} {lead} "
+                                f"{runs} continuations{valued}; next best {rival_text} {lead} "
                                 f"+-{_se(se)}{close}): {packet.last_reason}")
             return choice
         self.last_reason = (f"search: {rival_text}: {_pct(rival.mean)} ({d:+.0%} +-{_se(se)}, "
-                            f"{runs} continuations); packet's {base_text} {_pct(base.mean)}")
+                            f"{runs} continuations{valued}); packet's {base_text} {_pct(base.mean)}")
         return ACTION_TABLE[rival.id]
 
     def _plans(self, view: View, seed: int, base_id: int, limit: int) -> list[Arm]:
@@ -402,7 +431,8 @@ class SearchAgent:
         return out
 
     def _spend(self, rs: Ruleset, b: Battle, side: int, seed: int, arms: list[Arm],
-               slot: int, horizon: int | None = None) -> None:
+               slot: int, horizon: int | None = None,
+               judge: Callable[[Battle, int], float] | None = None) -> None:
         """Successive halving: rungs of continuations, each rung keeping the better half
         (the base always kept, as the one every other is compared with), until the
         continuations (or the seconds) of the budget are spent, or, after a rung, no
@@ -427,7 +457,8 @@ class SearchAgent:
                     k = len(arm.values)
                     arm.values.append(continuation(
                         rs, b, arm.id, side, seed + 7919 * k,
-                        bud.horizon if horizon is None else horizon, self.base, arm.plan, slot))
+                        bud.horizon if horizon is None else horizon, self.base, arm.plan, slot,
+                        judge))
                     spent += 1
                     if deadline and time.perf_counter() > deadline:
                         return

@@ -10,7 +10,9 @@ side's standing members, the same over its enemies), so any line-up reads into t
 width, and a few scalars join them: the logistic value's features, whose decision it is
 and whose turns are left in the round, the 2d20 AP pools.
 
-``ValueNet`` runs a small MLP in numpy on them; its weights ship like a policy's
+``ValueNet`` runs a small MLP in numpy on them, added to a linear model of them that
+training starts from the logistic value's weights (the network learns what that value
+misses, and early stopping keeps it from doing worse on unseen maps); its weights ship like a policy's
 (wasteland/values/<ruleset>.npz, read by agents/npz.py's checked reader, never unpickled,
 with a JSON manifest whose ``feature_hash`` must match ``feature_hash()``: a file made for
 other features is refused in one line). wasteland/training/value.py makes them;
@@ -175,9 +177,14 @@ class ValueNet:
     battle is 1 won, 0 lost or drawn, exactly as the logistic value counts it."""
 
     def __init__(self, ruleset: str, weights: list[np.ndarray], biases: list[np.ndarray],
-                 mean: np.ndarray, scale: np.ndarray, manifest: dict[str, Any]) -> None:
+                 mean: np.ndarray, scale: np.ndarray, skip: np.ndarray,
+                 manifest: dict[str, Any]) -> None:
         self.ruleset = ruleset
         self.manifest = manifest
+        # a linear model of the raw features (its last number the intercept) added to the
+        # MLP's output: trained from the logistic value's weights, so the network learns
+        # what the logistic value misses rather than everything again
+        self.skip_w, self.skip_b = skip[:-1], float(skip[-1])
         # standardizing folded into the first layer: one matrix product less a call
         w0 = weights[0] / scale[:, None]
         b0 = biases[0] - (mean / scale) @ weights[0]
@@ -186,12 +193,13 @@ class ValueNet:
 
     def logit(self, x: np.ndarray) -> np.ndarray:
         h = x.astype(np.float64)
+        linear = h @ self.skip_w + self.skip_b
         last = len(self.weights) - 1
         for i, (w, bias) in enumerate(zip(self.weights, self.biases)):
             h = h @ w + bias
             if i < last:
                 h = np.tanh(h)
-        return h[..., 0]
+        return h[..., 0] + linear
 
     def predict(self, x: np.ndarray) -> np.ndarray:
         """Chances for rows of features (a batch, for training reports)."""
@@ -270,9 +278,10 @@ def load_value(ruleset: str, folder: str | Path | None = None) -> ValueNet:
     scale = exactly("scale", (N_FEATURES,))
     if not (scale > 0).all():
         raise fail("array scale holds a number that is not above 0")
+    skip = exactly("skip", (N_FEATURES + 1,))
     weights = [exactly(f"w{i}", (a, k)) for i, (a, k) in enumerate(shapes)]
     biases = [exactly(f"b{i}", (k,)) for i, (_, k) in enumerate(shapes)]
-    return ValueNet(ruleset, weights, biases, mean, scale, m)
+    return ValueNet(ruleset, weights, biases, mean, scale, skip, m)
 
 
 _LOADED: dict[str, ValueNet] = {}
