@@ -349,6 +349,8 @@ class SearchAgent:
         from .packets import PacketAgent
 
         self.base = PacketAgent
+        # what judges this decision's cut continuations (None: the logistic ``value``)
+        self.judge: Callable[[Battle, int], float] | None = None
 
     def _judge(self, ruleset: str) -> Callable[[Battle, int], float] | None:
         """The value the budget names for ``ruleset`` (None: the logistic ``value``); a
@@ -386,8 +388,8 @@ class SearchAgent:
             self.last_reason = f"search: {why}; packet: {packet.last_reason}"
             return choice
         side = view.me.side
-        judge = self._judge(b.ruleset)
-        self._spend(rs, b, side, seed, arms, view.me.slot, horizon, judge)
+        self.judge = judge = self._judge(b.ruleset)
+        self._spend(rs, b, side, seed, arms, view.me.slot, horizon)
         base = arms[0]
         best = max(arms, key=lambda a: (a.mean, a is base))
         rival = best if best is not base else max(arms[1:], key=lambda a: a.mean)
@@ -431,8 +433,7 @@ class SearchAgent:
         return out
 
     def _spend(self, rs: Ruleset, b: Battle, side: int, seed: int, arms: list[Arm],
-               slot: int, horizon: int | None = None,
-               judge: Callable[[Battle, int], float] | None = None) -> None:
+               slot: int, horizon: int | None = None) -> None:
         """Successive halving: rungs of continuations, each rung keeping the better half
         (the base always kept, as the one every other is compared with), until the
         continuations (or the seconds) of the budget are spent, or, after a rung, no
@@ -458,7 +459,7 @@ class SearchAgent:
                     arm.values.append(continuation(
                         rs, b, arm.id, side, seed + 7919 * k,
                         bud.horizon if horizon is None else horizon, self.base, arm.plan, slot,
-                        judge))
+                        self.judge))
                     spent += 1
                     if deadline and time.perf_counter() > deadline:
                         return
