@@ -12,6 +12,13 @@ worse than the packet's choice beyond two standard errors.
 
     .venv/bin/python benchmarks/search_regret.py --seat super_mutants_ruined_street_f2d20
     .venv/bin/python benchmarks/search_regret.py --seat radscorpions_duel_f2d20 --states 40
+    .venv/bin/python benchmarks/search_regret.py --seat super_mutants_ruined_street_f2d20 \
+        --values logistic,learned --agents "search;search:value=learned"
+
+``--values``: the cut is scored by each value named (agents/search.py's logistic
+``value``, agents/valuenet.py's learned one), on the same continuations' seeds; the
+summary says how often each picks the full playouts' best, in all decisions and in those
+where that best beats the packet's choice by more than two standard errors.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from wasteland.agents.base import make_agent, view_of  # noqa: E402
 from wasteland.agents.packets import PacketAgent  # noqa: E402
 from wasteland.agents.search import Arm, SearchAgent, candidates, continuation, paired  # noqa: E402
+from wasteland.agents.valuenet import shipped_value  # noqa: E402
 from wasteland.arena.suite import load_suite  # noqa: E402
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE  # noqa: E402
 from wasteland.rules.errors import WastelandError  # noqa: E402
@@ -45,13 +53,13 @@ def arms_for(view, seed: int) -> list[Arm]:
     return arms[:ARMS]
 
 
-def score(rs, b, arms: list[Arm], side: int, slot: int, seed: int, n: int, horizon: int
-          ) -> list[Arm]:
+def score(rs, b, arms: list[Arm], side: int, slot: int, seed: int, n: int, horizon: int,
+          judge=None) -> list[Arm]:
     out = []
     for a in arms:
         got = Arm(a.id, [], a.plan)
         got.values = [continuation(rs, b, a.id, side, seed + 7919 * k, horizon, PacketAgent,
-                                   a.plan, slot) for k in range(n)]
+                                   a.plan, slot, judge) for k in range(n)]
         out.append(got)
     return out
 
@@ -65,7 +73,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--agents", default="search",
                     help="agents, separated by semicolons (a search budget has commas)")
     ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--values", default="logistic",
+                    help="the values that judge the cut, separated by commas: logistic, learned")
     a = ap.parse_args(argv)
+    values = [x for x in a.values.split(",") if x]
+    if not values or any(x not in ("logistic", "learned") for x in values):
+        ap.error(f"--values: logistic and/or learned, got {a.values!r}")
     for key, lo, hi in (("states", 1, 10_000), ("rollouts", 2, 10_000), ("horizon", 0, 1000)):
         if not lo <= getattr(a, key) <= hi:
             ap.error(f"--{key}: {lo} to {hi}, got {getattr(a, key)}")
@@ -74,6 +87,12 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--seat: {a.seat!r} is not a suite seat; e.g. {', '.join(list(seats)[:3])}")
     s = seats[a.seat]
     sc, rs, kinds = s.load(), get_ruleset(s.ruleset), set(s.kinds)
+    judges = {}
+    for x in values:
+        try:
+            judges[x] = shipped_value(s.ruleset) if x == "learned" else None
+        except WastelandError as e:
+            ap.error(f"--values: {e}")
     names = [x for x in a.agents.split(";") if x]
     for n in names:
         try:
@@ -85,7 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     worse: dict[str, int] = {n: 0 for n in names}
     switched: dict[str, int] = {n: 0 for n in names}
     room: list[float] = []
-    agree = 0
+    agree = {x: 0 for x in values}
+    clear = 0  # decisions whose best by full playouts beats the packet's beyond 2 se
+    agree_clear = {x: 0 for x in values}
     taken = g = 0
     while taken < a.states:
         b = rs.new_battle(sc, 500 + g, keep_log=False)
@@ -104,17 +125,23 @@ def main(argv: list[str] | None = None) -> int:
                 seed = pick.getrandbits(40)
                 arms = arms_for(v, seed)
                 truth = score(rs, b, arms, side, me.slot, seed, a.rollouts, 0)
-                cut = score(rs, b, arms, side, me.slot, seed, a.rollouts, a.horizon)
                 true_of = {t.id: t for t in truth}
                 best_t = max(truth, key=lambda t: t.mean)
-                best_c = max(cut, key=lambda t: t.mean)
+                d_best, se_best, _ = paired(best_t, truth[0])
+                ahead = best_t is not truth[0] and d_best > 2 * se_best
+                clear += ahead
                 room.append(best_t.mean - truth[0].mean)
-                agree += best_t.id == best_c.id
-                text = [ACTION_TABLE[x.id].text(b.ids, me.slot)[:22] for x in
-                        (truth[0], best_t, best_c)]
+                text = [ACTION_TABLE[x.id].text(b.ids, me.slot)[:22] for x in (truth[0], best_t)]
                 line = (f"{v.decision.slot:6} {len(arms):2} arms  packet {text[0]:22} "
                         f"{truth[0].mean:.2f} | best full {text[1]:22}"
-                        f" {best_t.mean - truth[0].mean:+.2f} | best cut {text[2]:22}")
+                        f" {best_t.mean - truth[0].mean:+.2f}{'*' if ahead else ' '}")
+                for x, judge in judges.items():
+                    cut = score(rs, b, arms, side, me.slot, seed, a.rollouts, a.horizon, judge)
+                    best_c = max(cut, key=lambda t: t.mean)
+                    agree[x] += best_t.id == best_c.id
+                    agree_clear[x] += ahead and best_t.id == best_c.id
+                    line += (f" | cut ({x}) "
+                             f"{ACTION_TABLE[best_c.id].text(b.ids, me.slot)[:22]:22}")
                 for n in names:
                     chosen = ACTION_INDEX[make_agent(n, seed).act(v)]
                     t = true_of.get(chosen)
@@ -134,7 +161,10 @@ def main(argv: list[str] | None = None) -> int:
             break
     print(f"\n{a.seat}: {taken} decisions, {a.rollouts} continuations a candidate; room (best "
           f"candidate by full playouts minus the packet's) mean {statistics.mean(room):+.3f}; "
-          f"the cut at {a.horizon} rounds picks the same best in {agree}/{taken}")
+          f"{clear} decisions (*) where that best beats the packet's beyond 2 se")
+    for x in values:
+        print(f"  the cut at {a.horizon} rounds, {x} value, picks the same best in "
+              f"{agree[x]}/{taken} ({agree_clear[x]}/{clear} of those *)")
     for n in names:
         print(f"  {n}: mean gain a decision {statistics.mean(gains[n]):+.4f}, switched "
               f"{switched[n]}/{taken}, worse beyond 2 se {worse[n]}")

@@ -61,9 +61,11 @@ class Budget:
     the plan that won the combatant's first decision of its turn (the packet, when its
     choice was kept) plays the rest of that turn without searching again, as it did in the
     continuations that chose it; it plans again when someone falls or rises, or a decision
-    comes outside that turn (a reaction). A ruleset may default otherwise
-    (RULESET_DEFAULTS, applied by ``under``): keys the name sets (``given``) keep its
-    values."""
+    comes outside that turn (a reaction).
+    ``value``: what judges a continuation cut at its horizon, ``logistic`` (``value`` below)
+    or ``learned`` (agents/valuenet.py, the ruleset's shipped network).
+    A ruleset may default otherwise (RULESET_DEFAULTS, applied by ``under``): keys the name
+    sets (``given``) keep its values."""
 
     rollouts: int = 48
     candidates: int = 6
@@ -74,12 +76,15 @@ class Budget:
     taper: int = 0
     turn: int = 0
     seconds: float = 0.0
+    value: str = "logistic"
     given: frozenset[str] = frozenset()  # the keys its name set (the rest: defaults)
 
     LIMITS = {"rollouts": (1, 10_000), "candidates": (1, 64), "horizon": (0, 1000),
               "z": (0.0, 10.0), "plans": (0, 2), "full": (0, 100), "taper": (0, 1),
               "turn": (0, 1),
               "seconds": (0.001, 60.0)}
+    # keys named by a word, and the words each accepts
+    CHOICES = {"value": ("logistic", "learned")}
 
     def text(self) -> str:
         """The name that makes this budget again (a save records it, its resume parses it):
@@ -87,7 +92,7 @@ class Budget:
         that it reads back as the same number."""
         default = Budget()
         named = [f.name for f in fields(self)
-                 if f.name in self.LIMITS and (f.name in self.given or
+                 if f.name in (*self.LIMITS, *self.CHOICES) and (f.name in self.given or
                                                getattr(self, f.name) != getattr(default, f.name))]
         if named == ["seconds"]:
             return f"search@{_number(self.seconds)}"
@@ -112,9 +117,10 @@ RULESET_DEFAULTS: Final[dict[str, dict[str, Any]]] = {
 }
 
 
-def _number(x: float) -> str:
-    """``x`` as short as it reads back exactly (``1`` for 1.0, ``0.15``, ``1e-05``)."""
-    if isinstance(x, int):
+def _number(x: float | str) -> str:
+    """``x`` as short as it reads back exactly (``1`` for 1.0, ``0.15``, ``1e-05``); a
+    word as it is."""
+    if isinstance(x, (int, str)):
         return str(x)
     short = f"{x:g}"
     return short if float(short) == x else repr(float(x))
@@ -123,7 +129,8 @@ def _number(x: float) -> str:
 def parse_budget(name: str) -> Budget:
     """The budget ``search``, ``search@SECONDS`` or ``search:key=value,...`` names; one
     line naming what is wrong and what is accepted."""
-    keys = ", ".join(f"{k} ({lo:g}-{hi:g})" for k, (lo, hi) in Budget.LIMITS.items())
+    keys = ", ".join([*(f"{k} ({lo:g}-{hi:g})" for k, (lo, hi) in Budget.LIMITS.items()),
+                      *(f"{k} ({'|'.join(w)})" for k, w in Budget.CHOICES.items())])
     form = f"search, search@SECONDS or search:key=value,... with keys {keys}"
     if name == "search":
         return Budget()
@@ -145,9 +152,16 @@ def parse_budget(name: str) -> Budget:
     for part in name[len("search:"):].split(","):
         key, eq, text = part.partition("=")
         key = key.strip()
-        if key not in Budget.LIMITS or not eq:
+        if key not in (*Budget.LIMITS, *Budget.CHOICES) or not eq:
             raise WastelandError(f"agent {name!r}: {part.strip()!r} is not key=value with a key "
-                                 f"of {', '.join(Budget.LIMITS)}")
+                                 f"of {', '.join([*Budget.LIMITS, *Budget.CHOICES])}")
+        if key in Budget.CHOICES:
+            words = Budget.CHOICES[key]
+            if text.strip() not in words:
+                raise WastelandError(f"agent {name!r}: {key} must be one of {', '.join(words)}, "
+                                     f"got {text.strip()[:20]!r}")
+            values[key] = text.strip()
+            continue
         lo, hi = Budget.LIMITS[key]
         try:
             value: float = float(text) if key in ("z", "seconds") else int(text)
@@ -213,10 +227,12 @@ WEIGHTS: Final[dict[str, tuple[float, ...]]] = {
 
 
 def continuation(rs: Ruleset, b: Battle, first: int, side: int, seed: int, horizon: int,
-                 base: Any, plan: Plan | None = None, slot: int = -1) -> float:
+                 base: Any, plan: Plan | None = None, slot: int = -1,
+                 judge: Callable[[Battle, int], float] | None = None) -> float:
     """The value for ``side`` of fork(b, seed) after action id ``first``, played on by
     ``base(seed + s)`` agents on every side s for ``horizon`` rounds (0: to the end);
-    with a ``plan``, combatant ``slot`` follows it (its packet with the plan's fields)."""
+    with a ``plan``, combatant ``slot`` follows it (its packet with the plan's fields).
+    ``judge`` values where it ends (default ``value``)."""
     f = fork(b, seed)
     rs.apply(f, ACTION_TABLE[first], check=False)
     agents = [base(seed + s) for s in range(len(f.side_names))]
@@ -235,7 +251,7 @@ def continuation(rs: Ruleset, b: Battle, first: int, side: int, seed: int, horiz
         else:
             action = agents[f.combatants[who].side].act(v)
         rs.apply(f, action, check=False)
-    return value(f, side)
+    return (judge or value)(f, side)
 
 
 @dataclass(frozen=True)
@@ -373,6 +389,17 @@ class SearchAgent:
         from .packets import PacketAgent
 
         self.base = PacketAgent
+        # what judges this decision's cut continuations (None: the logistic ``value``)
+        self.judge: Callable[[Battle, int], float] | None = None
+
+    def _judge(self, ruleset: str) -> Callable[[Battle, int], float] | None:
+        """The value the budget names for ``ruleset`` (None: the logistic ``value``); a
+        learned value file that is missing or refused is one line."""
+        if self.budget.value != "learned":
+            return None
+        from .valuenet import shipped_value
+
+        return shipped_value(ruleset)
 
     def act(self, view: View) -> Action:
         b, rs = view.battle, view.ruleset
@@ -406,6 +433,7 @@ class SearchAgent:
             self.turn_plan = None
             return choice
         side = view.me.side
+        self.judge = judge = self._judge(b.ruleset)
         self._spend(rs, b, side, seed, arms, view.me.slot, horizon)
         base = arms[0]
         best = max(arms, key=lambda a: (a.mean, a is base))
@@ -413,6 +441,8 @@ class SearchAgent:
         d, se, _ = paired(rival, base)
         me = view.me.slot
         runs = sum(len(a.values) for a in arms)
+        # which value judged the cut continuations (the logistic one goes unsaid)
+        valued = ", learned value" if judge is not None else ""
         base_text = ACTION_TABLE[base_id].text(b.ids, me)
         rival_text = ACTION_TABLE[rival.id].text(b.ids, me) + (
             f" (plan: {rival.plan.name})" if rival.plan is not None else "")
@@ -422,12 +452,12 @@ class SearchAgent:
             lead = f"{d:+.0%}"
             close = ", too close to switch" if d > 0 and lead != "+0%" else ""
             self.last_reason = (f"search: keeps the packet's {base_text} ({_pct(base.mean)}, "
-                                f"{runs} continuations; next best {rival_text} {lead} "
+                                f"{runs} continuations{valued}; next best {rival_text} {lead} "
                                 f"+-{_se(se)}{close}): {packet.last_reason}")
             self._commit(bud, b, me, base, True)
             return choice
         self.last_reason = (f"search: {rival_text}: {_pct(rival.mean)} ({d:+.0%} +-{_se(se)}, "
-                            f"{runs} continuations); packet's {base_text} {_pct(base.mean)}")
+                            f"{runs} continuations{valued}); packet's {base_text} {_pct(base.mean)}")
         self._commit(bud, b, me, rival, False)
         return ACTION_TABLE[rival.id]
 
@@ -528,7 +558,8 @@ class SearchAgent:
                     k = len(arm.values)
                     arm.values.append(continuation(
                         rs, b, arm.id, side, seed + 7919 * k,
-                        bud.horizon if horizon is None else horizon, self.base, arm.plan, slot))
+                        bud.horizon if horizon is None else horizon, self.base, arm.plan, slot,
+                        self.judge))
                     spent += 1
                     if self.on_progress is not None:
                         self.on_progress(min(spent, told) if told else spent, told)
