@@ -40,9 +40,46 @@ DEFAULT_SEATS = ("duel:pnp:1,vault_corridor:pnp:1,duel:simple:1,robot_depot:simp
                  "night_field:f2d20:1,ruined_street:f2d20:1")
 
 
-def play(args: tuple[str, str, int, str, int]) -> tuple[int, int, list[float], float]:
+class Waits:
+    """The waits a GM sees: the seconds the seat's side thinks between two decisions of
+    the other side (every decision of the seat's agent in that stretch together)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.done: list[float] = []
+
+    def think(self, dt: float) -> None:
+        self.now += dt
+
+    def party(self) -> None:
+        if self.now:
+            self.done.append(self.now)
+            self.now = 0.0
+
+    def all(self) -> list[float]:
+        self.party()
+        return self.done
+
+
+class Party:
+    """An opponent whose decisions (those with a choice) end the seat side's wait."""
+
+    def __init__(self, agent, waits: Waits) -> None:
+        self.agent, self.waits = agent, waits
+
+    def act(self, view):
+        if len(view.legal_ids) > 1:
+            self.waits.party()
+        return self.agent.act(view)
+
+
+Played = tuple[int, int, list[float], float, list[float], int, float]
+
+
+def play(args: tuple[str, str, int, str, int]) -> Played:
     """One fight: (1 if the seat's side won, else 0; 1 if it lost, else 0; the agent's
-    seconds per decision; the seconds of its longest turn)."""
+    seconds per decision; the seconds of its longest turn; the waits between the other
+    side's decisions; continuations played; seconds the agent thought)."""
     from wasteland.agents.base import make_agent, view_of
     from wasteland.bestiary.loader import load_scenario
     from wasteland.rules.actions import ACTION_TABLE
@@ -56,6 +93,7 @@ def play(args: tuple[str, str, int, str, int]) -> tuple[int, int, list[float], f
               for s in range(len(b.side_names))]
     times = []
     turns: dict[tuple[int, int], float] = {}
+    waits = Waits()
     while not b.over:
         v = view_of(rs, b)
         who = b.combatants[v.decision.combatant].side
@@ -65,21 +103,24 @@ def play(args: tuple[str, str, int, str, int]) -> tuple[int, int, list[float], f
             t = time.perf_counter()
             action = agents[who].act(v)
             times.append(time.perf_counter() - t)
+            waits.think(times[-1])
             key = (b.round, v.decision.combatant)
             turns[key] = turns.get(key, 0.0) + times[-1]
         else:
+            waits.party()
             action = agents[who].act(v)
         rs.apply(b, action, check=False)
     return (int(b.winner == side), int(b.winner not in (None, side)), times,
-            max(turns.values(), default=0.0))
+            max(turns.values(), default=0.0), waits.all(),
+            int(getattr(agents[side], "continuations", 0)), sum(times))
 
 
 class Timed:
     """An agent whose decisions are timed (not those with one legal action, which no agent
     thinks about), and the seconds each combatant's turn took in all."""
 
-    def __init__(self, agent, times: list[float], turns: dict) -> None:
-        self.agent, self.times, self.turns = agent, times, turns
+    def __init__(self, agent, times: list[float], turns: dict, waits: Waits) -> None:
+        self.agent, self.times, self.turns, self.waits = agent, times, turns, waits
 
     def act(self, view):
         t = time.perf_counter()
@@ -87,6 +128,7 @@ class Timed:
         if len(view.legal_ids) > 1:
             dt = time.perf_counter() - t
             self.times.append(dt)
+            self.waits.think(dt)
             key = (view.battle.round, view.me.slot)
             self.turns[key] = self.turns.get(key, 0.0) + dt
         return action
@@ -101,10 +143,9 @@ def suite_seat(seat_id: str):
     return s, s.load()
 
 
-def play_suite(args: tuple[str, str, int, int]) -> tuple[int, int, list[float], float]:
-    """One fight in a suite seat (fight k of the run picks a mirror seat's side): (1 if the
-    seat's side won, else 0; 1 if it lost, else 0; the agent's seconds per decision; the
-    seconds of its longest turn)."""
+def play_suite(args: tuple[str, str, int, int]) -> Played:
+    """One fight in a suite seat (fight k of the run picks a mirror seat's side), counted
+    as ``play`` counts one."""
     from wasteland.agents.base import make_agent
     from wasteland.training.seats import fight
 
@@ -113,11 +154,18 @@ def play_suite(args: tuple[str, str, int, int]) -> tuple[int, int, list[float], 
     side = s.sides_for(k)
     times: list[float] = []
     turns: dict = {}
-    winner = fight(scenario, s.ruleset, seed, side, s.kinds,
-                   lambda sd: Timed(make_agent(agent, sd), times, turns),
-                   lambda sd: make_agent("packet", sd))
+    waits = Waits()
+    mine: list[Timed] = []
+
+    def seat_agent(sd: int) -> Timed:
+        mine.append(Timed(make_agent(agent, sd), times, turns, waits))
+        return mine[-1]
+
+    winner = fight(scenario, s.ruleset, seed, side, s.kinds, seat_agent,
+                   lambda sd: Party(make_agent("packet", sd), waits))
+    spent = sum(int(getattr(t.agent, "continuations", 0)) for t in mine)
     return (int(winner == side), int(winner not in (None, side)), times,
-            max(turns.values(), default=0.0))
+            max(turns.values(), default=0.0), waits.all(), spent, sum(times))
 
 
 def seat_result(seat: tuple[str, str, int | None], agent: str, fights: int, first: int,
@@ -137,6 +185,8 @@ def seat_result(seat: tuple[str, str, int | None], agent: str, fights: int, firs
     turn_max = max(m[3] for m in mine)
     times = [t for m in mine for t in m[2]]
     times.sort()
+    waits = sorted(w for m in mine for w in m[4])
+    thought = sum(m[6] for m in mine)
     wins, losses = sum(m[0] for m in mine), sum(m[1] for m in mine)
     lo_decided = wilson(wins, wins + losses)[0]
     return {"seat": scenario if side is None else f"{scenario}:{ruleset}:{side}", "fights": fights,
@@ -144,11 +194,19 @@ def seat_result(seat: tuple[str, str, int | None], agent: str, fights: int, firs
             "diff": mean, "lo": mean - Z95 * sd / math.sqrt(fights),
             "hi": mean + Z95 * sd / math.sqrt(fights),
             "mean_s": sum(times) / max(len(times), 1),
-            "p99_s": times[min(len(times) - 1, int(0.99 * len(times)))] if times else 0.0,
-            "decisions": len(times), "turn_max_s": turn_max, "mirror": side is None and _is_mirror(scenario),
+            "p99_s": _p99(times),
+            "decisions": len(times), "turn_max_s": turn_max,
+            "wait_p99_s": _p99(waits), "wait_max_s": waits[-1] if waits else 0.0,
+            "continuations_per_s": sum(m[5] for m in mine) / thought if thought else 0.0,
+            "mirror": side is None and _is_mirror(scenario),
             "decided": wins + losses, "wilson_lo_decided": lo_decided,
             "bar": (lo_decided > 0.5 if side is None and _is_mirror(scenario)
                     else mean >= 0.10 and mean - Z95 * sd / math.sqrt(fights) > 0)}
+
+
+def _p99(sorted_values: list[float]) -> float:
+    v = sorted_values
+    return v[min(len(v) - 1, int(0.99 * len(v)))] if v else 0.0
 
 
 def _is_mirror(seat_id: str) -> bool:
@@ -205,13 +263,15 @@ def main(argv: list[str] | None = None) -> int:
         seats.append((parts[0], parts[1], int(parts[2])))
     pool = ProcessPoolExecutor(a.jobs) if a.jobs > 1 else None
     rows = []
-    print(f"{'seat':34} {'packet':>7} {a.agent[:18]:>18} {'diff [95%]':>20} {'mean s':>7} {'p99 s':>6}")
+    print(f"{'seat':34} {'packet':>7} {a.agent[:18]:>18} {'diff [95%]':>20} {'mean s':>7} "
+          f"{'p99 s':>6} {'wait p99':>8} {'max':>6} {'cont/s':>7}")
     for seat in seats:
         r = seat_result(seat, a.agent, a.fights, a.first_seed, pool)
         rows.append(r)
         print(f"{r['seat']:34} {r['packet']:7.1%} {r['agent']:18.1%} "
               f"{r['diff']:+6.1%} [{r['lo']:+.1%}, {r['hi']:+.1%}] {r['mean_s']:7.3f} "
-              f"{r['p99_s']:6.3f} turn<={r['turn_max_s']:.2f}s "
+              f"{r['p99_s']:6.3f} {r['wait_p99_s']:8.2f} {r['wait_max_s']:6.2f} "
+              f"{r['continuations_per_s']:7.0f} turn<={r['turn_max_s']:.2f}s "
               + (f"decided {r['decided']}, Wilson lower {r['wilson_lo_decided']:.1%} "
                  if r["mirror"] else "") + ("bar met" if r["bar"] else "bar missed"),
               flush=True)

@@ -386,6 +386,7 @@ class SearchAgent:
         self.last_reason = ""
         self.on_progress: Callable[[int, int], None] | None = None
         self.turn_plan: TurnPlan | None = None
+        self.continuations = 0  # played in all, for benchmarks/search.py's rate
         from .packets import PacketAgent
 
         self.base = PacketAgent
@@ -561,6 +562,7 @@ class SearchAgent:
                         bud.horizon if horizon is None else horizon, self.base, arm.plan, slot,
                         self.judge))
                     spent += 1
+                    self.continuations += 1
                     if self.on_progress is not None:
                         self.on_progress(min(spent, told) if told else spent, told)
                     if deadline and time.perf_counter() > deadline:

@@ -1,0 +1,29 @@
+"""benchmarks/search.py's wait a GM sees (issue 40, item 7): the seat side's thinking
+between two decisions of the other side, summed over the stretch."""
+
+from __future__ import annotations
+
+import pytest
+
+from .kit import bench_module
+
+
+def test_a_wait_sums_the_stretch_between_two_party_decisions() -> None:
+    w = bench_module("search").Waits()
+    w.think(0.5)
+    w.think(0.25)
+    w.party()
+    w.party()  # a party decision with nobody thinking before it is no wait
+    w.think(2.0)
+    assert w.all() == [0.75, 2.0]
+
+
+@pytest.mark.parametrize("play", ["play", "play_suite"])
+def test_every_decision_of_the_agent_falls_in_one_wait(play) -> None:
+    search = bench_module("search")
+    args = (("duel", "pnp", 1, "search:rollouts=4,candidates=2", 3) if play == "play" else
+            ("radscorpions_duel_pnp", "search:rollouts=4,candidates=2", 3, 0))
+    won, lost, times, _turn_max, waits, spent, thought = getattr(search, play)(args)
+    assert times and waits and spent > 0
+    assert sum(waits) == pytest.approx(sum(times)) == pytest.approx(thought)
+    assert 1 < len(waits) < len(times)  # a turn of several decisions is one wait
