@@ -27,3 +27,17 @@ def test_every_decision_of_the_agent_falls_in_one_wait(play) -> None:
     assert times and waits and spent > 0
     assert sum(waits) == pytest.approx(sum(times)) == pytest.approx(thought)
     assert 1 < len(waits) < len(times)  # a turn of several decisions is one wait
+
+
+def test_search_alternated_times_each_agent_on_the_same_seeds(capsys) -> None:
+    alt = bench_module("search_alternated")
+    assert alt.main(["radscorpions_duel_pnp", "--agents",
+                     "search:rollouts=4,candidates=2,search:rollouts=4,candidates=2,turn=1",
+                     "-n", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    fights = [line for line in out if line.startswith("fight ")]
+    assert [line.split(":")[0] for line in fights] == [
+        "fight 0 search", "fight 0 search", "fight 1 search", "fight 1 search"]
+    summary = [line for line in out if "s a decision" in line]
+    assert [line.split(": won")[0] for line in summary] == [
+        "search:rollouts=4,candidates=2", "search:rollouts=4,candidates=2,turn=1"]
