@@ -41,3 +41,11 @@ def test_search_alternated_times_each_agent_on_the_same_seeds(capsys) -> None:
     summary = [line for line in out if "s a decision" in line]
     assert [line.split(": won")[0] for line in summary] == [
         "search:rollouts=4,candidates=2", "search:rollouts=4,candidates=2,turn=1"]
+
+
+def test_search_alternated_pairs_the_wins_on_the_seeds(capsys) -> None:
+    alt = bench_module("search_alternated")
+    # the same agent twice: every fight the same, so the paired difference is exactly 0
+    assert alt.main(["radscorpions_duel_pnp", "--agents", "packet,packet", "-n", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "packet less packet: +0.0% [+0.0%, +0.0%] over 3 fights" in out
