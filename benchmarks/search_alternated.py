@@ -36,6 +36,20 @@ def main(argv: list[str] | None = None) -> int:
     agents = split_agents(a.agents)
     if len(agents) < 2 or not 1 <= a.fights <= 10_000:
         ap.error("give two or more agents and 1 to 10,000 fights")
+    from wasteland.agents.base import make_agent
+    from wasteland.arena.suite import load_suite
+    from wasteland.rules.errors import WastelandError
+
+    ids = [s.id for s in load_suite()]
+    if a.seat not in ids:
+        ap.error(f"unknown seat {a.seat!r}; seats: {', '.join(ids)}")
+    for x in agents:
+        if x.startswith(("cmd:", "cmd@")):
+            continue  # a program is checked as it starts, not started only to check it
+        try:  # here, in one line, rather than as a traceback in the first fight
+            make_agent(x)
+        except WastelandError as e:
+            ap.error(f"--agents {x}: {e}")
     got: list[list] = [[] for _ in agents]  # by position: an agent may be named twice
     for seed in range(a.fights):
         for x, mine in zip(agents, got):

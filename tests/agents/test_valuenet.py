@@ -186,3 +186,16 @@ def test_the_search_judges_its_cut_continuations_with_the_learned_value(monkeypa
             break
         rs.apply(b, agent.act(view_of(rs, b)))
     assert calls and set(calls) <= {0, 1}
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--rulesets", "nope"], "--rulesets: nope; accepted: pnp"),
+    (["--fights", "0"], "--fights must be 1 to 1,000,000, got 0"),
+    (["--seed", "-1"], "--seed must be 0 to"),
+])
+def test_the_value_trainer_refuses_bad_arguments_in_one_line(capsys, argv, fragment) -> None:
+    from wasteland.training.value import main
+
+    with pytest.raises(SystemExit) as err:
+        main(argv)
+    assert err.value.code == 2 and fragment in capsys.readouterr().err

@@ -49,3 +49,16 @@ def test_search_alternated_pairs_the_wins_on_the_seeds(capsys) -> None:
     assert alt.main(["radscorpions_duel_pnp", "--agents", "packet,packet", "-n", "3"]) == 0
     out = capsys.readouterr().out
     assert "packet less packet: +0.0% [+0.0%, +0.0%] over 3 fights" in out
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["nosuchseat", "--agents", "packet,packet"], "unknown seat 'nosuchseat'"),
+    (["radscorpions_duel_pnp", "--agents", "packet,bogus"], "--agents bogus: unknown agent"),
+    (["radscorpions_duel_pnp", "--agents", "packet"], "two or more agents"),
+])
+def test_search_alternated_refuses_bad_input_in_one_line(capsys, argv, fragment) -> None:
+    with pytest.raises(SystemExit) as err:
+        bench_module("search_alternated").main(argv)
+    assert err.value.code == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert fragment in lines[-1] and "Traceback" not in "".join(lines)

@@ -386,7 +386,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=ROOT / "values")
     a = ap.parse_args(argv)
-    for ruleset in a.rulesets.split(","):
+    from wasteland.limits import MAX_FIGHTS, MAX_SEED
+    from wasteland.rules.protocol import RULESETS
+
+    rulesets = [r for r in a.rulesets.split(",") if r]
+    unknown = [r for r in rulesets if r not in RULESETS]
+    if unknown or not rulesets:
+        ap.error(f"--rulesets: {', '.join(unknown) or 'none given'}; accepted: "
+                 f"{', '.join(RULESETS)}")
+    for flag, n, lo in (("--fights", a.fights, 1), ("--arenas", a.arenas, 0),
+                        ("--heldout-fights", a.heldout_fights, 1)):
+        if not lo <= n <= MAX_FIGHTS:
+            ap.error(f"{flag} must be {lo} to {MAX_FIGHTS:,}, got {n}")
+    if not 0 <= a.seed <= MAX_SEED:
+        ap.error(f"--seed must be 0 to {MAX_SEED}, got {a.seed}")
+    if a.out.exists() and not a.out.is_dir():
+        ap.error(f"--out {a.out}: a file, not a folder")
+    for ruleset in rulesets:
         m = run(ruleset, a.fights, a.arenas, a.heldout_fights, a.out, a.seed)
         print(report(m), flush=True)
     return 0
