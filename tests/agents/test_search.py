@@ -219,7 +219,7 @@ def test_plans_are_the_packet_with_one_field_changed_and_start_differently():
     v = view_of(rs, b)
     agent = SearchAgent("search", seed=1)
     base_id = ACTION_INDEX[PacketAgent(9).act(v)]
-    arms = agent._plans(v, 9, base_id, Budget().candidates)
+    arms = agent._plans(v, 9, {base_id}, Budget().candidates)
     firsts = [a.id for a in arms]
     assert base_id not in firsts and len(set(firsts)) == len(firsts) <= Budget().candidates - 1
     for arm in arms:
@@ -293,7 +293,8 @@ def _plan2_arms(name: str) -> list:
     packets = [make_agent("packet", s) for s in range(2)]
     calls: list = []
     agent = SearchAgent(name, seed=1)
-    agent._spend = lambda rs, b, side, seed, arms, slot, horizon=None: calls.append(arms)
+    agent._spend = (lambda rs, b, side, seed, arms, slot, horizon=None, anchors=1:
+                    calls.append(arms))
     while not b.over and b.round < 6:
         v = view_of(rs, b)
         if len(v.legal_ids) > 1:
@@ -321,7 +322,8 @@ def test_full_plays_small_fights_to_the_end(full, standing_ok):
     rs, b = _battle("pnp")  # the duel: two stand
     horizons = []
     agent = SearchAgent(f"search:full={full},plans=0", seed=1)
-    agent._spend = lambda rs, b, side, seed, arms, slot, horizon=None: horizons.append(horizon)
+    agent._spend = (lambda rs, b, side, seed, arms, slot, horizon=None, anchors=1:
+                    horizons.append(horizon))
     agent.act(view_of(rs, b))
     assert horizons == [0 if standing_ok else Budget().horizon]
 
@@ -347,7 +349,7 @@ def test_the_default_search_spends_its_rulesets_budget(ruleset, horizon, rollout
     agent = SearchAgent("search", seed=1)
     real = agent._spend
 
-    def spy(rs_, b_, side, seed, arms, slot, horizon_=None):
+    def spy(rs_, b_, side, seed, arms, slot, horizon_=None, anchors=1):
         seen.append(horizon_)
         real(rs_, b_, side, seed, arms, slot, horizon_)
         seen.append(sum(len(a.values) for a in arms))

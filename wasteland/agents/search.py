@@ -28,7 +28,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, Action
 from wasteland.rules.battle import ACTIVE, Battle
@@ -37,6 +37,9 @@ from wasteland.rules.fork import fork
 from wasteland.rules.protocol import Ruleset
 
 from .base import View, view_of
+
+if TYPE_CHECKING:
+    from .guide import Guide
 
 # a continuation that runs this many decisions without ending its horizon is cut there
 MAX_DECISIONS = 4000
@@ -64,6 +67,11 @@ class Budget:
     comes outside that turn (a reaction).
     ``value``: what judges a continuation cut at its horizon, ``logistic`` (``value`` below)
     or ``learned`` (agents/valuenet.py, the ruleset's shipped network).
+    ``base``: who plays the searching side's continuations, ``packet``, or ``policy``: where
+    a shipped policy was trained for a combatant's kind under the ruleset (agents/guide.py),
+    it plays that combatant, its choice is scored beside the packet's (the better of the two
+    is the choice the rest must beat) and its likelier actions are the single-action
+    candidates.
     A ruleset may default otherwise (RULESET_DEFAULTS, applied by ``under``): keys the name
     sets (``given``) keep its values."""
 
@@ -77,6 +85,7 @@ class Budget:
     turn: int = 0
     seconds: float = 0.0
     value: str = "logistic"
+    base: str = "packet"
     given: frozenset[str] = frozenset()  # the keys its name set (the rest: defaults)
 
     LIMITS = {"rollouts": (1, 10_000), "candidates": (1, 64), "horizon": (0, 1000),
@@ -84,7 +93,7 @@ class Budget:
               "turn": (0, 1),
               "seconds": (0.001, 60.0)}
     # keys named by a word, and the words each accepts
-    CHOICES = {"value": ("logistic", "learned")}
+    CHOICES = {"value": ("logistic", "learned"), "base": ("packet", "policy")}
 
     def text(self) -> str:
         """The name that makes this budget again (a save records it, its resume parses it):
@@ -390,6 +399,10 @@ class SearchAgent:
         from .packets import PacketAgent
 
         self.base = PacketAgent
+        # what plays the continuations of this decision (the packet, or agents/guide.py's
+        # policies for the searching side), and the guides made so far
+        self.runner: Callable[..., Any] = PacketAgent
+        self._guides: dict[tuple[str, int], Guide | None] = {}
         # what judges this decision's cut continuations (None: the logistic ``value``)
         self.judge: Callable[[Battle, int], float] | None = None
 
@@ -406,6 +419,9 @@ class SearchAgent:
         b, rs = view.battle, view.ruleset
         seed = self.rng.getrandbits(62)
         bud = self.budget.under(b.ruleset)
+        me = view.me.slot
+        guide = self._guide(bud, b, view.me.side)
+        self.runner = self._runner(guide)
         if bud.turn:
             planned = self._follow(view, seed)
             if planned is not None:
@@ -413,19 +429,29 @@ class SearchAgent:
         packet = self.base(seed)
         choice = packet.act(view)
         base_id = ACTION_INDEX[choice]
+        policy = guide.policy(b, me) if guide is not None else None
+        ranked = guide.ranked(view, policy) if guide is not None and policy is not None else []
         horizon = bud.horizon
         if bud.full and sum(c.status == ACTIVE for c in b.combatants) <= bud.full:
             horizon = 0
+        arms = [Arm(base_id, [])]
+        if ranked and ranked[0][0] != base_id:
+            arms.append(Arm(ranked[0][0], []))  # the policy's choice: the other anchor
+        anchors = len(arms)
+        # single actions to weigh: the policy's likelier ones, or one of each kind and target
+        singles = ([i for i, p in ranked if p >= PRUNE] if ranked else
+                   candidates(view, base_id, 64))
         if bud.plans:
-            arms = [Arm(base_id, []), *self._plans(view, seed, base_id, bud.candidates)]
-            if bud.plans == 2:  # the rest of the candidates: single actions
+            arms += self._plans(view, seed, {a.id for a in arms}, bud.candidates - len(arms) + 1)
+            if bud.plans == 2 or ranked:  # the rest of the candidates: single actions
                 # (played out to the end, one that waits no longer hides what it puts off)
                 taken = {a.id for a in arms}
-                arms += [Arm(i, []) for i in candidates(view, base_id, 64)
+                arms += [Arm(i, []) for i in singles
                          if i not in taken and (not horizon or not putting_off(ACTION_TABLE[i]))
                          ][:max(0, bud.candidates - len(arms))]
         else:
-            arms = [Arm(i, []) for i in candidates(view, base_id, bud.candidates)]
+            arms += [Arm(i, []) for i in singles if i not in {a.id for a in arms}
+                     ][:max(0, bud.candidates - len(arms))]
         if len(arms) == 1:
             why = ("the only legal action" if len(view.legal_ids) == 1 else
                    "every plan it weighs starts this way" if bud.plans else
@@ -435,32 +461,69 @@ class SearchAgent:
             return choice
         side = view.me.side
         self.judge = judge = self._judge(b.ruleset)
-        self._spend(rs, b, side, seed, arms, view.me.slot, horizon)
-        base = arms[0]
-        best = max(arms, key=lambda a: (a.mean, a is base))
-        rival = best if best is not base else max(arms[1:], key=lambda a: a.mean)
-        d, se, _ = paired(rival, base)
-        me = view.me.slot
+        self._spend(rs, b, side, seed, arms, me, horizon, anchors)
+        anchor = _anchor(arms, anchors)
+        best = max(arms, key=lambda a: (a.mean, a is anchor))
+        rival = best if best is not anchor else max((a for a in arms if a is not anchor),
+                                                    key=lambda a: a.mean)
+        d, se, _ = paired(rival, anchor)
         runs = sum(len(a.values) for a in arms)
-        # which value judged the cut continuations (the logistic one goes unsaid)
-        valued = ", learned value" if judge is not None else ""
-        base_text = ACTION_TABLE[base_id].text(b.ids, me)
+        # what played the continuations and judged the cut ones (packet and logistic go
+        # unsaid: the plain search)
+        used = (f", {policy.name} playing {b.combatants[me].creature.id}" if policy is not None
+                else "") + (", learned value" if judge is not None else "")
+        whose = "the packet's" if anchor is arms[0] else "the policy's"
+        if anchors == 2:
+            other = arms[1] if anchor is arms[0] else arms[0]
+            od, _, _ = paired(other, anchor)
+            whose += (f" (the {'policy' if anchor is arms[0] else 'packet'}'s "
+                      f"{ACTION_TABLE[other.id].text(b.ids, me)} {od:+.0%})")
+        anchor_text = ACTION_TABLE[anchor.id].text(b.ids, me)
         rival_text = ACTION_TABLE[rival.id].text(b.ids, me) + (
             f" (plan: {rival.plan.name})" if rival.plan is not None else "")
-        if best is base or not d > bud.z * se:
+        why_packet = packet.last_reason if anchor is arms[0] else f"policy {policy and policy.name}"
+        if best is anchor or not d > bud.z * se:
             # a better-looking rival inside the noise is said to be so: a GM reading "+8%"
             # alone would ask why the search did not take it
             lead = f"{d:+.0%}"
             close = ", too close to switch" if d > 0 and lead != "+0%" else ""
-            self.last_reason = (f"search: keeps the packet's {base_text} ({_pct(base.mean)}, "
-                                f"{runs} continuations{valued}; next best {rival_text} {lead} "
-                                f"+-{_se(se)}{close}): {packet.last_reason}")
-            self._commit(bud, b, me, base, True)
-            return choice
+            self.last_reason = (f"search: keeps {whose} {anchor_text} ({_pct(anchor.mean)}, "
+                                f"{runs} continuations{used}; next best {rival_text} {lead} "
+                                f"+-{_se(se)}{close}): {why_packet}")
+            self._commit(bud, b, me, anchor, True)
+            return choice if anchor is arms[0] else ACTION_TABLE[anchor.id]
         self.last_reason = (f"search: {rival_text}: {_pct(rival.mean)} ({d:+.0%} +-{_se(se)}, "
-                            f"{runs} continuations{valued}); packet's {base_text} {_pct(base.mean)}")
+                            f"{runs} continuations{used}); {whose} {anchor_text} "
+                            f"{_pct(anchor.mean)}")
         self._commit(bud, b, me, rival, False)
         return ACTION_TABLE[rival.id]
+
+    def _guide(self, bud: Budget, b: Battle, side: int) -> Guide | None:
+        """With ``base=policy``, the guide of ``side`` under the battle's ruleset (None
+        when no shipped policy plays any of its combatants' kinds)."""
+        if bud.base != "policy":
+            return None
+        key = (b.ruleset, side)
+        if key not in self._guides:
+            from .guide import Guide
+
+            g = Guide(b.ruleset, side)
+            kinds = {c.creature.id for c in b.combatants if c.side == side}
+            self._guides[key] = g if kinds & set(g.policies) else None
+        return self._guides[key]
+
+    def _runner(self, guide: Guide | None) -> Callable[..., Any]:
+        """What plays a continuation's sides: ``runner(seed)`` for a side, and
+        ``runner(seed, fields)`` for a combatant following a plan (always its packet)."""
+        if guide is None:
+            return self.base
+        packet = self.base
+
+        def runner(seed: int, fields: dict[str, Any] | None = None) -> Any:
+            if fields is not None:
+                return packet(seed, fields)
+            return guide.agent(seed, packet(seed))
+        return runner
 
     def _commit(self, bud: Budget, b: Battle, slot: int, arm: Arm, packet: bool) -> None:
         """With ``turn=1``, in the combatant's own turn: the winning arm's plan (the packet,
@@ -479,9 +542,10 @@ class SearchAgent:
                 or not _own_turn(b, me.slot) or tp.facts != _standing(b)):
             self.turn_plan = None
             return None
-        agent = self.base(seed, {me.id: tp.plan.fields} if tp.plan is not None else None)
+        agent = self.runner(seed, {me.id: tp.plan.fields} if tp.plan is not None else None)
         choice = agent.act(view)
-        name = f"plan: {tp.plan.name}" if tp.plan is not None else "the packet's"
+        name = (f"plan: {tp.plan.name}" if tp.plan is not None else
+                "the packet's" if self.runner is self.base else "the policy's")
         self.last_reason = f"search: follows its turn ({name}): {agent.last_reason}"
         return choice
 
@@ -505,13 +569,15 @@ class SearchAgent:
         self.turn_plan = TurnPlan(int(memory["round"]), int(memory["slot"]),
                                   PLAN_NAMES[name] if name else None, int(memory["facts"]))
 
-    def _plans(self, view: View, seed: int, base_id: int, limit: int) -> list[Arm]:
-        """Arms for the plans whose first action differs from the packet's choice (and from
+    def _plans(self, view: View, seed: int, taken: set[int], limit: int) -> list[Arm]:
+        """Arms for the plans whose first action differs from the ``taken`` ones (and from
         each other's), at most ``limit - 1``."""
         me = view.me
         own = self.base(seed).packet(me, view.battle)
-        seen = {base_id}
-        out = []
+        seen = set(taken)
+        out: list[Arm] = []
+        if limit <= 1:
+            return out
         for plan in PLANS:
             if all(getattr(own, k) == v for k, v in plan.fields.items()):
                 continue  # its own packet already plays this way
@@ -524,7 +590,7 @@ class SearchAgent:
         return out
 
     def _spend(self, rs: Ruleset, b: Battle, side: int, seed: int, arms: list[Arm],
-               slot: int, horizon: int | None = None) -> None:
+               slot: int, horizon: int | None = None, anchors: int = 1) -> None:
         """Successive halving: rungs of continuations, each rung keeping the better half
         (the base always kept, as the one every other is compared with), until the
         continuations (or the seconds) of the budget are spent, or, after a rung, no
@@ -538,15 +604,17 @@ class SearchAgent:
                 bud = replace(bud, rollouts=max(bud.rollouts // 8, bud.rollouts >> min(done, 3)))
         deadline = time.perf_counter() + bud.seconds if bud.seconds else 0.0
         total = bud.rollouts if not bud.seconds else 1 << 30
-        spent = self._halve(rs, b, side, seed, arms, slot, horizon, bud, total, deadline)
+        spent = self._halve(rs, b, side, seed, arms, slot, horizon, bud, total, deadline,
+                            anchors)
         if self.on_progress is not None:
             end = total if not bud.seconds else spent
             self.on_progress(end, end)
 
     def _halve(self, rs: Ruleset, b: Battle, side: int, seed: int, arms: list[Arm],
                slot: int, horizon: int | None, bud: Budget, total: int,
-               deadline: float) -> int:
-        """The rungs of ``_spend``; the continuations played."""
+               deadline: float, anchors: int = 1) -> int:
+        """The rungs of ``_spend``; the continuations played. The first ``anchors`` arms
+        (the packet's choice, and the policy's) are never dropped."""
         alive = list(arms)
         rungs = max(1, math.ceil(math.log2(len(arms))))
         spent = 0
@@ -559,7 +627,8 @@ class SearchAgent:
                     k = len(arm.values)
                     arm.values.append(continuation(
                         rs, b, arm.id, side, seed + 7919 * k,
-                        bud.horizon if horizon is None else horizon, self.base, arm.plan, slot,
+                        bud.horizon if horizon is None else horizon, self.runner, arm.plan,
+                        slot,
                         self.judge))
                     spent += 1
                     self.continuations += 1
@@ -568,14 +637,29 @@ class SearchAgent:
                     if deadline and time.perf_counter() > deadline:
                         return spent
             rung += 1
-            if all(paired(a, alive[0])[0] <= 0 for a in alive[1:]):
-                break  # no candidate has done better than the packet's choice so far
-            if len(alive) > 2 and rung < rungs:
-                keep = sorted(alive[1:], key=lambda a: -a.mean)[:max(1, (len(alive) - 1) // 2)]
-                alive = [alive[0], *keep]
+            top = _anchor(alive, anchors)
+            if all(paired(a, top)[0] <= 0 for a in alive[anchors:]):
+                break  # no candidate has done better than the anchors' best so far
+            if len(alive) > anchors + 1 and rung < rungs:
+                rest = alive[anchors:]
+                keep = sorted(rest, key=lambda a: -a.mean)[:max(1, len(rest) // 2)]
+                alive = [*alive[:anchors], *keep]
             elif not bud.seconds and rung >= rungs:
                 break
         return spent
+
+
+# a single action the policy gives less than this is no candidate
+PRUNE: Final = 0.02
+
+
+def _anchor(arms: list[Arm], anchors: int) -> Arm:
+    """The choice the other candidates must beat: the packet's (``arms[0]``), or the
+    policy's (``arms[1]``, when ``anchors`` is 2) when it has done at least as well on the
+    continuations both have."""
+    if anchors == 2 and paired(arms[1], arms[0])[0] >= 0:
+        return arms[1]
+    return arms[0]
 
 
 def _pct(x: float) -> str:

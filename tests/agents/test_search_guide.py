@@ -1,0 +1,206 @@
+"""The shipped policies inside the search (issue 40, item 2; agents/guide.py): where a policy
+was trained for a combatant's kind, its choice is scored beside the packet's, its likelier
+actions are the single-action candidates and it plays that combatant's continuations."""
+
+from __future__ import annotations
+
+import pytest
+
+from wasteland.agents import search
+from wasteland.agents.base import make_agent, view_of
+from wasteland.agents.guide import Guide, GuidedAgent, policies_for
+from wasteland.agents.packets import PacketAgent
+from wasteland.agents.policy import PolicyAgent
+from wasteland.agents.search import PRUNE, Arm, SearchAgent, _anchor, parse_budget
+from wasteland.arena.suite import load_suite
+from wasteland.rules.actions import ACTION_INDEX
+from wasteland.rules.errors import WastelandError
+from wasteland.rules.protocol import get_ruleset
+
+GUIDED = "search:rollouts=12,candidates=6,base=policy"
+SEAT = "radscorpions_duel_f2d20"  # the radscorpion is side 1, two raiders side 0
+
+
+def _battle(seed: int = 3, decisions: int = 0):
+    """The seat's battle after ``decisions`` packet decisions."""
+    s = next(x for x in load_suite() if x.id == SEAT)
+    rs = get_ruleset(s.ruleset)
+    b = rs.new_battle(s.load(), seed)
+    packets = [make_agent("packet", k) for k in range(2)]
+    for _ in range(decisions):
+        v = view_of(rs, b)
+        rs.apply(b, packets[b.combatants[v.decision.combatant].side].act(v))
+    return rs, b
+
+
+def _radscorpion_decision(rs, b):
+    """Plays the packet on until the radscorpion (side 1) has a choice; its view."""
+    packet = make_agent("packet", 9)
+    while not b.over:
+        v = view_of(rs, b)
+        if b.combatants[v.decision.combatant].side == 1 and len(v.legal_ids) > 1:
+            return v
+        rs.apply(b, packet.act(v))
+    raise AssertionError("the fight ended before the radscorpion chose")
+
+
+def test_base_is_a_budget_word_that_names_itself_again() -> None:
+    b = parse_budget("search:base=policy,turn=1")
+    assert b.base == "policy" and parse_budget(b.text()) == b
+    assert parse_budget("search").base == "packet"
+    with pytest.raises(WastelandError, match="base must be one of packet, policy"):
+        parse_budget("search:base=teacher")
+
+
+def test_the_policies_by_kind_are_the_shipped_ones_of_the_ruleset() -> None:
+    got = policies_for("f2d20")
+    assert got["radscorpion"].name == "radscorpion_f2d20"
+    assert got["super_mutant"].name == "super_mutant_f2d20"
+    assert "raider" not in got
+    assert policies_for("pnp")["radscorpion"].name == "radscorpion_pnp"
+
+
+def test_the_guide_ranks_as_the_policy_agent_chooses() -> None:
+    rs, b = _battle()
+    v = _radscorpion_decision(rs, b)
+    guide = Guide("f2d20", side=1)
+    p = guide.policy(b, v.me.slot)
+    assert p is not None and p.name == "radscorpion_f2d20"
+    ranked = guide.ranked(v, p)
+    assert {i for i, _ in ranked} == set(v.legal_ids)
+    assert abs(sum(q for _, q in ranked) - 1) < 1e-9
+    assert all(x[1] >= y[1] for x, y in zip(ranked, ranked[1:]))
+    assert ACTION_INDEX[PolicyAgent(p).act(v)] == ranked[0][0]
+    # the other side's combatants are the packet's, whatever their kind
+    assert Guide("f2d20", side=0).policy(b, v.me.slot) is None
+
+
+def test_a_guided_side_plays_its_policy_kinds_by_the_policy_and_the_rest_by_the_packet():
+    rs, b = _battle()
+    guide = Guide("f2d20", side=1)
+    packet = PacketAgent(4)
+    agent = GuidedAgent(guide, packet)
+    seen = {0: 0, 1: 0}
+    while not b.over and sum(seen.values()) < 40:
+        v = view_of(rs, b)
+        side = b.combatants[v.decision.combatant].side
+        got = agent.act(v)
+        if side == 1:
+            assert ACTION_INDEX[got] == guide.ranked(v, guide.policy(b, v.me.slot))[0][0]
+            assert agent.last_reason.startswith("policy radscorpion_f2d20")
+        else:
+            assert agent.last_reason.startswith("packet: ")
+        seen[side] += 1
+        rs.apply(b, got)
+    assert seen[0] and seen[1]
+
+
+def test_the_policys_choice_is_an_anchor_and_its_unlikely_actions_no_candidates():
+    rs, b = _battle(seed=5)
+    agent = SearchAgent(GUIDED, seed=2)
+    calls: list = []
+
+    def spy(rs_, b_, side, seed, arms, slot, horizon=None, anchors=1):
+        calls.append((list(arms), anchors, b_.state()))
+
+    agent._spend = spy  # type: ignore[method-assign]
+    packet = make_agent("packet", 9)
+    guide = Guide("f2d20", side=1)
+    checked = 0
+    while not b.over and checked < 8:
+        v = view_of(rs, b)
+        if b.combatants[v.decision.combatant].side == 1 and len(v.legal_ids) > 1:
+            ranked = guide.ranked(v, guide.policy(b, v.me.slot))
+            likely = {i for i, q in ranked if q >= PRUNE}
+            n = len(calls)
+            agent.act(v)
+            if len(calls) > n:
+                arms, anchors, _ = calls[-1]
+                pick = ranked[0][0]
+                assert (anchors == 2) == (pick != arms[0].id)
+                if anchors == 2:
+                    assert arms[1].id == pick and arms[1].plan is None
+                singles = [a.id for a in arms[anchors:] if a.plan is None]
+                assert set(singles) <= likely
+                checked += 1
+        rs.apply(b, packet.act(v))
+    assert checked
+
+
+def test_the_anchor_is_the_policys_choice_only_when_it_did_at_least_as_well():
+    packet_arm, policy_arm = Arm(1, [1.0, 0.0, 1.0]), Arm(2, [1.0, 0.0, 0.0])
+    assert _anchor([packet_arm, policy_arm], 2) is packet_arm
+    policy_arm.values[2] = 1.0
+    assert _anchor([packet_arm, policy_arm], 2) is policy_arm  # a tie: the policy's
+    assert _anchor([packet_arm, policy_arm], 1) is packet_arm
+
+
+def test_the_halving_never_drops_the_policys_choice(monkeypatch):
+    """Both anchors stay through every rung while the weaker rivals are dropped."""
+    rs, b = _battle()
+    v = _radscorpion_decision(rs, b)
+    played: dict[int, int] = {}
+
+    def fake(rs_, b_, first, side, seed, horizon, base, plan=None, slot=-1, judge=None):
+        played[first] = played.get(first, 0) + 1
+        # the anchors lose, one rival wins: halving goes on rung after rung
+        return {10: 0.0, 11: 0.0, 12: 1.0}.get(first, 0.5)
+
+    monkeypatch.setattr(search, "continuation", fake)
+    agent = SearchAgent("search:rollouts=64", seed=1)
+    arms = [Arm(10, []), Arm(11, []), Arm(12, []), Arm(13, []), Arm(14, []), Arm(15, [])]
+    agent._spend(rs, b, 1, 7, arms, v.me.slot, 2, anchors=2)
+    assert played[11] == played[10] == played[12] > played[15]
+
+
+def test_a_guided_search_says_which_policy_played_and_plays_a_legal_fight():
+    rs, b = _battle(seed=2)
+    agents = [make_agent("packet", 1), SearchAgent(GUIDED, seed=4)]
+    reasons = []
+    while not b.over:
+        v = view_of(rs, b)
+        side = b.combatants[v.decision.combatant].side
+        action = agents[side].act(v)
+        if side == 1:
+            reasons.append(agents[1].last_reason)
+        rs.apply(b, action)  # checked: an illegal action raises
+    searched = [r for r in reasons if "continuations" in r]
+    assert searched and all("radscorpion_f2d20 playing radscorpion" in r for r in searched)
+
+
+def test_the_guided_search_never_reads_the_battles_dice():
+    rs, a = _battle(seed=6, decisions=3)
+    _, b = _battle(seed=6, decisions=3)
+    views = [_radscorpion_decision(rs, a), _radscorpion_decision(rs, b)]
+    b.rng.seed(999)  # the future dice differ, nothing else does
+    assert {**a.state(), "rng": 0} == {**b.state(), "rng": 0} and a.state() != b.state()
+    got = []
+    for v in views:
+        agent = SearchAgent(GUIDED, seed=5)
+        got.append((agent.act(v), agent.last_reason))
+    assert got[0] == got[1]
+
+
+def test_the_continuations_play_the_searching_side_by_its_policies(monkeypatch):
+    rs, b = _battle()
+    v = _radscorpion_decision(rs, b)
+    bases = []
+
+    def fake(rs_, b_, first, side, seed, horizon, base, plan=None, slot=-1, judge=None):
+        bases.append((base, plan))
+        return 0.5
+
+    monkeypatch.setattr(search, "continuation", fake)
+    for name, guided in ((GUIDED, True), ("search:rollouts=12,candidates=6", False)):
+        bases.clear()
+        SearchAgent(name, seed=1).act(v)
+        assert bases
+        for base, plan in bases:
+            side_agent = base(3)
+            assert isinstance(side_agent, GuidedAgent) == guided
+            # a plan's follower is its packet with the plan's fields, guided or not
+            assert isinstance(base(3, {"x": {"aggression": 10}}), PacketAgent)
+            if guided:
+                got = side_agent.act(v)
+                p = side_agent.guide.policy(b, v.me.slot)
+                assert ACTION_INDEX[got] == side_agent.guide.ranked(v, p)[0][0]
