@@ -195,7 +195,7 @@ def test_the_continuations_play_the_searching_side_by_its_policies(monkeypatch):
         bases.clear()
         SearchAgent(name, seed=1).act(v)
         assert bases
-        for base, plan in bases:
+        for base, _plan in bases:
             side_agent = base(3)
             assert isinstance(side_agent, GuidedAgent) == guided
             # a plan's follower is its packet with the plan's fields, guided or not

@@ -18,7 +18,7 @@ from wasteland.rules.actions import ACTION_INDEX
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.protocol import RULESETS, get_ruleset
 
-FLOATS = ("z", "seconds")
+FLOATS = Budget.FLOATS
 
 
 def _value(key: str) -> st.SearchStrategy[float]:

@@ -72,6 +72,12 @@ class Budget:
     it plays that combatant, its choice is scored beside the packet's (the better of the two
     is the choice the rest must beat) and its likelier actions are the single-action
     candidates.
+    ``cap``: a safety cap in seconds on a combatant's turn (every decision of it together;
+    0: none): a search still running when its turn has taken that long stops and plays the
+    best it has found so far, and its reason says the cap cut it and after how many
+    continuations (``SearchAgent.stop_after`` set to that number makes the same decision
+    again, cap or no cap). The levels' budgets keep a GM's wait far below it: it is there
+    for a slow or loaded machine.
     A ruleset may default otherwise (RULESET_DEFAULTS, applied by ``under``): keys the name
     sets (``given``) keep its values."""
 
@@ -86,12 +92,14 @@ class Budget:
     seconds: float = 0.0
     value: str = "logistic"
     base: str = "packet"
+    cap: float = 3.0
     given: frozenset[str] = frozenset()  # the keys its name set (the rest: defaults)
 
     LIMITS = {"rollouts": (1, 10_000), "candidates": (1, 64), "horizon": (0, 1000),
               "z": (0.0, 10.0), "plans": (0, 2), "full": (0, 100), "taper": (0, 1),
               "turn": (0, 1),
-              "seconds": (0.001, 60.0)}
+              "seconds": (0.001, 60.0), "cap": (0.0, 600.0)}
+    FLOATS = ("z", "seconds", "cap")  # the LIMITS keys that take any number, not whole ones
     # keys named by a word, and the words each accepts
     CHOICES = {"value": ("logistic", "learned"), "base": ("packet", "policy")}
 
@@ -173,11 +181,11 @@ def parse_budget(name: str) -> Budget:
             continue
         lo, hi = Budget.LIMITS[key]
         try:
-            value: float = float(text) if key in ("z", "seconds") else int(text)
+            value: float = float(text) if key in Budget.FLOATS else int(text)
         except ValueError:
             value = math.nan
         if not lo <= value <= hi:
-            kind = "a number" if key in ("z", "seconds") else "a whole number"
+            kind = "a number" if key in Budget.FLOATS else "a whole number"
             raise WastelandError(f"agent {name!r}: {key} must be {kind} from {lo:g} to {hi:g}, "
                                  f"got {text.strip()[:20]!r}")
         values[key] = value
@@ -396,6 +404,13 @@ class SearchAgent:
         self.on_progress: Callable[[int, int], None] | None = None
         self.turn_plan: TurnPlan | None = None
         self.continuations = 0  # played in all, for benchmarks/search.py's rate
+        # the cap's clock, and the seconds the combatant's turn (round, slot) has taken
+        self.clock: Callable[[], float] = time.perf_counter
+        self._turn: tuple[int, int] = (-1, -1)
+        self._turn_used = 0.0
+        self.cut = 0  # after how many continuations the cap cut this decision (0: it did not)
+        self.stop_after = 0  # cut after this many continuations (a cut decision made again)
+        self._start = self._cap_at = 0.0
         from .packets import PacketAgent
 
         self.base = PacketAgent
@@ -416,8 +431,21 @@ class SearchAgent:
         return shipped_value(ruleset)
 
     def act(self, view: View) -> Action:
+        b = view.battle
+        key = (b.round, view.me.slot)
+        if key != self._turn:
+            self._turn, self._turn_used = key, 0.0
+        self._start = self.clock()
+        try:
+            return self._act(view)
+        finally:
+            self._turn_used += self.clock() - self._start
+            self._start = 0.0
+
+    def _act(self, view: View) -> Action:
         b, rs = view.battle, view.ruleset
         seed = self.rng.getrandbits(62)
+        self.cut = 0
         bud = self.budget.under(b.ruleset)
         me = view.me.slot
         guide = self._guide(bud, b, view.me.side)
@@ -471,7 +499,9 @@ class SearchAgent:
         # what played the continuations and judged the cut ones (packet and logistic go
         # unsaid: the plain search)
         used = (f", {policy.name} playing {b.combatants[me].creature.id}" if policy is not None
-                else "") + (", learned value" if judge is not None else "")
+                else "") + (", learned value" if judge is not None else "") + (
+                f", cut by the {_number(bud.cap)} s cap on its turn" if self.cut and
+                not self.stop_after else f", stopped after {self.cut}" if self.cut else "")
         whose = "the packet's" if anchor is arms[0] else "the policy's"
         if anchors == 2:
             other = arms[1] if anchor is arms[0] else arms[0]
@@ -603,6 +633,9 @@ class SearchAgent:
             if done:
                 bud = replace(bud, rollouts=max(bud.rollouts // 8, bud.rollouts >> min(done, 3)))
         deadline = time.perf_counter() + bud.seconds if bud.seconds else 0.0
+        # the cap: what is left of the turn's seconds (checked on the same clock it counts)
+        start = self._start or self.clock()  # (a search called outside ``act``: from now)
+        self._cap_at = start + bud.cap - self._turn_used if bud.cap else 0.0
         total = bud.rollouts if not bud.seconds else 1 << 30
         spent = self._halve(rs, b, side, seed, arms, slot, horizon, bud, total, deadline,
                             anchors)
@@ -635,6 +668,10 @@ class SearchAgent:
                     if self.on_progress is not None:
                         self.on_progress(min(spent, told) if told else spent, told)
                     if deadline and time.perf_counter() > deadline:
+                        return spent
+                    if (self.stop_after and spent >= self.stop_after) or (
+                            self._cap_at and not self.stop_after and self.clock() > self._cap_at):
+                        self.cut = spent
                         return spent
             rung += 1
             top = _anchor(alive, anchors)
