@@ -293,7 +293,7 @@ def _plan2_arms(name: str) -> list:
     packets = [make_agent("packet", s) for s in range(2)]
     calls: list = []
     agent = SearchAgent(name, seed=1)
-    agent._spend = (lambda rs, b, side, seed, arms, slot, horizon=None, anchors=1:
+    agent._spend = (lambda rs, b, side, seed, arms, slot, horizon=None:
                     calls.append(arms))
     while not b.over and b.round < 6:
         v = view_of(rs, b)
@@ -322,7 +322,7 @@ def test_full_plays_small_fights_to_the_end(full, standing_ok):
     rs, b = _battle("pnp")  # the duel: two stand
     horizons = []
     agent = SearchAgent(f"search:full={full},plans=0", seed=1)
-    agent._spend = (lambda rs, b, side, seed, arms, slot, horizon=None, anchors=1:
+    agent._spend = (lambda rs, b, side, seed, arms, slot, horizon=None:
                     horizons.append(horizon))
     agent.act(view_of(rs, b))
     assert horizons == [0 if standing_ok else Budget().horizon]
@@ -349,7 +349,7 @@ def test_the_default_search_spends_its_rulesets_budget(ruleset, horizon, rollout
     agent = SearchAgent("search", seed=1)
     real = agent._spend
 
-    def spy(rs_, b_, side, seed, arms, slot, horizon_=None, anchors=1):
+    def spy(rs_, b_, side, seed, arms, slot, horizon_=None):
         seen.append(horizon_)
         real(rs_, b_, side, seed, arms, slot, horizon_)
         seen.append(sum(len(a.values) for a in arms))

@@ -4,6 +4,8 @@ actions are the single-action candidates and it plays that combatant's continuat
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from wasteland.agents import search
@@ -11,7 +13,7 @@ from wasteland.agents.base import make_agent, view_of
 from wasteland.agents.guide import Guide, GuidedAgent, policies_for
 from wasteland.agents.packets import PacketAgent
 from wasteland.agents.policy import PolicyAgent
-from wasteland.agents.search import PRUNE, Arm, SearchAgent, _anchor, parse_budget
+from wasteland.agents.search import PRUNE, SearchAgent, parse_budget
 from wasteland.arena.suite import load_suite
 from wasteland.rules.actions import ACTION_INDEX
 from wasteland.rules.errors import WastelandError
@@ -95,62 +97,61 @@ def test_a_guided_side_plays_its_policy_kinds_by_the_policy_and_the_rest_by_the_
     assert seen[0] and seen[1]
 
 
-def test_the_policys_choice_is_an_anchor_and_its_unlikely_actions_no_candidates():
+def test_the_policys_choice_is_the_one_to_beat_and_the_packets_is_a_candidate():
+    """The arms: the policy's choice first (the keep rule's), the packet's next, and no
+    single action the policy finds unlikely."""
     rs, b = _battle(seed=5)
     agent = SearchAgent(GUIDED, seed=2)
     calls: list = []
 
-    def spy(rs_, b_, side, seed, arms, slot, horizon=None, anchors=1):
-        calls.append((list(arms), anchors, b_.state()))
+    def spy(rs_, b_, side, seed, arms, slot, horizon=None):
+        calls.append(list(arms))
 
     agent._spend = spy  # type: ignore[method-assign]
     packet = make_agent("packet", 9)
     guide = Guide("f2d20", side=1)
-    checked = 0
-    while not b.over and checked < 8:
+    checked = differ = 0
+    while not b.over and checked < 10:
         v = view_of(rs, b)
         if b.combatants[v.decision.combatant].side == 1 and len(v.legal_ids) > 1:
             ranked = guide.ranked(v, guide.policy(b, v.me.slot))
             likely = {i for i, q in ranked if q >= PRUNE}
+            state = agent.rng.getstate()
             n = len(calls)
             agent.act(v)
             if len(calls) > n:
-                arms, anchors, _ = calls[-1]
-                pick = ranked[0][0]
-                assert (anchors == 2) == (pick != arms[0].id)
-                if anchors == 2:
-                    assert arms[1].id == pick and arms[1].plan is None
-                singles = [a.id for a in arms[anchors:] if a.plan is None]
+                arms = calls[-1]
+                after = random.Random()
+                after.setstate(state)
+                packet_id = ACTION_INDEX[PacketAgent(after.getrandbits(62)).act(v)]
+                assert arms[0].id == ranked[0][0] and arms[0].plan is None
+                if packet_id != arms[0].id:
+                    assert arms[1].id == packet_id and arms[1].plan is None
+                    differ += 1
+                singles = [a.id for a in arms[1:] if a.plan is None and a.id != packet_id]
                 assert set(singles) <= likely
                 checked += 1
         rs.apply(b, packet.act(v))
-    assert checked
+    assert checked and differ
 
 
-def test_the_anchor_is_the_policys_choice_only_when_it_did_at_least_as_well():
-    packet_arm, policy_arm = Arm(1, [1.0, 0.0, 1.0]), Arm(2, [1.0, 0.0, 0.0])
-    assert _anchor([packet_arm, policy_arm], 2) is packet_arm
-    policy_arm.values[2] = 1.0
-    assert _anchor([packet_arm, policy_arm], 2) is policy_arm  # a tie: the policy's
-    assert _anchor([packet_arm, policy_arm], 1) is packet_arm
-
-
-def test_the_halving_never_drops_the_policys_choice(monkeypatch):
-    """Both anchors stay through every rung while the weaker rivals are dropped."""
+def test_a_guided_search_keeps_the_policys_choice_unless_beaten_beyond_the_noise(monkeypatch):
     rs, b = _battle()
     v = _radscorpion_decision(rs, b)
-    played: dict[int, int] = {}
+    guide = Guide("f2d20", side=1)
+    pick = guide.ranked(v, guide.policy(b, v.me.slot))[0][0]
+    for edge in (-0.05, 0.3):
+        def fake(rs_, b_, first, side, seed, horizon, base, plan=None, slot=-1, judge=None,
+                 edge=edge):
+            # every other candidate a little behind the policy's choice, or far ahead
+            noise = (seed // 7919) % 2 * 0.1
+            return 0.5 + noise + (0.0 if first == pick else edge)
 
-    def fake(rs_, b_, first, side, seed, horizon, base, plan=None, slot=-1, judge=None):
-        played[first] = played.get(first, 0) + 1
-        # the anchors lose, one rival wins: halving goes on rung after rung
-        return {10: 0.0, 11: 0.0, 12: 1.0}.get(first, 0.5)
-
-    monkeypatch.setattr(search, "continuation", fake)
-    agent = SearchAgent("search:rollouts=64", seed=1)
-    arms = [Arm(10, []), Arm(11, []), Arm(12, []), Arm(13, []), Arm(14, []), Arm(15, [])]
-    agent._spend(rs, b, 1, 7, arms, v.me.slot, 2, anchors=2)
-    assert played[11] == played[10] == played[12] > played[15]
+        monkeypatch.setattr(search, "continuation", fake)
+        agent = SearchAgent(GUIDED, seed=1)
+        got = ACTION_INDEX[agent.act(v)]
+        assert (got == pick) == (edge < 0)
+        assert ("keeps the policy's" in agent.last_reason) == (edge < 0)
 
 
 def test_a_guided_search_says_which_policy_played_and_plays_a_legal_fight():

@@ -6,9 +6,9 @@ most likely legal action); everyone else is played by the packet, as in a plain 
 Only the searching side is played by policies: the other side is a party at the table, or
 whoever a benchmark puts there, and the search models it with the packet as before.
 
-A policy is only as good as the line-ups it was trained on, so its choice must earn its
-place against the packet's at every decision (agents/search.py: the two are scored on the
-same continuations and the better one is the choice the rest must beat).
+A policy is only as good as the line-ups it was trained on, so the packet's choice is always
+among the candidates (agents/search.py): where the policy errs, the packet's choice beats it
+on the same continuations and is played.
 """
 
 from __future__ import annotations

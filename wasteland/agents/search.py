@@ -69,8 +69,8 @@ class Budget:
     or ``learned`` (agents/valuenet.py, the ruleset's shipped network).
     ``base``: who plays the searching side's continuations, ``packet``, or ``policy``: where
     a shipped policy was trained for a combatant's kind under the ruleset (agents/guide.py),
-    it plays that combatant, its choice is scored beside the packet's (the better of the two
-    is the choice the rest must beat) and its likelier actions are the single-action
+    it plays that combatant in the continuations, its choice is the one the other candidates
+    (the packet's among them) must beat, and its likelier actions are the single-action
     candidates.
     ``cap``: a safety cap in seconds on a combatant's turn (every decision of it together;
     0: none): a search still running when its turn has taken that long stops and plays the
@@ -464,8 +464,10 @@ class SearchAgent:
             horizon = 0
         arms = [Arm(base_id, [])]
         if ranked and ranked[0][0] != base_id:
-            arms.append(Arm(ranked[0][0], []))  # the policy's choice: the other anchor
-        anchors = len(arms)
+            # the policy's choice is the one to beat, the packet's stays a candidate (in the
+            # radscorpion duel the other way round lost 6 points of the policy's own lead)
+            arms.insert(0, Arm(ranked[0][0], []))
+        anchor_id = arms[0].id
         # single actions to weigh: the policy's likelier ones, or one of each kind and target
         singles = ([i for i, p in ranked if p >= PRUNE] if ranked else
                    candidates(view, base_id, 64))
@@ -489,8 +491,8 @@ class SearchAgent:
             return choice
         side = view.me.side
         self.judge = judge = self._judge(b.ruleset)
-        self._spend(rs, b, side, seed, arms, me, horizon, anchors)
-        anchor = _anchor(arms, anchors)
+        self._spend(rs, b, side, seed, arms, me, horizon)
+        anchor = arms[0]
         best = max(arms, key=lambda a: (a.mean, a is anchor))
         rival = best if best is not anchor else max((a for a in arms if a is not anchor),
                                                     key=lambda a: a.mean)
@@ -502,16 +504,14 @@ class SearchAgent:
                 else "") + (", learned value" if judge is not None else "") + (
                 f", cut by the {_number(bud.cap)} s cap on its turn" if self.cut and
                 not self.stop_after else f", stopped after {self.cut}" if self.cut else "")
-        whose = "the packet's" if anchor is arms[0] else "the policy's"
-        if anchors == 2:
-            other = arms[1] if anchor is arms[0] else arms[0]
-            od, _, _ = paired(other, anchor)
-            whose += (f" (the {'policy' if anchor is arms[0] else 'packet'}'s "
-                      f"{ACTION_TABLE[other.id].text(b.ids, me)} {od:+.0%})")
+        whose = ("the packet's" if policy is None else
+                 "the policy's and packet's" if anchor_id == base_id else "the policy's")
         anchor_text = ACTION_TABLE[anchor.id].text(b.ids, me)
         rival_text = ACTION_TABLE[rival.id].text(b.ids, me) + (
             f" (plan: {rival.plan.name})" if rival.plan is not None else "")
-        why_packet = packet.last_reason if anchor is arms[0] else f"policy {policy and policy.name}"
+        why_packet = (packet.last_reason if anchor_id == base_id else
+                      f"policy {policy.name if policy else ''} p={ranked[0][1]:.2f}; the packet's "
+                      f"{ACTION_TABLE[base_id].text(b.ids, me)}")
         if best is anchor or not d > bud.z * se:
             # a better-looking rival inside the noise is said to be so: a GM reading "+8%"
             # alone would ask why the search did not take it
@@ -521,7 +521,7 @@ class SearchAgent:
                                 f"{runs} continuations{used}; next best {rival_text} {lead} "
                                 f"+-{_se(se)}{close}): {why_packet}")
             self._commit(bud, b, me, anchor, True)
-            return choice if anchor is arms[0] else ACTION_TABLE[anchor.id]
+            return choice if anchor_id == base_id else ACTION_TABLE[anchor_id]
         self.last_reason = (f"search: {rival_text}: {_pct(rival.mean)} ({d:+.0%} +-{_se(se)}, "
                             f"{runs} continuations{used}); {whose} {anchor_text} "
                             f"{_pct(anchor.mean)}")
@@ -620,7 +620,7 @@ class SearchAgent:
         return out
 
     def _spend(self, rs: Ruleset, b: Battle, side: int, seed: int, arms: list[Arm],
-               slot: int, horizon: int | None = None, anchors: int = 1) -> None:
+               slot: int, horizon: int | None = None) -> None:
         """Successive halving: rungs of continuations, each rung keeping the better half
         (the base always kept, as the one every other is compared with), until the
         continuations (or the seconds) of the budget are spent, or, after a rung, no
@@ -637,17 +637,15 @@ class SearchAgent:
         start = self._start or self.clock()  # (a search called outside ``act``: from now)
         self._cap_at = start + bud.cap - self._turn_used if bud.cap else 0.0
         total = bud.rollouts if not bud.seconds else 1 << 30
-        spent = self._halve(rs, b, side, seed, arms, slot, horizon, bud, total, deadline,
-                            anchors)
+        spent = self._halve(rs, b, side, seed, arms, slot, horizon, bud, total, deadline)
         if self.on_progress is not None:
             end = total if not bud.seconds else spent
             self.on_progress(end, end)
 
     def _halve(self, rs: Ruleset, b: Battle, side: int, seed: int, arms: list[Arm],
                slot: int, horizon: int | None, bud: Budget, total: int,
-               deadline: float, anchors: int = 1) -> int:
-        """The rungs of ``_spend``; the continuations played. The first ``anchors`` arms
-        (the packet's choice, and the policy's) are never dropped."""
+               deadline: float) -> int:
+        """The rungs of ``_spend``; the continuations played."""
         alive = list(arms)
         rungs = max(1, math.ceil(math.log2(len(arms))))
         spent = 0
@@ -674,13 +672,11 @@ class SearchAgent:
                         self.cut = spent
                         return spent
             rung += 1
-            top = _anchor(alive, anchors)
-            if all(paired(a, top)[0] <= 0 for a in alive[anchors:]):
-                break  # no candidate has done better than the anchors' best so far
-            if len(alive) > anchors + 1 and rung < rungs:
-                rest = alive[anchors:]
-                keep = sorted(rest, key=lambda a: -a.mean)[:max(1, len(rest) // 2)]
-                alive = [*alive[:anchors], *keep]
+            if all(paired(a, alive[0])[0] <= 0 for a in alive[1:]):
+                break  # no candidate has done better than the base's choice so far
+            if len(alive) > 2 and rung < rungs:
+                keep = sorted(alive[1:], key=lambda a: -a.mean)[:max(1, (len(alive) - 1) // 2)]
+                alive = [alive[0], *keep]
             elif not bud.seconds and rung >= rungs:
                 break
         return spent
@@ -688,15 +684,6 @@ class SearchAgent:
 
 # a single action the policy gives less than this is no candidate
 PRUNE: Final = 0.02
-
-
-def _anchor(arms: list[Arm], anchors: int) -> Arm:
-    """The choice the other candidates must beat: the packet's (``arms[0]``), or the
-    policy's (``arms[1]``, when ``anchors`` is 2) when it has done at least as well on the
-    continuations both have."""
-    if anchors == 2 and paired(arms[1], arms[0])[0] >= 0:
-        return arms[1]
-    return arms[0]
 
 
 def _pct(x: float) -> str:
