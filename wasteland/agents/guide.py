@@ -22,7 +22,7 @@ from wasteland.rules.actions import ACTION_TABLE, Action
 from wasteland.rules.battle import Battle
 
 from .base import View
-from .policy import Policy, load_policy, shipped_names
+from .policy import UNKNOWN_LOGIT, Policy, load_policy, shipped_names
 
 
 @functools.cache
@@ -38,6 +38,19 @@ def policies_for(ruleset: str) -> dict[str, Policy]:
         for kind in sorted(p.kinds):
             out.setdefault(kind, p)
     return out
+
+
+_FAST: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
+
+
+def _fast(p: Policy) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``p``'s layers in float32: half the time of its float64 ones, and the same most
+    likely action but where two logits are within a millionth."""
+    got = _FAST.get(id(p))
+    if got is None:
+        got = _FAST[id(p)] = [(w.astype(np.float32), b.astype(np.float32))
+                              for w, b in zip(p.weights, p.biases)]
+    return got
 
 
 class Guide:
@@ -66,18 +79,33 @@ class Guide:
             self._battle = view.battle
         return self._enc
 
-    def ranked(self, view: View, p: Policy) -> list[tuple[int, float]]:
-        """``view``'s legal actions as (action id, probability), most likely first (ties in
-        table order, so a decision is the same on every machine)."""
-        from wasteland.envs.encoding import ego_ids, to_table
+    def _logits(self, view: View, p: Policy) -> tuple[np.ndarray, list[int], list[int]]:
+        """The policy's logits of ``view``'s legal actions, those actions in the policy's
+        own (egocentric) numbering, and the observation's order of combatants."""
+        from wasteland.envs.encoding import ego_ids
 
         enc = self._encoder(view)
         enc.side_sight = p.sight == "side"
         me = view.me.slot
         order = enc.order(me)
-        logits = p.logits(enc.observe(me, view.decision, order))
+        x = enc.observe(me, view.decision, order)
+        layers = _fast(p)
+        last = len(layers) - 1
+        for i, (w, bias) in enumerate(layers):
+            x = x @ w + bias
+            if i < last:
+                x = np.tanh(x) if p.activation == "tanh" else np.maximum(x, 0.0)
         legal = ego_ids(view.legal_ids, order)
-        z = logits[legal]
+        # actions appended to the table after the policy was trained: never preferred
+        z = np.array([x[e] if e < len(x) else UNKNOWN_LOGIT for e in legal], np.float64)
+        return z, legal, order
+
+    def ranked(self, view: View, p: Policy) -> list[tuple[int, float]]:
+        """``view``'s legal actions as (action id, probability), most likely first (ties in
+        the order the policy agent breaks them, so ``best`` is the first)."""
+        from wasteland.envs.encoding import to_table
+
+        z, legal, order = self._logits(view, p)
         z = np.exp(z - z.max())
         probs = z / z.sum()
         out = []
@@ -85,8 +113,18 @@ class Guide:
             t = to_table(e, order)
             if t is not None:
                 out.append((t, float(probs[k])))
-        out.sort(key=lambda x: (-x[1], x[0]))
+        out.sort(key=lambda x: -x[1])  # stable: ties keep the policy's order
         return out
+
+    def best(self, view: View, p: Policy) -> int:
+        """The id of the policy's most likely legal action (``ranked(...)[0][0]``, without
+        the probabilities: a continuation asks this at every decision)."""
+        from wasteland.envs.encoding import to_table
+
+        z, legal, order = self._logits(view, p)
+        t = to_table(legal[int(np.argmax(z))], order)
+        assert t is not None
+        return t
 
     def agent(self, seed: int, packet: Any) -> GuidedAgent:
         """An agent for one side of a continuation: the policies' combatants by their
@@ -108,8 +146,6 @@ class GuidedAgent:
             action: Action = self.packet.act(view)
             self.last_reason = f"packet: {self.packet.last_reason}"
             return action
-        best, prob = self.guide.ranked(view, p)[0]
-        action = ACTION_TABLE[best]
-        self.last_reason = (f"policy {p.name}: {action.text(view.battle.ids, view.me.slot)}, "
-                            f"p={prob:.2f}")
+        action = ACTION_TABLE[self.guide.best(view, p)]
+        self.last_reason = f"policy {p.name}: {action.text(view.battle.ids, view.me.slot)}"
         return action
