@@ -47,15 +47,17 @@ def test_budgets_parse_and_name_themselves_again(name, budget):
 
 
 def test_a_ruleset_default_fills_only_what_the_name_left_unset():
-    """docs/search.md, "2d20, second round": 2d20's continuations play to the end, with
-    more of them and a stricter bar; a key the name sets wins over the ruleset's default."""
+    """docs/search.md, "2d20, second round": 2d20's continuations play to the end, with a
+    stricter bar, its turns planned once and its policies guiding; a key the name sets wins
+    over the ruleset's default."""
     from wasteland.agents.search import RULESET_DEFAULTS
 
     plain = parse_budget("search")
     assert plain.under("pnp") == plain and plain.under("simple") == plain
     f = plain.under("f2d20")
-    assert (f.horizon, f.rollouts, f.z) == (0, 96, 1.5)
-    assert set(RULESET_DEFAULTS["f2d20"]) == {"horizon", "rollouts", "z", "taper"} and f.taper == 1
+    assert (f.horizon, f.rollouts, f.z, f.turn, f.base) == (0, 40, 1.5, 1, "policy")
+    assert set(RULESET_DEFAULTS["f2d20"]) == {"horizon", "rollouts", "z", "taper", "turn",
+                                             "base"} and f.taper == 1
     named = parse_budget("search:rollouts=48,z=1").under("f2d20")
     assert (named.horizon, named.rollouts, named.z) == (0, 48, 1.0)
     assert parse_budget("search:rollouts=48").text() == "search:rollouts=48"
@@ -340,10 +342,10 @@ def test_wasteland_agents_lists_each_levels_measured_strength_and_time():
 
 
 @pytest.mark.parametrize("ruleset, horizon, rollouts", [("pnp", 2, 48), ("simple", 2, 48),
-                                                        ("f2d20", 0, 96)])
+                                                        ("f2d20", 0, 40)])
 def test_the_default_search_spends_its_rulesets_budget(ruleset, horizon, rollouts):
     """On a 4v4 map (more stand than ``full``) the default cuts at two rounds under PnP and
-    Simple, and plays 2d20's continuations to the end, 96 of them (RULESET_DEFAULTS)."""
+    Simple, and plays 2d20's continuations to the end, 40 of them (RULESET_DEFAULTS)."""
     rs, b = _battle(ruleset, scenario="ruined_street")
     seen = []
     agent = SearchAgent("search", seed=1)
@@ -361,7 +363,7 @@ def test_the_default_search_spends_its_rulesets_budget(ruleset, horizon, rollout
         act = agent.act(v) if len(v.legal_ids) > 1 else packets[v.me.side].act(v)
         rs.apply(b, act)
     assert seen and all(h == horizon for h in seen[0::2])
-    assert max(seen[1::2]) <= rollouts and (rollouts == 48 or max(seen[1::2]) > 48)
+    assert rollouts // 2 < max(seen[1::2]) <= rollouts
 
 
 def test_taper_halves_the_continuations_for_each_action_already_taken_this_turn(monkeypatch):
@@ -396,7 +398,7 @@ def test_taper_halves_the_continuations_for_each_action_already_taken_this_turn(
         rs.apply(b, packets[v.me.side].act(v))
     assert {d for d, _, _ in seen} == {0, 1}
     for done, tapered, whole in seen:
-        assert whole == 96 and tapered == (96 if done == 0 else 48)
+        assert whole == 40 and tapered == (40 if done == 0 else 20)
 
 
 def test_a_kept_choice_says_when_a_better_looking_rival_was_too_close_to_switch():

@@ -192,7 +192,7 @@ def test_the_continuations_play_the_searching_side_by_its_policies(monkeypatch):
         return 0.5
 
     monkeypatch.setattr(search, "continuation", fake)
-    for name, guided in ((GUIDED, True), ("search:rollouts=12,candidates=6", False)):
+    for name, guided in ((GUIDED, True), ("search:rollouts=12,candidates=6,base=packet", False)):
         bases.clear()
         SearchAgent(name, seed=1).act(v)
         assert bases

@@ -60,7 +60,7 @@ def test_the_rest_of_a_turn_follows_its_plan_without_searching() -> None:
         first = [d for d in got if d[:2] == (rnd, slot)][0]
         assert "follows its turn" not in first[2]
     # without turn=1 every decision of more than one candidate searches
-    plain = _decisions("f2d20", "search:rollouts=8,candidates=3")
+    plain = _decisions("f2d20", "search:rollouts=8,candidates=3,turn=0")
     assert not any("follows its turn" in d[2] for d in plain)
 
 

@@ -78,8 +78,10 @@ class Budget:
     continuations (``SearchAgent.stop_after`` set to that number makes the same decision
     again, cap or no cap). The levels' budgets keep a GM's wait far below it: it is there
     for a slow or loaded machine.
-    A ruleset may default otherwise (RULESET_DEFAULTS, applied by ``under``): keys the name
-    sets (``given``) keep its values."""
+    ``level``: ``hard`` (these defaults) or ``deadly``, a larger budget (LEVEL_BUDGETS) that
+    each ruleset sizes to what a GM can wait for on this machine.
+    A ruleset may default otherwise (RULESET_DEFAULTS, then the level's, applied by
+    ``under``): keys the name sets (``given``) keep its values."""
 
     rollouts: int = 48
     candidates: int = 6
@@ -93,6 +95,7 @@ class Budget:
     value: str = "logistic"
     base: str = "packet"
     cap: float = 3.0
+    level: str = "hard"
     given: frozenset[str] = frozenset()  # the keys its name set (the rest: defaults)
 
     LIMITS = {"rollouts": (1, 10_000), "candidates": (1, 64), "horizon": (0, 1000),
@@ -101,7 +104,8 @@ class Budget:
               "seconds": (0.001, 60.0), "cap": (0.0, 600.0)}
     FLOATS = ("z", "seconds", "cap")  # the LIMITS keys that take any number, not whole ones
     # keys named by a word, and the words each accepts
-    CHOICES = {"value": ("logistic", "learned"), "base": ("packet", "policy")}
+    CHOICES = {"value": ("logistic", "learned"), "base": ("packet", "policy"),
+               "level": ("hard", "deadly")}
 
     def text(self) -> str:
         """The name that makes this budget again (a save records it, its resume parses it):
@@ -119,7 +123,9 @@ class Budget:
     def under(self, ruleset: str) -> Budget:
         """This budget under ``ruleset``: its RULESET_DEFAULTS for the keys the name left
         unset."""
-        extra = {k: v for k, v in RULESET_DEFAULTS.get(ruleset, {}).items()
+        level = LEVEL_BUDGETS.get(self.level, {})
+        extra = {k: v for k, v in {**RULESET_DEFAULTS.get(ruleset, {}), **level.get("*", {}),
+                                   **level.get(ruleset, {})}.items()
                  if k not in self.given}
         return replace(self, **extra) if extra else self
 
@@ -127,10 +133,24 @@ class Budget:
 # where a ruleset's fights want another default (docs/search.md, "2d20, second round"): a
 # 2d20 fight runs 12 rounds and more on a 4v4 map, and a cut after two says little (it
 # names the candidate full playouts find best in 16 of 40 decisions of the ruined street),
-# so its continuations play to the end, with twice the continuations to tell binary
-# results apart and a stricter bar for leaving the packet's choice
+# so its continuations play to the end, with a stricter bar for leaving the base's choice;
+# its turns are many decisions, planned once (turn=1), and where a shipped policy knows a
+# kind it guides the search (base=policy: the radscorpion duel +18.0 and the desert wash
+# +14.5 over the packet, where the packet-based search made +5.5 and +4.0). Continuations
+# played to the end cost 4-9 ms on a 4v4 map, so 40 of them keep a decision within the
+# time docs/search.md gives hard ("Budgets a GM never waits on").
 RULESET_DEFAULTS: Final[dict[str, dict[str, Any]]] = {
-    "f2d20": {"horizon": 0, "rollouts": 96, "z": 1.5, "taper": 1},
+    "f2d20": {"horizon": 0, "rollouts": 40, "z": 1.5, "taper": 1, "turn": 1,
+              "base": "policy"},
+}
+
+
+# the levels' budgets above the default (``hard``): for every ruleset ("*"), then a
+# ruleset's own, sized so that the wait a GM sees stays within docs/search.md's bars
+# ("Budgets a GM never waits on")
+LEVEL_BUDGETS: Final[dict[str, dict[str, dict[str, Any]]]] = {
+    "deadly": {"*": {"rollouts": 160, "candidates": 10, "plans": 2, "full": 4},
+               "f2d20": {"rollouts": 80}},
 }
 
 
