@@ -55,7 +55,7 @@ def test_a_ruleset_default_fills_only_what_the_name_left_unset():
     plain = parse_budget("search")
     assert plain.under("pnp") == plain and plain.under("simple") == plain
     f = plain.under("f2d20")
-    assert (f.horizon, f.rollouts, f.z, f.turn, f.base) == (0, 40, 1.5, 1, "policy")
+    assert (f.horizon, f.rollouts, f.z, f.turn, f.base) == (0, 20, 1.5, 1, "policy")
     assert set(RULESET_DEFAULTS["f2d20"]) == {"horizon", "rollouts", "z", "taper", "turn",
                                              "base"} and f.taper == 1
     named = parse_budget("search:rollouts=48,z=1").under("f2d20")
@@ -342,10 +342,10 @@ def test_wasteland_agents_lists_each_levels_measured_strength_and_time():
 
 
 @pytest.mark.parametrize("ruleset, horizon, rollouts", [("pnp", 2, 48), ("simple", 2, 48),
-                                                        ("f2d20", 0, 40)])
+                                                        ("f2d20", 0, 20)])
 def test_the_default_search_spends_its_rulesets_budget(ruleset, horizon, rollouts):
     """On a 4v4 map (more stand than ``full``) the default cuts at two rounds under PnP and
-    Simple, and plays 2d20's continuations to the end, 40 of them (RULESET_DEFAULTS)."""
+    Simple, and plays 2d20's continuations to the end, 20 of them (RULESET_DEFAULTS)."""
     rs, b = _battle(ruleset, scenario="ruined_street")
     seen = []
     agent = SearchAgent("search", seed=1)
@@ -398,7 +398,7 @@ def test_taper_halves_the_continuations_for_each_action_already_taken_this_turn(
         rs.apply(b, packets[v.me.side].act(v))
     assert {d for d, _, _ in seen} == {0, 1}
     for done, tapered, whole in seen:
-        assert whole == 40 and tapered == (40 if done == 0 else 20)
+        assert whole == 20 and tapered == (20 if done == 0 else 10)
 
 
 def test_a_kept_choice_says_when_a_better_looking_rival_was_too_close_to_switch():
