@@ -205,3 +205,25 @@ def test_the_continuations_play_the_searching_side_by_its_policies(monkeypatch):
                 got = side_agent.act(v)
                 p = side_agent.guide.policy(b, v.me.slot)
                 assert ACTION_INDEX[got] == side_agent.guide.ranked(v, p)[0][0]
+
+
+def test_a_followed_turn_names_the_policy_only_for_the_kinds_it_plays():
+    """In the ruined street the super mutants are the policy's, the raiders beside them the
+    packet's: a turn each follows says whose it is."""
+    from wasteland.bestiary.loader import load_scenario
+
+    rs = get_ruleset("f2d20")
+    b = rs.new_battle(load_scenario("ruined_street"), 3)
+    agents = [make_agent("packet", 1), SearchAgent("search:rollouts=6,candidates=3", seed=4)]
+    said: dict[str, set[str]] = {}
+    while not b.over and b.round < 4:
+        v = view_of(rs, b)
+        side = b.combatants[v.decision.combatant].side
+        action = agents[side].act(v)
+        reason = agents[side].last_reason
+        if side == 1 and "follows its turn" in reason:
+            whose = "policy" if "(the policy's)" in reason else "packet"
+            said.setdefault(v.me.creature.id, set()).add(whose)
+        rs.apply(b, action)
+    assert said.get("raider") == {"packet"}
+    assert said.get("super_mutant", set()) | said.get("super_mutant_brute", set()) == {"policy"}

@@ -596,8 +596,10 @@ class SearchAgent:
             return None
         agent = self.runner(seed, {me.id: tp.plan.fields} if tp.plan is not None else None)
         choice = agent.act(view)
+        guide = self._guides.get((b.ruleset, me.side))
         name = (f"plan: {tp.plan.name}" if tp.plan is not None else
-                "the packet's" if self.runner is self.base else "the policy's")
+                "the policy's" if guide is not None and guide.policy(b, me.slot) is not None
+                else "the packet's")
         self.last_reason = f"search: follows its turn ({name}): {agent.last_reason}"
         return choice
 
