@@ -89,7 +89,7 @@ MAKERS: Final[dict[str, str]] = {
 # the difficulty levels (agents/levels.py LEVELS), by the agent each names
 LEVEL_AGENTS: Final[dict[str, str]] = {
     "easy": "sloppy", "normal": "packet", "hard": "search",
-    "deadly": "search:rollouts=160,candidates=10,plans=2,full=4",
+    "deadly": "search:level=deadly",
 }
 
 
