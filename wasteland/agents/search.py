@@ -439,7 +439,7 @@ class SearchAgent:
         # what plays the continuations of this decision (the packet, or agents/guide.py's
         # policies for the searching side), and the guides made so far
         self.runner: Callable[..., Any] = PacketAgent
-        self._guides: dict[tuple[str, int], Guide | None] = {}
+        self._guides: dict[tuple[str, int, frozenset[str]], Guide | None] = {}
         # what judges this decision's cut continuations (None: the logistic ``value``)
         self.judge: Callable[[Battle, int], float] | None = None
 
@@ -555,12 +555,13 @@ class SearchAgent:
         when no shipped policy plays any of its combatants' kinds)."""
         if bud.base != "policy":
             return None
-        key = (b.ruleset, side)
+        # by the side's kinds too: an agent may play more than one battle
+        kinds = frozenset(c.creature.id for c in b.combatants if c.side == side)
+        key = (b.ruleset, side, kinds)
         if key not in self._guides:
             from .guide import Guide
 
             g = Guide(b.ruleset, side)
-            kinds = {c.creature.id for c in b.combatants if c.side == side}
             self._guides[key] = g if kinds & set(g.policies) else None
         return self._guides[key]
 
@@ -596,7 +597,7 @@ class SearchAgent:
             return None
         agent = self.runner(seed, {me.id: tp.plan.fields} if tp.plan is not None else None)
         choice = agent.act(view)
-        guide = self._guides.get((b.ruleset, me.side))
+        guide = self._guide(self.budget.under(b.ruleset), b, me.side)
         name = (f"plan: {tp.plan.name}" if tp.plan is not None else
                 "the policy's" if guide is not None and guide.policy(b, me.slot) is not None
                 else "the packet's")
