@@ -44,3 +44,27 @@ def test_the_deadly_level_is_the_deadly_budget():
     agent = make_agent("deadly", 1)
     assert agent.kind == "deadly"
     assert agent.budget == parse_budget("search:level=deadly")  # type: ignore[attr-defined]
+
+
+def test_a_2d20_fight_at_deadlys_shape_saved_anywhere_resumes_exactly(tmp_path):
+    """deadly's 2d20 keys at a small budget (guided, cut at two rounds and judged by the
+    learned value, every decision searched) in the desert wash, where five stand and the
+    cut is taken: saved at every fifth decision, each resumed fight ends as the whole did."""
+    from wasteland.cli.fight import fight_on, new_fight, resumed_fight, save_fight
+
+    from wasteland.agents.search import LEVEL_BUDGETS
+
+    keys = {**LEVEL_BUDGETS["deadly"]["*"], **LEVEL_BUDGETS["deadly"].get("f2d20", {})}
+    keys["rollouts"] = 6
+    name = "search:" + ",".join(f"{k}={v}" for k, v in keys.items())
+    agents = ["packet", name]
+    whole, per_side = new_fight("f2d20", "desert_wash", 4, agents)
+    fight_on(whole, per_side)
+    path = tmp_path / "f.json"
+    for cut in range(3, min(len(whole.history), 40), 9):
+        b, per_side = new_fight("f2d20", "desert_wash", 4, agents)
+        fight_on(b, per_side, stop_after=cut)
+        save_fight(b, per_side, path)
+        resumed, again = resumed_fight(path, {})
+        fight_on(resumed, again)
+        assert resumed.history == whole.history, cut
