@@ -47,12 +47,10 @@ def test_the_deadly_level_is_the_deadly_budget():
 
 
 def test_a_2d20_fight_at_deadlys_shape_saved_anywhere_resumes_exactly(tmp_path):
-    """deadly's 2d20 keys at a small budget (guided, cut at two rounds and judged by the
-    learned value, every decision searched) in the desert wash, where five stand and the
-    cut is taken: saved at every fifth decision, each resumed fight ends as the whole did."""
+    """deadly's 2d20 budget at a small count (the shipped policies guiding, whole turns
+    planned) in the desert wash: saved every ninth decision, each resumed fight ends as the
+    whole did."""
     from wasteland.cli.fight import fight_on, new_fight, resumed_fight, save_fight
-
-    from wasteland.agents.search import LEVEL_BUDGETS
 
     keys = {**LEVEL_BUDGETS["deadly"]["*"], **LEVEL_BUDGETS["deadly"].get("f2d20", {})}
     keys["rollouts"] = 6
