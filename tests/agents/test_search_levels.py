@@ -48,7 +48,7 @@ def test_the_deadly_level_is_the_deadly_budget():
 
 def test_a_2d20_fight_at_deadlys_shape_saved_anywhere_resumes_exactly(tmp_path):
     """deadly's 2d20 budget at a small count (the shipped policies guiding, whole turns
-    planned) in the desert wash: saved every ninth decision, each resumed fight ends as the
+    planned) in the desert wash: saved every other decision, each resumed fight ends as the
     whole did."""
     from wasteland.cli.fight import fight_on, new_fight, resumed_fight, save_fight
 
@@ -59,7 +59,7 @@ def test_a_2d20_fight_at_deadlys_shape_saved_anywhere_resumes_exactly(tmp_path):
     whole, per_side = new_fight("f2d20", "desert_wash", 4, agents)
     fight_on(whole, per_side)
     path = tmp_path / "f.json"
-    for cut in range(3, min(len(whole.history), 40), 9):
+    for cut in range(3, min(len(whole.history), 33), 2):
         b, per_side = new_fight("f2d20", "desert_wash", 4, agents)
         fight_on(b, per_side, stop_after=cut)
         save_fight(b, per_side, path)
