@@ -12,7 +12,9 @@ successive halving spends the continuations on the candidates still close to the
 and stops once none beats the packet's choice; the packet's choice is kept unless another
 beats it by more than ``z`` standard errors of the paired difference. This is Bertsekas'
 rollout algorithm over the packet with Churchill and Buro's portfolio of scripts (here:
-packet variants) as the candidates.
+packet variants) as the candidates. With ``base=policy`` (2d20's default) a shipped policy
+takes the packet's place where it knows the combatant's kind: its choice is the one to
+beat and it plays the continuations (agents/guide.py), the packet's choice still weighed.
 
 Names, wherever an agent is named: ``search`` (the default budget), ``search@0.2`` (as
 many continuations as 0.2 s a decision allows: faster machines search more, and the
