@@ -22,7 +22,7 @@ from wasteland.rules.actions import ACTION_TABLE, Action
 from wasteland.rules.battle import Battle
 
 from .base import View
-from .policy import UNKNOWN_LOGIT, Policy, load_policy, shipped_names
+from .policy import UNKNOWN_LOGIT, Policy, forward, load_policy, shipped_names
 
 
 @functools.cache
@@ -89,12 +89,7 @@ class Guide:
         me = view.me.slot
         order = enc.order(me)
         x = enc.observe(me, view.decision, order)
-        layers = _fast(p)
-        last = len(layers) - 1
-        for i, (w, bias) in enumerate(layers):
-            x = x @ w + bias
-            if i < last:
-                x = np.tanh(x) if p.activation == "tanh" else np.maximum(x, 0.0)
+        x = forward(x, _fast(p), p.activation)
         legal = ego_ids(view.legal_ids, order)
         # actions appended to the table after the policy was trained: never preferred
         z = np.array([x[e] if e < len(x) else UNKNOWN_LOGIT for e in legal], np.float64)
@@ -126,7 +121,7 @@ class Guide:
         assert t is not None
         return t
 
-    def agent(self, seed: int, packet: Any) -> GuidedAgent:
+    def agent(self, packet: Any) -> GuidedAgent:
         """An agent for one side of a continuation: the policies' combatants by their
         policies, the rest by ``packet``."""
         return GuidedAgent(self, packet)

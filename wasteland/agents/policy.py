@@ -105,16 +105,24 @@ class Policy:
         policy was trained get UNKNOWN_LOGIT, so it never prefers them."""
         from wasteland.rules.actions import N_ACTIONS
 
-        x = obs.astype(np.float64)
-        last = len(self.weights) - 1
-        for i, (w, b) in enumerate(zip(self.weights, self.biases)):
-            x = x @ w + b
-            if i < last:
-                x = np.tanh(x) if self.activation == "tanh" else np.maximum(x, 0.0)
+        x = forward(obs.astype(np.float64), list(zip(self.weights, self.biases)),
+                    self.activation)
         if x.shape[-1] < N_ACTIONS:
             pad = np.full(x.shape[:-1] + (N_ACTIONS - x.shape[-1],), UNKNOWN_LOGIT)
             x = np.concatenate([x, pad], axis=-1)
         return x
+
+
+def forward(x: np.ndarray, layers: list[tuple[np.ndarray, np.ndarray]],
+            activation: str) -> np.ndarray:
+    """An MLP's output for ``x``: each layer's weights and bias, ``activation`` between
+    them (the policy's own float64 layers, or agents/guide.py's float32 copies)."""
+    last = len(layers) - 1
+    for i, (w, b) in enumerate(layers):
+        x = x @ w + b
+        if i < last:
+            x = np.tanh(x) if activation == "tanh" else np.maximum(x, 0.0)
+    return x
 
 
 def manifest_table(table: dict[str, Any], key: str) -> dict[str, Any]:

@@ -577,7 +577,7 @@ class SearchAgent:
         def runner(seed: int, fields: dict[str, Any] | None = None) -> Any:
             if fields is not None:
                 return packet(seed, fields)
-            return guide.agent(seed, packet(seed))
+            return guide.agent(packet(seed))
         return runner
 
     def _commit(self, bud: Budget, b: Battle, slot: int, arm: Arm, packet: bool) -> None:
