@@ -26,6 +26,8 @@ from wasteland.training.arenas import (
 HELDOUT = Path(arenas.__file__).parent / "heldout"
 CONFIGS = Path(arenas.__file__).parent / "configs"
 FAR = 1 << 20  # the grid's walking distance between squares with no route
+# the line-up random_arena drew for seed 11 before wide ranges were allowed (2026-12-05)
+EXPECTED_11 = [["brawler", "raider"], ["radscorpion", "young_radscorpion"]]
 
 
 def _arena(seed: int, family: str = "radscorpions", **kw):
@@ -139,13 +141,35 @@ def test_mirror_arenas_and_large_sides():
         get_ruleset(name).new_battle(sc, 0, keep_log=False)
 
 
+def test_wide_line_ups_share_the_battles_combatants():
+    # one to eight a side (issue 40): each arena stays within the battle's 10, both ends
+    # of both ranges are drawn, and sides larger than any seat's (5+) come up
+    counts = []
+    for seed in range(300):
+        sc = random_arena(np.random.default_rng(seed), FAMILIES["radscorpions"], FOES,
+                          creature_count=(1, 8), foe_count=(1, 8), ruleset="f2d20")
+        mine, theirs = (len(s.combatants) for s in sc.sides
+                        if s.name in (CREATURES_SIDE, FOES_SIDE))
+        counts.append((mine, theirs) if sc.sides[0].name == CREATURES_SIDE else (theirs, mine))
+    assert all(a + b <= 10 and a >= 1 and b >= 1 for a, b in counts)
+    assert {1, 8} <= {a for a, _ in counts} and 1 in {b for _, b in counts}
+    assert max(b for _, b in counts) >= 6
+
+
+def test_narrow_ranges_draw_the_same_arenas_as_before():
+    # configs trained on (1, 3) keep their arenas: the cap changes no draw within it
+    sc = random_arena(np.random.default_rng(11), FAMILIES["radscorpions"], FOES,
+                      ruleset="f2d20")
+    assert [[p.creature for p in s.combatants] for s in sc.sides] == EXPECTED_11
+
+
 @pytest.mark.parametrize("kwargs, message", [
     ({"creatures": []}, "creatures must be a non-empty list"),
     ({"creatures": "radscorpion"}, "creatures must be a non-empty list"),
     ({"foes": ["deathclaw"]}, "foes: unknown creature 'deathclaw'; known: brawler"),
     ({"creature_count": (0, 2)}, "creature_count must be (low, high)"),
     ({"foe_count": (3, 2)}, "foe_count must be (low, high)"),
-    ({"creature_count": (1, 6), "foe_count": (1, 5)}, "more than 10 combatants"),
+    ({"creature_count": (6, 8), "foe_count": (5, 8)}, "more than 10 combatants"),
     ({"ruleset": "gurps"}, "unknown ruleset 'gurps'; available: pnp, f2d20, simple"),
     ({"rng": 7}, "rng must be a numpy.random.Generator"),
     ({"name": ""}, "name must be a non-empty string"),

@@ -128,8 +128,9 @@ def random_arena(rng: np.random.Generator, creatures: Sequence[str], foes: Seque
                  name: str = "arena", ruleset: str | None = None) -> Scenario:
     """A random arena: creatures drawn from ``creatures`` (side "Creatures") against foes
     drawn from ``foes`` (side "Foes"), ``creature_count`` and ``foe_count`` (inclusive
-    ranges) of each, numbers picked so the sides are roughly even by ``ruleset``'s strength
-    table (None: both rulesets' mean). Draws only from ``rng``, so the same generator
+    ranges) of each (never more than MAX_COMBATANTS together), numbers picked so the
+    sides are roughly even by ``ruleset``'s strength table (None: both rulesets' mean).
+    Draws only from ``rng``, so the same generator
     state gives the same arena.
 
     Pass the ruleset the arena will be fought under: the rulesets rate combatants so
@@ -141,9 +142,9 @@ def random_arena(rng: np.random.Generator, creatures: Sequence[str], foes: Seque
                          f"{type(rng).__name__}")
     c_lo, c_hi = _counts(creature_count, "creature_count")
     f_lo, f_hi = _counts(foe_count, "foe_count")
-    if c_hi + f_hi > MAX_COMBATANTS:
-        raise ArenaError(f"random_arena: up to {c_hi} creatures and {f_hi} foes is more than "
-                         f"{MAX_COMBATANTS} combatants, the most a battle holds")
+    if c_lo + f_lo > MAX_COMBATANTS:
+        raise ArenaError(f"random_arena: at least {c_lo} creatures and {f_lo} foes is more "
+                         f"than {MAX_COMBATANTS} combatants, the most a battle holds")
     if not isinstance(name, str) or not name:
         raise ArenaError(f"random_arena: name must be a non-empty string, got {name!r}")
     if ruleset is not None and ruleset not in STRENGTH:
@@ -164,8 +165,12 @@ def _line_up(rng: np.random.Generator, creatures: list[str], foes: list[str],
     want = rng.uniform(-SPREAD, SPREAD)
     best: tuple[float, list[int], list[int]] | None = None
     for _ in range(_TRIES):
-        a = rng.integers(0, len(creatures), int(rng.integers(c_range[0], c_range[1] + 1)))
-        b = rng.integers(0, len(foes), int(rng.integers(f_range[0], f_range[1] + 1)))
+        na = int(rng.integers(c_range[0], min(c_range[1], MAX_COMBATANTS - f_range[0]) + 1))
+        a = rng.integers(0, len(creatures), na)
+        # wide ranges (one to eight a side) share the battle's combatants: the foes get
+        # what the creatures left; within the cap the draws are the same as before
+        nb = int(rng.integers(f_range[0], min(f_range[1], MAX_COMBATANTS - na) + 1))
+        b = rng.integers(0, len(foes), nb)
         gap = abs(math.log(cs[a].sum() / fs[b].sum()) - want)
         if best is None or gap < best[0]:
             best = (gap, a.tolist(), b.tolist())
