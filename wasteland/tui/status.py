@@ -44,9 +44,10 @@ def ammo_text(b: Battle, rs: Ruleset, c: Combatant) -> str:
 
 
 # how a row is shortened to fit the panel, most complete first: (HP with its maximum,
-# the ammunition: "full" loaded/capacity+carried, "loaded" without the carried, "none").
-# The columns go, never the words: a name is shown whole or not at all
-FORMS = ((True, "full"), (True, "loaded"), (False, "loaded"), (False, "none"))
+# the ammunition: "full" loaded/capacity+carried, "loaded" without the carried, "none";
+# the ids padded to one column). The columns go, never the words: a name is whole
+FORMS = ((True, "full", True), (True, "loaded", True), (False, "loaded", True),
+         (False, "loaded", False), (False, "none", True), (False, "none", False))
 INDENT = "    "  # a row's continuation line (what did not fit after the weapon)
 
 
@@ -78,26 +79,26 @@ def status_text(b: Battle, rs: Ruleset, width: int = 0) -> Text:
     def hp(c: Combatant, full: bool) -> str:
         return f"{c.hp:>3}/{c.max_hp:<3}" if full else f"{c.hp:>3}"
 
-    def head(c: Combatant, full: bool) -> int:  # columns before the weapon's name
-        return 2 + len(DOWN_GLYPH.get(condition(c), glyph(c.slot))) + 2 + idw + len(
-            hp(c, full)) + 1
+    def head(c: Combatant, full: bool, pad: bool) -> int:  # columns before the weapon
+        return 2 + len(DOWN_GLYPH.get(condition(c), glyph(c.slot))) + 2 + (
+            idw if pad else len(c.id)) + len(hp(c, full)) + 1
 
-    def fits(full: bool, how: str, with_flags: bool) -> bool:
-        return all(head(c, full) + len(c.weapon.name + _ammo(b, rs, c, how)) + (
+    def fits(full: bool, how: str, pad: bool, with_flags: bool) -> bool:
+        return all(head(c, full, pad) + len(c.weapon.name + _ammo(b, rs, c, how)) + (
             len(_flags_text(b, rs, c)) if with_flags else 0) <= width for c in b.combatants)
 
     # one line each if any form allows it, else the most complete form whose conditions
     # alone go to a line of their own
-    full, how = next((f for with_flags in (True, False) for f in FORMS
-                      if not width or fits(*f, with_flags)), FORMS[-1])
+    full, how, pad = next((f for with_flags in (True, False) for f in FORMS
+                           if not width or fits(*f, with_flags)), FORMS[-1])
     for c in b.combatants:
         mark = DOWN_GLYPH.get(condition(c), glyph(c.slot))
         text.append("> " if c.slot == deciding else "  ", "bold")
         text.append(mark, side_colour(c.side))
         hp_style = "green" if c.hp * 2 > c.max_hp else ("yellow" if c.hp > 0 else "red")
-        text.append(f" {c.id:<{idw}} ")
+        text.append(f" {c.id:<{idw if pad else 0}} ")
         text.append(hp(c, full), hp_style)
-        used = head(c, full)
+        used = head(c, full, pad)
         weapon = c.weapon.name + _ammo(b, rs, c, how)
         if width and used + len(weapon) > width:
             text.append("\n" + INDENT[:-1])
