@@ -107,7 +107,9 @@ def test_a_duel_to_the_end_by_keys_shows_the_summary(tmp_path, ruleset):
             assert line.strip() in text
         assert f"after {b.round} round" in text
         ted = b.combatants[0]
-        assert re.search(r"│ Vault( \(won\))? +│", text)  # each side heads its rows
+        # each side heads its rows, its name whole (it was cut to "Radscorpio")
+        assert re.search(r"│ Vault( \(won\))? +│", text)
+        assert re.search(r"│ Radscorpion( \(won\))? +│", text)
         assert re.search(rf"  ted +{ted.damage_dealt:>5} {ted.damage_taken:>5} ", text)
         assert "Vault won" in text or "Radscorpion won" in text or "Draw" in text
     _run(app, body)

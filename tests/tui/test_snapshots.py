@@ -23,7 +23,9 @@ import pytest
 from wasteland.cli.play import begin
 from wasteland.tui.app import PlayApp
 from wasteland.tui.game import ScreenGame
+from wasteland.tui.log import LogPanel
 from wasteland.tui.screentext import screen_text
+from wasteland.tui.turns import upcoming
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 CASES = [(ruleset, size) for ruleset in ("pnp", "simple", "f2d20")
@@ -36,8 +38,9 @@ def snapshot_name(ruleset: str, size: tuple[int, int]) -> str:
 
 PANELS = ("order", "map", "log", "status", "actions", "explain", "hint")
 # what test_no_name_is_cut reads: (case) -> (the names in the status panel, every id
-# and weapon name, each panel's text)
-_PANELS: dict[tuple[str, tuple[int, int]], tuple[list[str], list[str], dict[str, str]]] = {}
+# and weapon name, each panel's text, who acts next and what comes after them)
+_PANELS: dict[tuple[str, tuple[int, int]],
+              tuple[list[str], list[str], dict[str, str], tuple[list[str], str]]] = {}
 
 
 def panels(app: PlayApp, text: str) -> dict[str, str]:
@@ -64,18 +67,22 @@ def screen(ruleset: str, size: tuple[int, int]) -> str:
     async def main() -> None:
         async with app.run_test(size=size) as pilot:
             # let the first layout, the NPCs' turns and the log's scroll to its end settle:
-            # until the screen reads the same twice running (a loaded machine needs more
+            # until the screen reads the same twice running with the log at its end,
+            # where the game scrolls it after each redraw (a loaded machine needs more
             # rounds than an idle one)
             last = None
+            log = app.query_one(LogPanel)
             for _ in range(40):
                 await pilot.pause()
                 await pilot.wait_for_scheduled_animations()
                 now = screen_text(app)
-                if now == last:
+                if now == last and log.scroll_y >= log.max_scroll_y:
                     break
                 last = now
             out.append(now)
-            _PANELS[(ruleset, size)] = (listed, names, panels(app, now))
+            rest, then = upcoming(app.battle, app.game.rs)
+            _PANELS[(ruleset, size)] = (listed, names, panels(app, now),
+                                        ([b.ids[s] for s in rest], then))
     asyncio.run(main())
     return out[0] + "\n"
 
@@ -128,11 +135,17 @@ def test_no_name_is_cut(ruleset, size):
     a panel shows is shown whole (the columns give way, not the words)."""
     if (ruleset, size) not in _PANELS:  # this case's snapshot test did not run first
         screen(ruleset, size)
-    listed, names, texts = _PANELS[(ruleset, size)]
+    listed, names, texts, (following, then) = _PANELS[(ruleset, size)]
     for panel, text in texts.items():
         assert cut_names(text, names) == [], f"{panel}: {text}"
     for name in listed:  # each combatant and the weapon in its hand, in the status panel
         assert re.search(rf"(?<!\w){re.escape(name)}(?!\w)", texts["status"]), name
+    # the turn line says who acts next, each named whole or counted, then what follows
+    order = texts["order"].rstrip()
+    named = sum(bool(re.search(rf"(?<!\w){re.escape(i)}(?!\w)", order)) for i in following)
+    more = re.search(r"(\d+) more", order)
+    assert named + (int(more.group(1)) if more else 0) == len(following), order
+    assert order.endswith(then), order
 
 
 def test_every_snapshot_file_is_a_case():
