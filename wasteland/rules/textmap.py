@@ -4,7 +4,8 @@
 The map shows each standing combatant as its slot digit (the number the action table's
 targets use), the fallen as ``_`` while they live (unconscious, dying) and ``x`` once
 dead, walls ``#``, cover ``,`` light, ``=`` heavy, ``%``
-full, high ground ``^`` and obscured squares ``~``. Below it: one status line per
+full, high ground ``^`` and obscured squares ``~``; ``legend=True`` adds a line under
+the map naming the marks it shows (the line games' map). Below it: one status line per
 combatant and the text of the last few events.
 
 Under a ruleset that measures by zones (Fallout 2d20, which has a ``zones(battle)``
