@@ -76,7 +76,8 @@ def test_end_of_input_saves_and_says_where(tmp_path):
     code = start("pnp", "duel", "0", 3, None, tmp_path / "p.json", con, iter(["1"]))
     text = out(con)
     assert code == 0 and "input ended." in text and f"saved to {tmp_path / 'p.json'}" in text
-    assert f"resume with: wasteland play --resume {tmp_path / 'p.json'}" in text
+    # the command on a line of its own, whole (issue 41: it broke inside --resume)
+    assert f"resume with:\n  wasteland play --resume {tmp_path / 'p.json'}\n" in text
 
 
 def interrupt_after(lines: list[str]) -> Iterator[str]:

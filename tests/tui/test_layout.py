@@ -242,7 +242,7 @@ def test_run_full_screen_returns_130_after_ctrl_c_and_says_how_to_resume(
     save = tmp_path / "save.json"
     assert app_module.run_full_screen(b, save) == 130
     out = capsys.readouterr().out
-    assert f"interrupted; saved to {save}; resume with: wasteland play --resume {save}" in out
+    assert f"interrupted; saved to {save}; resume with:\n  wasteland play --resume {save}\n" in out
     assert begin("play", {}, save).session["id"] == b.session["id"]
 
 

@@ -27,7 +27,7 @@ from wasteland.rules.textmap import render_text
 from wasteland.rules.turnorder import order_lines
 
 from .dice_prompts import Quit, ask_faces
-from .menu import goto_hint, labelled, layout, orders_hint, reach_text
+from .menu import goto_hint, labelled, layout, menu_order, orders_hint, reach_text
 from .orders import (
     SAVED_ORDERS,
     Answer,
@@ -39,6 +39,7 @@ from .orders import (
     split_extras,
 )
 from .orders import begin as begin_orders
+from .phases import header, headers_since, phase_of
 from .prompt import ChoiceError, choose, echoes, match
 from .session import agent_record, choose_save_path, restore_agent, rng_snapshot
 from .thinking import LineStatus, Thinking, level_of, listening
@@ -90,13 +91,18 @@ class Game:
         # freed battle's id may come back with the same number of moves
         self._advice: tuple[tuple[Battle, int], Action, str] | None = None
         # the decision on screen: (slot, phase, legal actions, notations, plain words)
+        # in the menu's order (menu.menu_order: those at 0% to hit last, not numbered)
         self.menu: tuple[int, str, list[Action], list[str], list[str]] | None = None
+        self.numbered = 0  # how many of them the menu numbers
         self.hinted: Action | None = None  # the hint shown for it: Enter takes it
         # a terminal shows what is typed: say it again only for piped input
         self.echo = echoes(lines)
         # events told while their action was still being rolled for, with the text told
         # (an event can gain dice after: a Simple hit its critical roll)
         self._told: list[tuple[Event, str]] = []
+        # Simple's phase headers to tell before the log event at each index (phases.py),
+        # and the battle they are for (an undo's replayed battle starts with none)
+        self._phases: tuple[Battle, dict[int, list[str]]] = (battle, {})
         # says on stderr that a slow NPC is thinking (None: nothing is said)
         status = LineStatus()
         self.thinking: Thinking | None = Thinking(status.show, status.clear)
@@ -106,9 +112,14 @@ class Game:
     def say(self, text: str, style: str | None = None) -> None:
         self.console.print(text, style=style, highlight=False, markup=False)
 
+    def say_whole(self, text: str) -> None:
+        """A line the console does not wrap (a command to copy: the terminal may fold
+        it, but never inside a word at a column the console chose)."""
+        self.console.print(text, highlight=False, markup=False, soft_wrap=True)
+
     def look(self) -> None:
         # Text, not markup: a status flag such as [unconscious] is shown, not read as a style
-        self.console.print(Panel(Text(render_text(self.b, self.rs, last_events=0)),
+        self.console.print(Panel(Text(render_text(self.b, self.rs, last_events=0, legend=True)),
                                  title=f"{self.b.scenario.name} ({self.b.ruleset})",
                                  expand=False), highlight=False)
 
@@ -123,8 +134,13 @@ class Game:
                 self.say(now)
             told.append((e, now))
         fresh = self.b.log[self.shown:]
-        for e in fresh:
+        heads = self._phases[1] if self._phases[0] is self.b else {}
+        for i, e in enumerate(fresh, self.shown):
+            for line in heads.pop(i, ()):
+                self.say(line, "bold")
             self.say(e.text())
+        for line in heads.pop(len(self.b.log), ()):
+            self.say(line, "bold")
         self.shown = len(self.b.log)
         self._told = told + [(e, e.text()) for e in fresh] if mid_action else []
 
@@ -214,8 +230,8 @@ class Game:
         """Quit, end of input or Ctrl-C: save and say where and how to come back."""
         self.say(why)
         if self.save():
-            self.say(f"resume with: wasteland {self.b.session['command']} --resume "
-                     f"{self.save_path}", "bold")
+            self.say("resume with:", "bold")
+            self.say_whole(resume_command(self.b, self.save_path))
         return INTERRUPTED if why.startswith("interrupted") else 0
 
     # --- applying ------------------------------------------------------------------------
@@ -224,6 +240,7 @@ class Game:
         quits at a dice prompt) leaves the battle as it was before it."""
         b = self.b
         snap = (b.state(), len(b.log), len(b.moves))
+        phase = phase_of(b, self.rs)
         try:
             self.rs.apply(b, action)
         except BaseException:
@@ -233,6 +250,17 @@ class Game:
             self.shown = min(self.shown, snap[1])  # what was told of it is not in the log
             self._told = []
             raise
+        if phase is not None:
+            heads = self._phases[1] if self._phases[0] is b else {}
+            for at, lines in headers_since(b, self.rs, phase, snap[1]).items():
+                heads.setdefault(at, []).extend(lines)
+            self._phases = (b, heads)
+
+    def say_phase(self) -> None:
+        """The phase under way (Simple), as a session begins or resumes."""
+        now = None if self.b.over else phase_of(self.b, self.rs)
+        if now is not None:
+            self.say(header(now[1]), "bold")
 
     # --- commands ------------------------------------------------------------------------
     help_text = HELP
@@ -279,7 +307,7 @@ class Game:
         slot, phase, legal, labels, plain = self.menu
         if words:
             try:
-                a = match(" ".join(words), legal, labels, plain)
+                a = match(" ".join(words), legal, labels, plain, self.numbered)
             except ChoiceError as e:
                 self.say(f"help: {e}", "red")
                 return
@@ -381,6 +409,7 @@ class Game:
         self.look()
         self.order()  # the set-up's rolls are in the log, not told: the tracker says them
         self.events()
+        self.say_phase()
         self.first_save()
         try:
             return self.loop()
@@ -514,9 +543,16 @@ class Game:
     def finish(self) -> int:
         from wasteland.agents.external import close_agents, faults_of
 
+        from .summary import table_lines
+
         self.look()
-        w = self.b.winner
-        self.say("Draw." if w is None else f"{self.b.side_names[w]} won.", "bold")
+        b = self.b
+        self.say(f"The fight in numbers, {b.round} round{'s' if b.round != 1 else ''}:",
+                 "bold")
+        for line in table_lines(b):  # the full-screen game's summary table (summary.py)
+            self.say(line)
+        w = b.winner
+        self.say("Draw." if w is None else f"{b.side_names[w]} won.", "bold")
         self.say_faults(faults_of(self.npcs.values()))
         close_agents(self.npcs.values(), self.b)
         return 0
@@ -538,18 +574,37 @@ class Game:
         beyond its notation (hit chances, AP, the Large action), no entry split by a line
         break."""
         what = f"reaction: {reaction.replace('_', ' ')}" if reaction else phase
-        self.menu = (slot, phase, legal, labels,
-                     [label(self.b, a, slot, phase) for a in legal])
+        self.set_menu(slot, phase, legal, labels)
+        assert self.menu is not None
+        legal, labels = self.menu[2], self.menu[3]
         self.hinted = None
         self.say(f"{self.b.ids[slot]} {verb} ({what}):", "bold")
-        entries = labelled(self.b, self.rs, phase, legal, labels)
+        entries = labelled(self.b, self.rs, phase, legal[:self.numbered],
+                           labels[:self.numbered])
         for line in layout(entries, max(40, self.console.width - 1)):
             self.say(line)
+        left_out = len(legal) - self.numbered
+        if left_out:  # never worth a line each; typed by name they are still taken
+            self.say(f"  ({left_out} more at 0% to hit are not listed; typed by name, "
+                     f"they are taken)", "dim")
         hint = goto_hint(self.b, self.rs)
         if hint:
             self.say(hint, "dim")
         for line in orders_hint(self.b, self.rs, legal, max(40, self.console.width - 1)):
             self.say(line, "dim")
+
+    def set_menu(self, slot: int, phase: str, legal: list[Action], labels: list[str]) -> None:
+        """The decision's menu, in the order it is numbered (menu.menu_order)."""
+        order, self.numbered = menu_order(self.b, self.rs, legal)
+        legal = [legal[i] for i in order]
+        self.menu = (slot, phase, legal, [labels[i] for i in order],
+                     [label(self.b, a, slot, phase) for a in legal])
+
+    def pick(self, text: str) -> Action:
+        """The action of the menu on screen that ``text`` names (prompt.choose)."""
+        assert self.menu is not None
+        _, _, legal, labels, plain = self.menu
+        return choose(text, legal, labels, self.b, self.rs, plain, self.numbered)
 
     def human_turn(self, slot: int, phase: str, reaction: str | None) -> str | None:
         """One decision of a human combatant; the reason to stop when the player quits or
@@ -582,8 +637,7 @@ class Game:
             first, *then = cmd.split(";")  # the rest of the turn may follow (orders.py)
             rest, buy, aim, keep = split_extras(first)
             try:
-                plain = self.menu[4] if self.menu is not None else None
-                action = choose(rest or first, legal, labels, b, self.rs, plain)
+                action = self.pick(rest or first)
                 mark = len(b.moves)
                 self.answer(slot, Answer(action, buy, aim, keep))
                 self.set_asked([*self.asked_at(), mark])
@@ -593,6 +647,12 @@ class Game:
                 self.say(f"{e} (help for commands)", "red")
                 continue
             return None
+
+
+def resume_command(b: Battle, path: Path) -> str:
+    """The command that goes on with this fight, on a line of its own under the words
+    that say so, so that a narrow terminal never breaks it inside its flag."""
+    return f"  wasteland {b.session['command']} --resume {path}"
 
 
 def npc_kind(b: Battle, side: int) -> str:

@@ -39,10 +39,9 @@ from wasteland.rules.savefile import check_writable
 from .dice_prompts import Quit, TakeBack, ask_faces
 from .game import Game
 from .orders import Answer
-from .prompt import ChoiceError, choose
+from .prompt import ChoiceError
 from .session import restore_agent
 from .thinking import level_of, listening
-from .words import label
 
 ACCEPT = ("", "ok", "y", "yes")
 ALTS = ("?", "alts")
@@ -188,7 +187,7 @@ class GmSession(Game):
         npc = self.npc_for(actor.side)
         plan = self.plan(npc, slot, side_wide=True)
         labels = [a.text(b.ids, slot) for a in legal]
-        self.menu = (slot, phase, legal, labels, [label(b, a, slot, phase) for a in legal])
+        self.set_menu(slot, phase, legal, labels)
 
         def named(who: int, a: Action) -> str:  # another combatant's part says whose
             return a.text(b.ids, who) if who == slot else f"{b.ids[who]}: {a.text(b.ids, who)}"
@@ -226,7 +225,7 @@ class GmSession(Game):
                     return None  # undo or a newcomer made it another decision
                 continue
             try:
-                action = choose(line, legal, labels, b, rs, self.menu[4])
+                action = self.pick(line)
             except ChoiceError as e:
                 self.say(f"{e} (help for commands)", "red")
                 continue

@@ -39,20 +39,57 @@ def chance(b: Battle, rs: Ruleset, c: Combatant, a: Action, aim: bool | None = N
         return None  # an odds helper that cannot price this one: show the action bare
 
 
+def _actor(b: Battle) -> Combatant:
+    return b.combatants[b.order[b.turn]] if not b.reactions else b.combatants[
+        b.reactions[0].reactor]
+
+
+def chances(b: Battle, rs: Ruleset, a: Action, aim_first: bool = False) -> list[float]:
+    """The chance of each attack ``a`` makes (two for a two-weapon attack), none for an
+    action that is not an attack the ruleset can price."""
+    c = _actor(b)
+    both = extra_chances(b, c, a) if a.kind in EXTRA_KINDS else None
+    if both is not None and len(both) > 1:  # two attacks at once: each one's chance
+        return list(both)
+    p = chance(b, rs, c, a, aim=True if aim_first and a.kind in ATTACKS else None)
+    return [] if p is None else [p]
+
+
+def hopeless(b: Battle, rs: Ruleset, a: Action, aim_first: bool = False) -> bool:
+    """An attack whose every chance to hit reads 0%: a menu leaves it out (the line
+    games) or lists it last, greyed (the full screen), yet it stays legal."""
+    ps = chances(b, rs, a, aim_first)
+    return bool(ps) and all(round(100 * p) == 0 for p in ps)
+
+
+def menu_order(b: Battle, rs: Ruleset, legal: list[Action]) -> tuple[list[int], int]:
+    """The indices of ``legal`` as a line game's menu numbers them, and how many it
+    shows: the actions with a chance first, in table order, then those at 0% to hit
+    (not shown, so the numbers typed are the numbers shown; their names still work).
+    A menu is left two choices at least: then the 0% ones are shown too, last."""
+    first = _aims_first(b, rs, legal)
+    out = [hopeless(b, rs, a, first) for a in legal]
+    shown = [i for i, h in enumerate(out) if not h]
+    order = shown + [i for i, h in enumerate(out) if h]
+    return order, len(shown) if len(shown) >= 2 else len(legal)
+
+
+def _aims_first(b: Battle, rs: Ruleset, legal: list[Action]) -> bool:
+    """2d20: whether the menu's attacks aim first (their chances count the reroll)."""
+    if b.over or not any(a.kind in ATTACKS for a in legal):
+        return False
+    return aims_first(b, rs, rs.decider(b).combatant, Action("attack", 0))
+
+
 def notes(b: Battle, rs: Ruleset, slot: str, a: Action, aim_first: bool = False
           ) -> list[str]:
     """What choosing ``a`` costs or gives that its notation does not say; ``aim_first``
     (2d20, orders.aims_first): an attack aims first, and its chance counts the reroll."""
-    c = b.combatants[b.order[b.turn]] if not b.reactions else b.combatants[b.reactions[0].reactor]
+    c = _actor(b)
     out: list[str] = []
-    first = aim_first and a.kind in ATTACKS
-    both = extra_chances(b, c, a) if a.kind in EXTRA_KINDS else None
-    if both is not None and len(both) > 1:  # two attacks at once: each one's chance
-        out.append(" and ".join(f"{round(100 * p)}%" for p in both) + " to hit")
-    else:
-        p = chance(b, rs, c, a, aim=True if first else None)
-        if p is not None:
-            out.append(f"{round(100 * p)}% to hit")
+    ps = chances(b, rs, a, aim_first)
+    if ps:
+        out.append(" and ".join(f"{round(100 * p)}%" for p in ps) + " to hit")
     tac = rs.tactics
     if a.kind == "vats" and a.option in tac.vats_cost:
         out.append(f"{tac.vats_cost[a.option]} AP")
@@ -127,8 +164,7 @@ def labelled(b: Battle, rs: Ruleset, slot: str, legal: list[Action], labels: lis
     ("attack2 raider_0 - two-weapon attack on raider_0: ..."), its notes in brackets."""
     out = []
     me = rs.decider(b).combatant if not b.over else 0
-    first = any(a.kind in ATTACKS for a in legal) and aims_first(
-        b, rs, me, Action("attack", 0))
+    first = _aims_first(b, rs, legal)
     for a, lab in zip(legal, labels):
         extra = notes(b, rs, slot, a, first)
         plain = shown_label(b, a, me, slot)

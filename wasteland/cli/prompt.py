@@ -23,17 +23,18 @@ class ChoiceError(ValueError):
 
 
 def match(text: str, legal: list[Action], labels: list[str],
-          plain: list[str] | None = None) -> Action:
+          plain: list[str] | None = None, numbered: int | None = None) -> Action:
     """The legal action that ``text`` names (``labels`` are the actions' notations,
-    ``plain`` the same in plain words, if any)."""
+    ``plain`` the same in plain words, if any); a number names one of the first
+    ``numbered`` (default: all), those the menu shows."""
     words = text.strip().lower().split()
     if not words:
         raise ChoiceError("empty input; type a number from the list, an action, or help")
     if len(words) == 1 and words[0].isdigit() and len(words[0]) <= 6:
-        n = int(words[0])
-        if 1 <= n <= len(legal):
+        n, top = int(words[0]), len(legal) if numbered is None else numbered
+        if 1 <= n <= top:
             return legal[n - 1]
-        raise ChoiceError(f"no action number {n}; choose 1-{len(legal)}")
+        raise ChoiceError(f"no action number {n}; choose 1-{top}")
     exact = [a for a, lab in zip(legal, labels) if lab.lower().split() == words]
     if exact:
         return exact[0]
@@ -75,11 +76,11 @@ def _says(plain: str, words: list[str]) -> bool:
 
 
 def choose(text: str, legal: list[Action], labels: list[str], b: Battle, rs: Ruleset,
-           plain: list[str] | None = None) -> Action:
+           plain: list[str] | None = None, numbered: int | None = None) -> Action:
     """``match``, or a move to a chosen square (``goto X Y``) the decision can reach."""
     words = text.strip().lower().split()
     if words[:1] != [GOTO]:
-        return match(text, legal, labels, plain)
+        return match(text, legal, labels, plain, numbered)
     try:
         a = parse_action(text, b.ids)
     except NotationError as e:

@@ -4,7 +4,8 @@
 The map shows each standing combatant as its slot digit (the number the action table's
 targets use), the fallen as ``_`` while they live (unconscious, dying) and ``x`` once
 dead, walls ``#``, cover ``,`` light, ``=`` heavy, ``%``
-full, high ground ``^`` and obscured squares ``~``. Below it: one status line per
+full, high ground ``^`` and obscured squares ``~``; ``legend=True`` adds a line under
+the map naming the marks it shows (the line games' map). Below it: one status line per
 combatant and the text of the last few events.
 
 Under a ruleset that measures by zones (Fallout 2d20, which has a ``zones(battle)``
@@ -27,13 +28,28 @@ from wasteland.rules.protocol import Ruleset
 from wasteland.rules.zones import zone_glyph, zones_for
 
 LAST_EVENTS = 6
+# each terrain mark and what it means, for the legends under the maps (the line games'
+# one line, the full-screen game's panel)
+TERRAIN_NAMES = (("#", "# wall"), (",", ", light cover"), ("=", "= heavy cover"),
+                 ("%", "% full cover"), ("^", "^ high ground"),
+                 ("~", "~ obscured (dark, smoke, fog)"), ("w", "w water"), ("H", "H climb"))
+FALLEN_NAMES = (("_", "_ down"), ("x", "x dead"))
 
 
 def glyph(slot: int) -> str:
     return "0123456789abcdefghijklmnopqrstuvwxyz"[slot] if slot < 36 else "?"
 
 
-def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS) -> str:
+def legend_line(map_rows: list[str]) -> str:
+    """What the marks drawn on ``map_rows`` mean, those drawn only (the digits are the
+    combatants of the lines below the map)."""
+    drawn = set("".join(map_rows))
+    return "  ".join(label for ch, label in TERRAIN_NAMES + FALLEN_NAMES if ch in drawn)
+
+
+def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS,
+                legend: bool = False) -> str:
+    """``legend``: a line under the map saying what its marks mean (legend_line)."""
     b = battle
     g = b.grid
     rows: list[list[str]] = []
@@ -75,6 +91,8 @@ def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS
         lines = hexes_for(g).text(marks)
     else:
         lines = ["".join(r) for r in rows]
+    if legend:  # under the map; a zone map's letters have their own line already
+        lines.insert(g.height, legend_line(["".join(r) for r in rows]))
     deciding = None if b.over else ruleset.decider(b)
     head = round_name(b.round)
     if b.over:

@@ -13,14 +13,37 @@ from wasteland.rules.actions import Action
 from .choices import Choice, grouped
 
 
-def option_text(c: Choice, width: int) -> Text:
-    """The odds first, in a column ``width`` wide (so a narrow panel crops the notation,
-    not the numbers), then the notation."""
-    text = Text(no_wrap=True, overflow="ellipsis")
+def short_odds(odds: str) -> str:
+    """The odds without the expected damage ("61% ~4.3" -> "61%"), for a narrow panel."""
+    return odds.split(" ~")[0] if odds.endswith(tuple("0123456789")) else odds
+
+
+def option_text(c: Choice, width: int, short: bool = False) -> Text:
+    """The odds first, in a column ``width`` wide (``short``: without the expected
+    damage), then the notation; a row wider than the panel wraps between words, so no
+    name is cut."""
+    text = Text(overflow="fold")
+    odds = short_odds(c.odds) if short else c.odds
     if width:
-        text.append(f"{c.odds:<{width}} ", "bold cyan")
-    text.append(c.shown or c.label)
+        text.append(f"{odds:<{width}} ", "dim" if c.hopeless else "bold cyan")
+    text.append(c.shown or c.label, "dim" if c.hopeless else "")
     return text
+
+
+def heading(group: str, cs: list[Choice], short: bool, width: int) -> Text:
+    """A group's heading and what its odds column says, in as many words as fit."""
+    head = Text(group.upper(), "bold underline")
+    if any(c.odds for c in cs):
+        says: tuple[str, ...]
+        if any(c.odds.endswith(tuple("0123456789")) for c in cs):
+            says = ("hit chance", "hit") if short else (
+                "hit chance ~expected damage", "hit ~damage", "hit")
+        else:
+            says = ("what it gives",)
+        fit = [w for w in says if not width or len(group) + 2 + len(w) <= width]
+        if fit:
+            head.append("  " + fit[0], "dim")
+    return head
 
 
 class ActionsPanel(OptionList):
@@ -32,23 +55,22 @@ class ActionsPanel(OptionList):
         self.choices: list[Choice] = []
 
     def show(self, choices: list[Choice], target: int | None = None,
-             keep: Action | None = None) -> None:
+             keep: Action | None = None, room: int = 0) -> None:
         """``keep``: the action to leave highlighted when it is still shown (a redraw of
         the same decision) and on the picked target, else the first (on the picked
-        target)."""
+        target). ``room``: the columns a row has (0: no limit); when a row would not
+        fit, the odds column drops the expected damage."""
         self.choices = choices
         shown = [c for c in choices if target is None or c.action.target in (None, target)]
         width = max((len(c.odds) for c in shown), default=0)
+        short = bool(room) and any(width + 1 + len(c.shown or c.label) > room for c in shown)
+        if short:
+            width = max((len(short_odds(c.odds)) for c in shown), default=0)
         opts: list[Option] = []
         for group, cs in grouped(shown):
-            head = Text(group.upper(), "bold underline")
-            if any(c.odds for c in cs):
-                head.append("  " + ("hit chance ~expected damage" if any(
-                    c.odds.endswith(tuple("0123456789")) for c in cs) else "what it gives"),
-                    "dim")
-            opts.append(Option(head, disabled=True))
+            opts.append(Option(heading(group, cs, short, room), disabled=True))
             for c in cs:
-                opts.append(Option(option_text(c, width), id=f"a{choices.index(c)}"))
+                opts.append(Option(option_text(c, width, short), id=f"a{choices.index(c)}"))
         self.set_options(opts)
         first = next((i for i, o in enumerate(opts) if not o.disabled), None)
         if target is not None:  # the first action on the picked combatant, not 'end'

@@ -23,7 +23,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.worker import Worker, WorkerState
 
 from wasteland.agents.base import Agent
-from wasteland.cli.game import INTERRUPTED
+from wasteland.cli.game import INTERRUPTED, resume_command
 from wasteland.cli.menu import chance, destinations
 from wasteland.cli.orders import (
     ATTACKS,
@@ -100,8 +100,7 @@ class PlayApp(App[int]):
     #right { width: 1fr; }
     #status { height: auto; border: round $primary; overflow-y: auto;
               text-wrap: nowrap; text-overflow: ellipsis; }
-    #actions { height: 1fr; min-height: 3; border: round $primary; text-wrap: nowrap;
-               text-overflow: ellipsis; }
+    #actions { height: 1fr; min-height: 3; border: round $primary; }
     #explain { height: auto; max-height: 8; color: $text-muted; padding: 0 1; }
     #hint { height: auto; padding: 0 1; background: $boost; }
     #small { display: none; padding: 0 1; overflow: hidden; }
@@ -324,6 +323,11 @@ class PlayApp(App[int]):
         who = self.game.rs.tactics.threats_on_leaving(self.battle, self.battle.combatants[me])
         return f"; leaving provokes {', '.join(e.id for e in who)}" if who else ""
 
+    def right_width(self) -> int:
+        """The columns inside the right column's panels (their borders taken off): what
+        their lines are fitted to."""
+        return max(10, self.size.width - self.lay.left - (0 if self.lay.compact else 2))
+
     def redraw(self) -> None:
         g, b = self.game, self.battle
         log = self.query_one(LogPanel)
@@ -339,10 +343,10 @@ class PlayApp(App[int]):
         self.query_one(MapView).show(b, g.rs, self.target, frozenset(self.targets()),
                                      frozenset(self.reach()), lay.zoom, lay.left - lay.pad,
                                      lay.legend)
-        self.query_one(StatusPanel).show(b, g.rs)
+        self.query_one(StatusPanel).show(b, g.rs, self.right_width())
         panel = self.query_one(ActionsPanel)
         self.query_one("#order", Static).update(
-            Text(turn_line(b, g.rs), no_wrap=True, overflow="ellipsis"))
+            Text(turn_line(b, g.rs, self.size.width), no_wrap=True, overflow="ellipsis"))
         if b.over:
             panel.show([])
             self.query_one("#explain", Static).update("")
@@ -362,8 +366,9 @@ class PlayApp(App[int]):
             self.row_aim, self.row_buy, self.keep = {}, {}, False
         elif panel.current is not None:
             keep = panel.current.action
+        # a row has the panel less its scroll bar and the options' padding
         panel.show(choices(b, g.rs, dec, g.rs.legal_actions(b), self.row_aim, self.row_buy),
-                   self.target, keep)
+                   self.target, keep, self.right_width() - 4)
         self.explain()
 
     def explain(self) -> None:
@@ -625,6 +630,6 @@ def run_full_screen(b: Battle, save_path: Path, resumed: Path | None = None) -> 
         print("Draw." if w is None else f"{b.side_names[w]} won.")
     else:
         print(("interrupted; " if code == INTERRUPTED else "")
-              + f"saved to {game.save_path}; resume with: wasteland {b.session['command']} "
-              f"--resume {game.save_path}")
+              + f"saved to {game.save_path}; resume with:")
+        print(resume_command(b, game.save_path))
     return code

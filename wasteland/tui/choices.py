@@ -147,6 +147,9 @@ class Choice:
     shown: str = ""  # what the panel shows: the notation with the target named last
     aim: bool = False  # 2d20: the answer aims first (orders.py)
     buy: int | None = None  # 2d20: d20s the player set for this attack (None: the rule)
+    # 0% to hit: listed last in its group, greyed (the line games leave it out; here a
+    # row is the only way to take it)
+    hopeless: bool = False
 
 
 def shown_text(a: Action, ids: list[str], actor: int) -> str:
@@ -166,6 +169,7 @@ def choices(b: Battle, rs: Ruleset, dec: Decision, legal: list[Action],
     attacks (orders.py): ``aim`` the player's aim first or not by action (else the aim
     rule), ``buys`` the d20s set by action; the odds count both, and the row says
     ``aim+`` and ``+N``."""
+    from wasteland.cli.menu import hopeless
     from wasteland.cli.orders import ATTACKS, aims_first
 
     me = b.combatants[dec.combatant]
@@ -183,12 +187,14 @@ def choices(b: Battle, rs: Ruleset, dec: Decision, legal: list[Action],
         if n is not None:
             head, _, who = shown.partition("  ")
             shown = f"{head} +{n}  {who}"
+        lost = o is not None and round(100 * o.hit) == 0 and hopeless(b, rs, a, first)
         out.append(Choice(a, group_of(a), text, odds, explain(a, dec),
-                          ("aim+" if first else "") + shown, first, n))
+                          ("aim+" if first else "") + shown, first, n, lost))
     return out
 
 
 def grouped(cs: list[Choice]) -> list[tuple[str, list[Choice]]]:
-    """The non-empty groups in GROUPS order."""
-    return [(g, [c for c in cs if c.group == g]) for g in GROUPS
-            if any(c.group == g for c in cs)]
+    """The non-empty groups in GROUPS order, each in table order but its choices at 0%
+    to hit last."""
+    return [(g, sorted((c for c in cs if c.group == g), key=lambda c: c.hopeless))
+            for g in GROUPS if any(c.group == g for c in cs)]

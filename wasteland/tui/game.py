@@ -40,6 +40,7 @@ class ScreenGame(Game):
     def __init__(self, battle: Battle, save_path: Path, resumed: Path | None = None) -> None:
         self.notes: list[tuple[str, str | None]] = []
         super().__init__(battle, Console(file=io.StringIO()), iter(()), save_path, resumed)
+        self.resumed = resumed
         self.thinking = None  # the app shows it on screen (tui/app.py), never on stderr
         self._auto_key: tuple[object, ...] | None = None
         self._auto: tuple[Action, str] | None = None
@@ -57,7 +58,13 @@ class ScreenGame(Game):
     def start(self, advance: bool = True) -> None:
         self.say(f"this game saves to {self.save_path} every round, on quit and on Ctrl-C",
                  "dim")
+        if self.resumed is not None:  # the fight so far, as the log had it when it stopped
+            for e in self.b.log:
+                self.say(e.text())
+            self.say(f"resumed from {self.resumed}", "bold")
+        self.order()  # the turn order with every roll, as the line games begin
         self.events()
+        self.say_phase()
         self.save(quiet=True)
         if advance:
             self.advance()

@@ -13,16 +13,13 @@ from textual.widgets import Static
 
 from wasteland.rules.battle import ACTIVE, DEAD, Battle, Combatant
 from wasteland.rules.protocol import Ruleset
-from wasteland.rules.textmap import glyph, render_text
+from wasteland.rules.textmap import TERRAIN_NAMES, glyph, render_text
 
 SIDE_COLOURS = ("bold green", "bold red", "bold cyan", "bold yellow", "bold magenta",
                 "bold blue")
 TERRAIN_STYLE = {"#": "grey50", ",": "dark_khaki", "=": "yellow", "%": "bright_yellow",
                  "^": "orange3", "~": "blue", ".": "grey35", "w": "bright_blue", "H": "tan"}
 
-TERRAIN_NAMES = (("#", "# wall"), (",", ", light cover"), ("=", "= heavy cover"),
-                 ("%", "% full cover"), ("^", "^ high"), ("~", "~ obscured"), ("w", "w water"),
-                 ("H", "H climb"))
 
 
 def side_colour(side: int) -> str:
@@ -158,7 +155,7 @@ def legend(b: Battle, rs: Ruleset, width: int = 40, reach: bool = False,
                       for z in range(zones.count)]
     else:  # only the marks this map has
         drawn = set("".join(map_lines(b, rs)))
-        parts += [(label.replace(" cover", "") if compact else label, TERRAIN_STYLE[ch])
+        parts += [(_short(label) if compact else label, TERRAIN_STYLE[ch])
                   for ch, label in TERRAIN_NAMES if ch in drawn]
     for si, name in enumerate(b.side_names):
         digits = "".join(glyph(c.slot) for c in b.combatants if c.side == si)
@@ -181,6 +178,11 @@ def legend(b: Battle, rs: Ruleset, width: int = 40, reach: bool = False,
         text.append(label, style)
         used += len(label)
     return text
+
+
+def _short(label: str) -> str:
+    """A terrain's label on a short screen: "^ high", ", light", "~ obscured"."""
+    return label.split(" (")[0].replace(" cover", "").replace(" ground", "")
 
 
 def map_width(b: Battle, rs: Ruleset) -> int:

@@ -43,30 +43,79 @@ def ammo_text(b: Battle, rs: Ruleset, c: Combatant) -> str:
     return f" {c.wstate.loaded}/{w.capacity}" + (f"+{c.ammo.get(w.ammo, 0)}" if w.ammo else "")
 
 
-def status_text(b: Battle, rs: Ruleset) -> Text:
+# how a row is shortened to fit the panel, most complete first: (HP with its maximum,
+# the ammunition: "full" loaded/capacity+carried, "loaded" without the carried, "none";
+# the ids padded to one column). The columns go, never the words: a name is whole
+FORMS = ((True, "full", True), (True, "loaded", True), (False, "loaded", True),
+         (False, "loaded", False), (False, "none", True), (False, "none", False))
+INDENT = "    "  # a row's continuation line (what did not fit after the weapon)
+
+
+def _ammo(b: Battle, rs: Ruleset, c: Combatant, how: str) -> str:
+    if how == "none":
+        return ""
+    text = ammo_text(b, rs, c)
+    return text.split("+")[0] if how == "loaded" and not zoned(rs) else text
+
+
+def _flags_text(b: Battle, rs: Ruleset, c: Combatant) -> str:
+    f = flags(b, rs, c)
+    return " [" + ", ".join(f) + "]" if f else ""
+
+
+def status_text(b: Battle, rs: Ruleset, width: int = 0) -> Text:
+    """One line per combatant, in the most complete form (FORMS) whose every line fits
+    ``width`` columns (0: no limit) up to its weapon and ammunition; its conditions
+    follow on the line when they fit, else on a line of their own under it, and so does
+    a weapon that fits in no form."""
     deciding = None if b.over else rs.decider(b).combatant
     text = Text(no_wrap=True, overflow="ellipsis")
     pools = b.extra.get("pools")
     if zoned(rs) and pools is not None:
         text.append("AP " + ", ".join(f"{n} {pools[si]}" for si, n in enumerate(b.side_names))
                     + "\n", "bold")
-    idw = min(16, max(len(i) for i in b.ids))
+    idw = max(len(i) for i in b.ids)
+
+    def hp(c: Combatant, full: bool) -> str:
+        return f"{c.hp:>3}/{c.max_hp:<3}" if full else f"{c.hp:>3}"
+
+    def head(c: Combatant, full: bool, pad: bool) -> int:  # columns before the weapon
+        return 2 + len(DOWN_GLYPH.get(condition(c), glyph(c.slot))) + 2 + (
+            idw if pad else len(c.id)) + len(hp(c, full)) + 1
+
+    def fits(full: bool, how: str, pad: bool, with_flags: bool) -> bool:
+        return all(head(c, full, pad) + len(c.weapon.name + _ammo(b, rs, c, how)) + (
+            len(_flags_text(b, rs, c)) if with_flags else 0) <= width for c in b.combatants)
+
+    # one line each if any form allows it, else the most complete form whose conditions
+    # alone go to a line of their own
+    full, how, pad = next((f for with_flags in (True, False) for f in FORMS
+                           if not width or fits(*f, with_flags)), FORMS[-1])
     for c in b.combatants:
         mark = DOWN_GLYPH.get(condition(c), glyph(c.slot))
         text.append("> " if c.slot == deciding else "  ", "bold")
         text.append(mark, side_colour(c.side))
         hp_style = "green" if c.hp * 2 > c.max_hp else ("yellow" if c.hp > 0 else "red")
-        text.append(f" {c.id[:idw]:<{idw}} ")
-        text.append(f"{c.hp:>3}/{c.max_hp:<3}", hp_style)
-        text.append(f" {c.weapon.name[:14]}{ammo_text(b, rs, c)}")
-        f = flags(b, rs, c)
-        if f:
-            text.append(" [" + ", ".join(f) + "]", "yellow")
+        text.append(f" {c.id:<{idw if pad else 0}} ")
+        text.append(hp(c, full), hp_style)
+        used = head(c, full, pad)
+        weapon = c.weapon.name + _ammo(b, rs, c, how)
+        if width and used + len(weapon) > width:
+            text.append("\n" + INDENT[:-1])
+            used = len(INDENT)
+        text.append(" " + weapon)
+        used += len(weapon)
+        said = _flags_text(b, rs, c)
+        if said:
+            if width and used + len(said) > width:
+                text.append("\n" + INDENT[:-1])
+            text.append(said, "yellow")
         text.append("\n")
     text.rstrip()
     return text
 
 
 class StatusPanel(Static):
-    def show(self, b: Battle, rs: Ruleset) -> None:
-        self.update(status_text(b, rs))
+    def show(self, b: Battle, rs: Ruleset, width: int = 0) -> None:
+        """``width``: the columns inside the panel (0: no limit)."""
+        self.update(status_text(b, rs, width))

@@ -26,10 +26,12 @@ def upcoming(b: Battle, rs: Ruleset) -> tuple[list[int], str]:
     return [s for s in rest if b.combatants[s].status == ACTIVE], then
 
 
-def turn_line(b: Battle, rs: Ruleset) -> str:
+def turn_line(b: Battle, rs: Ruleset, width: int = 0) -> str:
     """One line: "Round 2 (move phase): ted decides (move) | next: raider_0, kat, then
     charge phase" (or "| next: round 3" when nobody else is left to act in it). A
-    reaction names whose turn it interrupts."""
+    reaction names whose turn it interrupts. Within ``width`` columns (0: no limit) the
+    names that do not fit are counted, not cut: "next: raider_0, kat, 3 more, then
+    round 2"."""
     if b.over:
         w = b.winner
         return f"{round_name(b.round)}: over, " + (
@@ -41,7 +43,14 @@ def turn_line(b: Battle, rs: Ruleset) -> str:
     if 0 <= b.turn < len(b.order) and b.order[b.turn] != dec.combatant:
         line += f" in {b.ids[b.order[b.turn]]}'s turn"
     rest, then = upcoming(b, rs)
-    names = ", ".join(b.ids[s] for s in rest)
-    if names and then:
-        names += f", then {then}"
-    return f"{line} | next: {names or then}"
+    ids = [b.ids[s] for s in rest]
+    out = line
+    for k in range(len(ids), -1, -1):  # as many of the names as fit, whole
+        parts = ids[:k] + ([f"{len(ids) - k} more"] if k < len(ids) else [])
+        names = ", ".join(parts)
+        if names and then:
+            names += f", then {then}"
+        out = f"{line} | next: {names or then}"
+        if not width or len(out) <= width:
+            return out
+    return out if len(out) <= width else line
