@@ -85,7 +85,8 @@ def make(families: list[str], rulesets: list[str]) -> None:
             (FOLDER / f"{name}.yaml").write_text(dump_scenario(data, header), encoding="utf-8")
 
 
-def check(fights: int, families: list[str], rulesets: list[str], out: Path | None) -> None:
+def check(fights: int, families: list[str], rulesets: list[str], out: Path | None,
+          policy: str | None = None) -> None:
     rows = []
     for family in families:
         for ruleset in rulesets:
@@ -94,7 +95,7 @@ def check(fights: int, families: list[str], rulesets: list[str], out: Path | Non
             kinds = FAMILIES[family]
             t = time.perf_counter()
             base = seat("packet", sc, ruleset, kinds, fights=fights)
-            pol = f"policy:{POLICY_OF[family]}_{ruleset}"
+            pol = f"policy:{policy or POLICY_OF[family] + '_' + ruleset}"
             mine = seat(pol, sc, ruleset, kinds, fights=fights)
             lo, hi = difference_interval(mine, base)
             d = mine.win_rate - base.win_rate
@@ -118,12 +119,16 @@ def main() -> None:
     p.add_argument("--family", action="append", choices=list(FAMILIES))
     p.add_argument("--ruleset", action="append", choices=RULESETS)
     p.add_argument("--json", type=Path, help="write the check's rows here")
+    p.add_argument("--policy", help="check this policy file instead of the shipped one "
+                   "(with one --family and one --ruleset)")
     a = p.parse_args()
     families, rulesets = a.family or list(FAMILIES), a.ruleset or list(RULESETS)
     if a.what == "make":
         make(families, rulesets)
     else:
-        check(a.fights, families, rulesets, a.json)
+        if a.policy and (len(families) != 1 or len(rulesets) != 1):
+            p.error("--policy needs one --family and one --ruleset")
+        check(a.fights, families, rulesets, a.json, a.policy)
 
 
 if __name__ == "__main__":
