@@ -162,9 +162,10 @@ class GmSession(Game):
             self.autosave()
         return self.finish()
 
-    def answer(self, slot: int, answer: Answer, echo: str | None = None) -> None:
+    def answer(self, slot: int, answer: Answer, echo: str | None = None,
+               then: tuple[str, ...] = ()) -> None:
         try:
-            super().answer(slot, answer, echo)
+            super().answer(slot, answer, echo, then)
         except TakeBack:
             self.taken_back(slot, answer.action)
 
