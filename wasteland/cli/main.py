@@ -31,6 +31,8 @@ def _emit_json(data: object) -> None:
     typer.echo(json.dumps(data, indent=2))
 
 
+SEED_HELP = ("Seed of the battle's dice: the same seed and the same choices give the same "
+             "fight. [default: a fresh one, printed at the start]")
 SCENARIO_HELP = "Built-in scenario name, or a scenario file (a path: with / or .yaml)."
 AI_HELP = ("The agent that plays the NPCs / enemies: packet (default), scripted, random, "
            "policy:NAME (a shipped policy, or policy:path/to/NAME.npz), cmd:COMMAND (a "
@@ -45,7 +47,7 @@ def fight(
     ruleset: Annotated[str | None, typer.Option(
         callback=lowered,
         help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of the battle's dice. [default: 1]")] = None,
+    seed: Annotated[int | None, typer.Option(help=SEED_HELP)] = None,
     agents: Annotated[str | None, typer.Option(
         help="Agent per side, comma-separated: packet, scripted, random, policy:NAME (a "
              "shipped policy, or policy:path/to/NAME.npz), cmd:COMMAND (a program speaking "
@@ -72,8 +74,10 @@ def fight(
                                              "max_rounds": max_rounds})
         save = save or resume
     else:
+        from wasteland.cli.seeds import fresh_seed
+
         b, per_side = new_fight(ruleset or "pnp", scenario or "vault_corridor",
-                                1 if seed is None else seed,
+                                fresh_seed() if seed is None else seed,
                                 split_agents(agents) if agents is not None else None,
                                 max_rounds)
     from wasteland.agents.external import start_programs
@@ -83,6 +87,10 @@ def fight(
         save, moved = choose_save_path(save, b.session["id"], resume)
         if moved:
             typer.echo(moved, err=True)
+    if seed is None and resume is None:  # drawn: said once the fight is sure to begin
+        from wasteland.cli.seeds import seed_line
+
+        typer.echo(seed_line(b.seed), err=as_json)  # --json keeps stdout JSON only
     try:
         result = fight_on(b, per_side, on_event=None if as_json else typer.echo, save_to=save)
     except Interrupted:
@@ -130,7 +138,7 @@ def play(
         help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None,
     side: Annotated[str | None, typer.Option(
         help="The side you play (name or number). [default: 0]")] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of the battle's dice. [default: 1]")] = None,
+    seed: Annotated[int | None, typer.Option(help=SEED_HELP)] = None,
     resume: Annotated[Path | None, typer.Option(help="Continue a saved game.")] = None,
     save_to: Annotated[Path | None, typer.Option(
         help="Where the game is saved (every round, save, quit, Ctrl-C); another game's save "
@@ -170,7 +178,8 @@ def gm(
         help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None,
     party: Annotated[str | None, typer.Option(
         help="The players' side (name or number). [default: 0]")] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of the NPCs' dice. [default: 1]")] = None,
+    seed: Annotated[int | None, typer.Option(help=SEED_HELP.replace("battle's", "NPCs'"))
+                    ] = None,
     physical_dice: Annotated[bool, typer.Option(
         "--physical-dice", help="Ask for every roll a party member makes.")] = False,
     resume: Annotated[Path | None, typer.Option(help="Continue a saved session.")] = None,
