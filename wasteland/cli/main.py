@@ -12,15 +12,44 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+import typer.core
 
-from wasteland.cli.options import lowered
+from wasteland.cli.options import AGENT_NAMES, lowered
 from wasteland.rules.errors import WastelandError, did_you_mean, one_line
 from wasteland.rules.protocol import RULESETS
 
+
+class WholeLines(typer.core.TyperGroup):
+    """A command group whose list of commands gives each one's first sentence whole,
+    wrapped at the terminal's width, where click would cut it to the width left ("...")."""
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            cmd = self.get_command(ctx, name)
+            if cmd is not None and not cmd.hidden:
+                rows.append((name, cmd.get_short_help_str(limit=10_000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+EXAMPLES = """Start here:
+
+\b
+  wasteland play             fight the AI alone (full-screen at a terminal)
+  wasteland gm --scenario ruined_street --physical-dice
+                             run the NPCs at your table, your dice typed in
+  wasteland fight            AI against AI, every roll printed
+  wasteland scenarios        the built-in maps and who fights on them
+
+wasteland COMMAND --help says more of each; README.md has a tour."""
+
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode=None,  # help texts say "[default: x]": not markup
+                  cls=WholeLines, epilog=EXAMPLES,
                   help="Wasteland: Fallout tabletop combat run by AI agents.")
-bestiary_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+bestiary_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, cls=WholeLines,
                            help="Creatures, weapons, armor and items.")
 app.add_typer(bestiary_app, name="bestiary")
 
@@ -34,10 +63,8 @@ def _emit_json(data: object) -> None:
 SEED_HELP = ("Seed of the battle's dice: the same seed and the same choices give the same "
              "fight. [default: a fresh one, printed at the start]")
 SCENARIO_HELP = "Built-in scenario name, or a scenario file (a path: with / or .yaml)."
-AI_HELP = ("The agent that plays the NPCs / enemies: packet (default), scripted, random, "
-           "policy:NAME (a shipped policy, or policy:path/to/NAME.npz), cmd:COMMAND (a "
-           "program, docs/protocol.md). Without it, the agent "
-           "the scenario names for a side, else packet.")
+AI_HELP = (f"How the NPCs / enemies play: {AGENT_NAMES}. [default: the agent the "
+           f"scenario names for a side, else normal]")
 
 
 @app.command()
@@ -49,10 +76,9 @@ def fight(
         help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None,
     seed: Annotated[int | None, typer.Option(help=SEED_HELP)] = None,
     agents: Annotated[str | None, typer.Option(
-        help="Agent per side, comma-separated: packet, scripted, random, policy:NAME (a "
-             "shipped policy, or policy:path/to/NAME.npz), cmd:COMMAND (a program speaking "
-             "the agent protocol, docs/protocol.md). One name plays every side; a side "
-             "not named plays by its scenario's agent. [default: the scenario's, else packet]")
+        help=f"Agent per side, comma-separated: {AGENT_NAMES}. One name plays every side; "
+             f"a side not named plays by its scenario's agent. [default: the scenario's, "
+             f"else packet]")
     ] = None,
     max_rounds: Annotated[int | None, typer.Option(help="Round limit (default: the scenario's).")] = None,
     save: Annotated[Path | None, typer.Option(
