@@ -88,7 +88,7 @@ def cli(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[s
 
 
 def test_fight_json_reports_faults_and_serve_speaks_on_the_command_line(tmp_path):
-    p = cli("fight", "--scenario", "duel", "--json", "--agents",
+    p = cli("fight", "--scenario", "duel", "--json", "--seed", "1", "--agents",
             f"{spec(GARBAGE)},packet", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     faults = json.loads(p.stdout)["agent_faults"]

@@ -95,7 +95,7 @@ def test_fight_with_a_policy_agent_gives_the_policy_s_reasons(tmp_path):
 def test_a_policy_plays_only_its_creatures_and_the_packet_the_others(tmp_path):
     make_policy(tmp_path, creatures=("raider",))
     p = cli("fight", "--scenario", "ruined_street", "--agents", "packet,policy:tiny.npz",
-            "--json", cwd=tmp_path)
+            "--json", "--seed", "1", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     reasons = {d["actor"]: d["reason"] for d in json.loads(p.stdout)["decisions"]}
     assert reasons["raider_0"].startswith("policy tiny: ")
@@ -128,7 +128,7 @@ def test_a_fight_with_a_policy_agent_stopped_anywhere_resumes_exactly(ruleset, t
 def test_the_fight_command_saves_and_resumes_a_policy_agent(tmp_path):
     make_policy(tmp_path / "p")
     p = cli("fight", "--scenario", "duel", "--agents", "policy:p/tiny.npz,packet", "--save",
-            "f.json", cwd=tmp_path)
+            "f.json", "--seed", "1", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     agents = json.loads((tmp_path / "f.json").read_text())["session"]["agents"]
     assert agents[0]["kind"] == f"policy:{tmp_path / 'p' / 'tiny.npz'}"  # found from anywhere
@@ -349,17 +349,17 @@ def reasons(p: subprocess.CompletedProcess[str]) -> dict[str, set[str]]:
 
 def test_fight_plays_a_side_by_its_scenario_agent_unless_agents_names_it(tmp_path):
     path = scenario_file(tmp_path, "random")
-    by = reasons(cli("fight", "--scenario", str(path), "--json", cwd=tmp_path))
+    by = reasons(cli("fight", "--scenario", str(path), "--json", "--seed", "1", cwd=tmp_path))
     assert by["young_radscorpion_0"] == {"policy tiny"}
     assert by["raider_0"] == {"random"} and "policy tiny" not in by["ted"]
     # --agents naming fewer sides: the others keep their scenario agent
     by = reasons(cli("fight", "--scenario", str(path), "--agents", "packet,packet", "--json",
-                     cwd=tmp_path))
+                     "--seed", "1", cwd=tmp_path))
     assert by["young_radscorpion_0"] == {"policy tiny"} and by["raider_0"] != {"random"}
     # one name plays every side; three name them all
     for agents in ("packet", "packet,packet,packet"):
         by = reasons(cli("fight", "--scenario", str(path), "--agents", agents, "--json",
-                         cwd=tmp_path))
+                         "--seed", "1", cwd=tmp_path))
         assert "policy tiny" not in by["young_radscorpion_0"]
     p = cli("fight", "--scenario", str(path), "--agents", "packet,packet,packet,packet",
             cwd=tmp_path)

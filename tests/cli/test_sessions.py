@@ -233,7 +233,7 @@ def _default_sigint() -> None:
 def test_a_real_ctrl_c_saves_the_game(tmp_path):
     """SIGINT to `wasteland play` waiting at its prompt: exit 130, the game saved."""
     proc = subprocess.Popen([sys.executable, "-m", "wasteland.cli.main", "play", "--scenario",
-                             "duel", "--save-to", "g.json"], cwd=tmp_path, text=True,
+                             "duel", "--seed", "1", "--save-to", "g.json"], cwd=tmp_path, text=True,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, preexec_fn=_default_sigint)
     assert proc.stdin is not None

@@ -121,9 +121,9 @@ def test_going_down_is_seen_even_when_the_member_is_back_up_at_the_end():
             return rs.apply(b, action, check)
 
     s = spec("ruined_street", "pnp", "packet")
-    plain = fight(rs, s, 2)
-    assert any(m.went_down for m in plain.members)  # seed 2: someone falls
-    rec = fight(Reviving(), s, 2)  # type: ignore[arg-type]
+    plain = fight(rs, s, 3)
+    assert any(m.went_down for m in plain.members)  # seed 3: someone falls
+    rec = fight(Reviving(), s, 3)  # type: ignore[arg-type]
     assert revived
     ids = s.party_ids
     for cid in revived:

@@ -86,7 +86,8 @@ def test_full_screen_is_asked_for_by_start_and_plain_otherwise(tmp_path, monkeyp
     import wasteland.tui.app as tui
 
     called: list[Path] = []
-    monkeypatch.setattr(tui, "run_full_screen", lambda b, path, resumed: called.append(path) or 0)
+    monkeypatch.setattr(tui, "run_full_screen",
+                        lambda b, path, resumed, first=None: called.append(path) or 0)
     con = Console(file=io.StringIO())
     assert start("pnp", "duel", "0", 3, None, tmp_path / "a.json", con, iter([]),
                  full_screen=True) == 0

@@ -392,6 +392,10 @@ class AIPacket(Strict):
         return self.min_hp or RUN_AWAY_HP[self.run_away_mode]
 
 
+# the kinds that can give first aid unless a creature's file says otherwise: people
+MEDIC_KINDS = ("human", "character")
+
+
 class Creature(Strict):
     id: Id
     name: Name
@@ -400,9 +404,18 @@ class Creature(Strict):
     size: Literal["tiny", "small", "normal", "large", "huge"] = "normal"
     hit_locations: list[HitLocation] = Field(min_length=1)
     ai: AIPacket = AIPacket()
+    first_aid: StrictBool | None = Field(
+        None, description="whether it can give first aid: hands that can dress a wound and "
+                          "the know-how; default by kind: people (human, character) can, "
+                          "animals, insects, ghouls, mutants and robots cannot")
     pnp: PnPStats
     f2d20: Stats2d20 | None = None
     simple: StatsSimple | None = None
+
+    @property
+    def medic(self) -> bool:
+        """Whether it can give first aid (``first_aid``, else its kind's default)."""
+        return self.first_aid if self.first_aid is not None else self.kind in MEDIC_KINDS
 
 
 Lighting = Literal["clear", "obscured", "heavily_obscured", "barely_visible", "unseen"]

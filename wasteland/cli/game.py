@@ -34,6 +34,7 @@ from .orders import (
     OrderError,
     Orders,
     auto_answer,
+    following,
     load_orders,
     set_rule,
     split_extras,
@@ -489,29 +490,30 @@ class Game:
         try:
             action = choose(words or text, legal, labels, b, self.rs,
                             [label(b, a, slot, dec.slot) for a in legal])
-            self.answer(slot, Answer(action, buy, aim, keep))
+            self.answer(slot, Answer(action, buy, aim, keep), then=rest)
         except (ChoiceError, OrderError) as e:
             dropped = "; ".join((text, *rest))
             why = str(e).split("; legal:")[0]  # the menu that follows lists what is legal
             self.say(f"  not taken: {clip(dropped)} ({why})", "yellow")
             return False
         self.say(f"  {b.ids[slot]}: {action.text(b.ids, slot)} (typed with the answer)", "dim")
-        if self.orders is not None:
-            self.orders.then = rest
         return True
 
-    def answer(self, slot: int, answer: Answer, echo: str | None = None) -> None:
+    def answer(self, slot: int, answer: Answer, echo: str | None = None,
+               then: tuple[str, ...] = ()) -> None:
         """The player's answer: ``echo`` said (once it is accepted), its first action
-        applied, its orders kept for the decisions after it. Raises OrderError when its
-        extras do not fit (nothing is said or taken)."""
+        applied, its orders (with ``then``, the rest of the turn typed after it) kept for
+        the decisions after it. Raises OrderError when its extras do not fit (nothing is
+        said or taken)."""
         first, orders = begin_orders(self.b, self.rs, slot, answer)
+        orders.then = then
         if echo:
             self.say(echo, "bold")
         if first != answer.action:
             self.say(f"  {self.b.ids[slot]}: {first.text(self.b.ids, slot)} (first, with "
                      f"the attack: the minor action is free; noaim does not)", "dim")
         self.apply(first)
-        self.orders = orders
+        self.orders = following(self.b, self.orders, orders)
 
     def npc_turn(self, side: int, slot: int) -> None:
         """One decision of an NPC: its agent chooses, the choice is shown and applied (the
@@ -639,10 +641,9 @@ class Game:
             try:
                 action = self.pick(rest or first)
                 mark = len(b.moves)
-                self.answer(slot, Answer(action, buy, aim, keep))
+                self.answer(slot, Answer(action, buy, aim, keep),
+                            then=tuple(t.strip() for t in then if t.strip()))
                 self.set_asked([*self.asked_at(), mark])
-                if self.orders is not None:
-                    self.orders.then = tuple(t.strip() for t in then if t.strip())
             except (ChoiceError, OrderError) as e:
                 self.say(f"{e} (help for commands)", "red")
                 continue

@@ -161,9 +161,10 @@ class GmSession(Game):
             self.autosave()
         return self.finish()
 
-    def answer(self, slot: int, answer: Answer, echo: str | None = None) -> None:
+    def answer(self, slot: int, answer: Answer, echo: str | None = None,
+               then: tuple[str, ...] = ()) -> None:
         try:
-            super().answer(slot, answer, echo)
+            super().answer(slot, answer, echo, then)
         except TakeBack:
             self.taken_back(slot, answer.action)
 
@@ -288,7 +289,7 @@ def start_gm(ruleset: str | None, scenario: str | None, party: str | None, seed:
              resume: Path | None, save_path: Path | None, console: Console,
              lines: Iterator[str], physical_dice: bool = False, character: str | None = None,
              enemies: str | None = None, ai: str | None = None) -> int:
-    from .play import begin_at_table
+    from .play import begin_at_table, seed_said
 
     options = {"ruleset": ruleset, "scenario": scenario, "party": party, "seed": seed,
                "physical_dice": physical_dice, "character": character, "enemies": enemies,
@@ -300,7 +301,7 @@ def start_gm(ruleset: str | None, scenario: str | None, party: str | None, seed:
     if isinstance(b, int):
         return b  # quit during the set-up rolls
     b.session["options"].setdefault("physical_dice", False)
-    return GmSession(b, console, lines, path, resume).run()
+    return seed_said(GmSession(b, console, lines, path, resume), seed, resume).run()
 
 
 # Quit, TakeBack and ask_faces lived here before cli/dice_prompts.py; still importable

@@ -12,15 +12,44 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+import typer.core
 
-from wasteland.cli.options import lowered
+from wasteland.cli.options import AGENT_NAMES, lowered
 from wasteland.rules.errors import WastelandError, did_you_mean, one_line
 from wasteland.rules.protocol import RULESETS
 
+
+class WholeLines(typer.core.TyperGroup):
+    """A command group whose list of commands gives each one's first sentence whole,
+    wrapped at the terminal's width, where click would cut it to the width left ("...")."""
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            cmd = self.get_command(ctx, name)
+            if cmd is not None and not cmd.hidden:
+                rows.append((name, cmd.get_short_help_str(limit=10_000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+EXAMPLES = """Start here:
+
+\b
+  wasteland play             fight the AI alone (full-screen at a terminal)
+  wasteland gm --scenario ruined_street --physical-dice
+                             run the NPCs at your table, your dice typed in
+  wasteland fight            AI against AI, every roll printed
+  wasteland scenarios        the built-in maps and who fights on them
+
+wasteland COMMAND --help says more of each; README.md has a tour."""
+
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode=None,  # help texts say "[default: x]": not markup
+                  cls=WholeLines, epilog=EXAMPLES,
                   help="Wasteland: Fallout tabletop combat run by AI agents.")
-bestiary_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+bestiary_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, cls=WholeLines,
                            help="Creatures, weapons, armor and items.")
 app.add_typer(bestiary_app, name="bestiary")
 
@@ -31,11 +60,11 @@ def _emit_json(data: object) -> None:
     typer.echo(json.dumps(data, indent=2))
 
 
+SEED_HELP = ("Seed of the battle's dice: the same seed and the same choices give the same "
+             "fight. [default: a fresh one, printed at the start]")
 SCENARIO_HELP = "Built-in scenario name, or a scenario file (a path: with / or .yaml)."
-AI_HELP = ("The agent that plays the NPCs / enemies: packet (default), scripted, random, "
-           "policy:NAME (a shipped policy, or policy:path/to/NAME.npz), cmd:COMMAND (a "
-           "program, docs/protocol.md). Without it, the agent "
-           "the scenario names for a side, else packet.")
+AI_HELP = (f"How the NPCs / enemies play: {AGENT_NAMES}. [default: the agent the "
+           f"scenario names for a side, else normal]")
 
 
 @app.command()
@@ -45,12 +74,11 @@ def fight(
     ruleset: Annotated[str | None, typer.Option(
         callback=lowered,
         help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of the battle's dice. [default: 1]")] = None,
+    seed: Annotated[int | None, typer.Option(help=SEED_HELP)] = None,
     agents: Annotated[str | None, typer.Option(
-        help="Agent per side, comma-separated: packet, scripted, random, policy:NAME (a "
-             "shipped policy, or policy:path/to/NAME.npz), cmd:COMMAND (a program speaking "
-             "the agent protocol, docs/protocol.md). One name plays every side; a side "
-             "not named plays by its scenario's agent. [default: the scenario's, else packet]")
+        help=f"Agent per side, comma-separated: {AGENT_NAMES}. One name plays every side; "
+             f"a side not named plays by its scenario's agent. [default: the scenario's, "
+             f"else packet]")
     ] = None,
     max_rounds: Annotated[int | None, typer.Option(help="Round limit (default: the scenario's).")] = None,
     save: Annotated[Path | None, typer.Option(
@@ -72,8 +100,10 @@ def fight(
                                              "max_rounds": max_rounds})
         save = save or resume
     else:
+        from wasteland.cli.seeds import fresh_seed
+
         b, per_side = new_fight(ruleset or "pnp", scenario or "vault_corridor",
-                                1 if seed is None else seed,
+                                fresh_seed() if seed is None else seed,
                                 split_agents(agents) if agents is not None else None,
                                 max_rounds)
     from wasteland.agents.external import start_programs
@@ -83,6 +113,10 @@ def fight(
         save, moved = choose_save_path(save, b.session["id"], resume)
         if moved:
             typer.echo(moved, err=True)
+    if seed is None and resume is None:  # drawn: said once the fight is sure to begin
+        from wasteland.cli.seeds import seed_line
+
+        typer.echo(seed_line(b.seed), err=as_json)  # --json keeps stdout JSON only
     try:
         result = fight_on(b, per_side, on_event=None if as_json else typer.echo, save_to=save)
     except Interrupted:
@@ -130,7 +164,7 @@ def play(
         help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None,
     side: Annotated[str | None, typer.Option(
         help="The side you play (name or number). [default: 0]")] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of the battle's dice. [default: 1]")] = None,
+    seed: Annotated[int | None, typer.Option(help=SEED_HELP)] = None,
     resume: Annotated[Path | None, typer.Option(help="Continue a saved game.")] = None,
     save_to: Annotated[Path | None, typer.Option(
         help="Where the game is saved (every round, save, quit, Ctrl-C); another game's save "
@@ -170,7 +204,8 @@ def gm(
         help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None,
     party: Annotated[str | None, typer.Option(
         help="The players' side (name or number). [default: 0]")] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of the NPCs' dice. [default: 1]")] = None,
+    seed: Annotated[int | None, typer.Option(help=SEED_HELP.replace("battle's", "NPCs'"))
+                    ] = None,
     physical_dice: Annotated[bool, typer.Option(
         "--physical-dice", help="Ask for every roll a party member makes.")] = False,
     resume: Annotated[Path | None, typer.Option(help="Continue a saved session.")] = None,

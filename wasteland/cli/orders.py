@@ -248,6 +248,19 @@ def load_orders(text: object) -> Orders | None:
         return None
 
 
+def following(b: Battle, old: Orders | None, new: Orders) -> Orders:
+    """The orders in force after an answer whose own orders are ``new``: those, unless
+    the answer was another combatant's (a reaction to the move under way: a party
+    member's 5-ft step) and asks nothing of the decisions after it, while the turn typed
+    before it ("move toward x; attack x") still has parts to take in this turn: then
+    those go on once the reaction is answered."""
+    if (old is not None and old.who != new.who and old.current(b, old.who)
+            and (old.then or old.attack is not None)
+            and new.attack is None and new.buy is None and not new.keep and not new.then):
+        return old
+    return new
+
+
 def begin(b: Battle, rs: Ruleset, slot: int, answer: Answer) -> tuple[Action, Orders]:
     """The first engine action of ``answer`` (Aim, when it aims first) and the orders for
     the decisions after it. Raises OrderError when the extras do not fit."""

@@ -33,6 +33,7 @@ from .dice_prompts import Quit, setup_dice
 from .game import INTERRUPTED, Game
 from .orders import set_rule
 from .prompt import echoes
+from .seeds import fresh_seed, seed_line
 from .session import check_resume_options, new_session
 
 
@@ -65,9 +66,12 @@ def begin(command: str, options: dict[str, Any], resume: Path | None,
         return b
     from .encounter import encounter
 
-    # every option is recorded, those not given as None, so that a resume can tell
+    # every option is recorded, those not given as None, so that a resume can tell; the
+    # seed drawn without --seed too, so that the save replays these dice
     opts = {**options, "ruleset": "pnp", "scenario": "vault_corridor", side_option: "0",
-            "seed": 1, **{k: v for k, v in options.items() if v is not None}}
+            **{k: v for k, v in options.items() if v is not None}}
+    if opts.get("seed") is None:
+        opts["seed"] = fresh_seed()
     sc, me = encounter(opts["scenario"], str(opts[side_option]), opts.get("character"),
                        opts.get("enemies"))
     hook = dice_hook_for(sc, me) if dice_hook_for is not None else None
@@ -86,6 +90,10 @@ def begin_at_table(command: str, options: dict[str, Any], resume: Path | None,
         console.print(text, style=style, highlight=False, markup=False)
 
     echo = echoes(lines)
+    if resume is None and options.get("seed") is None:
+        options = {**options, "seed": fresh_seed()}
+        if options.get("physical_dice"):  # said before the set-up rolls at the table
+            say(seed_line(options["seed"]), "bold")
 
     def read() -> str | None:
         line = next(lines, None)
@@ -133,5 +141,16 @@ def start(ruleset: str | None, scenario: str | None, side: str | None, seed: int
     if full_screen:  # a person at a terminal: the Textual game, on this same Game
         from wasteland.tui.app import run_full_screen
 
-        return run_full_screen(b, path, resume)
-    return Game(b, console, lines, path, resume).run()
+        drawn = seed is None and resume is None  # the log begins with it
+        return run_full_screen(b, path, resume, seed_line(b.seed) if drawn else None)
+    return seed_said(Game(b, console, lines, path, resume), seed, resume).run()
+
+
+def seed_said(game: Game, seed: int | None, resume: Path | None) -> Game:
+    """``game``, having said the seed its new session drew (without --seed), unless it
+    was said before the set-up rolls; once the game is made, so that a session refused
+    (an unknown --ai) says nothing but why."""
+    b = game.b
+    if seed is None and resume is None and not b.session["options"].get("physical_dice"):
+        game.say(seed_line(b.seed), "bold")
+    return game

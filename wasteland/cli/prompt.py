@@ -1,7 +1,9 @@
 """Reading a human's choice among the legal actions: a number from the menu, or the
 action's notation where every word may be shortened to an unambiguous prefix
 ("att rad he" for "attack radscorpion_0 head"); a word typed whole wins over a longer
-one it begins ("attack you" is the attack, not "attack2 young_radscorpion_0"). Failing
+one it begins ("attack you" is the attack, not "attack2 young_radscorpion_0"), and a
+shortened action word means the plain action, not a variant named longer ("att you" is
+the attack too; attack2 is typed in full, or as its number). Failing
 those, the plain words the menu shows (words.py) match too: "pistol whip raider" for
 "whip raider_0"."""
 
@@ -47,6 +49,7 @@ def match(text: str, legal: list[Action], labels: list[str],
         whole = [(a, lab) for a, lab in found if lab.lower().split()[i] == w]
         if whole:
             found = whole
+    found = _plain_kind(found)
     if len(found) == 1:
         return found[0][0]
     if found:
@@ -59,6 +62,18 @@ def match(text: str, legal: list[Action], labels: list[str],
             raise ChoiceError(f"{clip(text)!r} is ambiguous: "
                               f"{', '.join(lab for _, lab in said)}")
     raise ChoiceError(f"{clip(text)!r} is not a legal action now; legal: {', '.join(labels)}")
+
+
+def _plain_kind(found: list[tuple[Action, str]]) -> list[tuple[Action, str]]:
+    """Of actions a shortened first word begins, the plain kind over its variants that
+    extend it ("att" is attack, not attack2; "ral" is rally, not rally_with): the
+    variants are typed in full. Only the action's own word: two targets whose ids
+    begin alike (raider_1, raider_10) stay ambiguous."""
+    kinds = {lab.lower().split()[0] for _, lab in found}
+    base = min(kinds, key=len) if kinds else ""
+    if len(kinds) < 2 or not all(k.startswith(base) for k in kinds):
+        return found
+    return [(a, lab) for a, lab in found if lab.lower().split()[0] == base]
 
 
 def _says(plain: str, words: list[str]) -> bool:

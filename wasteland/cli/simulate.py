@@ -18,7 +18,8 @@ from typing import Annotated, Any
 
 import typer
 
-from wasteland.cli.options import lowered
+from wasteland.cli.options import AGENT_NAMES, lowered
+from wasteland.rules.protocol import RULESETS
 from wasteland.sim.request import DEFAULT_FIGHTS, SimRequest
 
 
@@ -76,7 +77,7 @@ def simulate(
         help="Built-in scenario name, or a scenario file (a path: with / or .yaml). "
              "[default: vault_corridor]")] = None,
     ruleset: Annotated[str | None, typer.Option(
-        callback=lowered, help="Rules: pnp, f2d20. [default: pnp]")] = None,
+        callback=lowered, help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None,
     side: Annotated[str | None, typer.Option(
         help="The party's side, whose odds are counted (name or number). [default: 0]")] = None,
     party: Annotated[str | None, typer.Option(
@@ -86,8 +87,8 @@ def simulate(
         help="The enemies, as --party ('3 radscorpion, super_mutant'). [default: the map's]")
     ] = None,
     agents: Annotated[str | None, typer.Option(
-        help="Agent per side, comma-separated: packet, scripted, random, policy:NAME. One "
-             "name plays every side. [default: the scenario's, else packet]")] = None,
+        help=f"Agent per side, comma-separated: {AGENT_NAMES}. One name plays every side. "
+             f"[default: the scenario's, else packet]")] = None,
     fights: Annotated[int, typer.Option(
         "-n", "--fights", help=f"Fights (the cap with --until-precision). "
                                f"[default: {DEFAULT_FIGHTS}]")] = DEFAULT_FIGHTS,

@@ -273,6 +273,10 @@ def _choice(key: tuple[str, str | None]) -> tuple[float, ...]:
 
 
 _DOWN: Final[Floats] = (0.0,) * (len(SLOT_FEATURES) - 4)
+# one out of the fight that a 2d20 attack targets (the dying may be attacked, seed 002):
+# all that is said of it is that it is the subject
+_DOWN_SUBJECT: Final[Floats] = tuple(
+    1.0 if name == "reaction_subject" else 0.0 for name in SLOT_FEATURES[4:])
 _WHOLE: Final[Floats] = (0.0, 0.0, 0.0)  # no crippled head, arms or legs
 _SEEN: Final[Floats] = (1.0, 0.0, 0.0)  # seen now, 0 rounds ago, not "never seen"
 _NEVER: Final[Floats] = (0.0, 1.0, 1.0)
@@ -720,7 +724,7 @@ class Encoder:
             o = cs[j]
             if o.status != ACTIVE:  # out of the fight: who it was is all that is left
                 out.append(prefix[j])
-                out.append(_DOWN)
+                out.append(_DOWN_SUBJECT if o is subj else _DOWN)
                 continue
             out.append(prefix_alive[j])
             p = o.pos

@@ -130,6 +130,10 @@ def _bestiary(d: dict[str, Any], where: str, ruleset: str) -> Bestiary:
     src = Path(f"{where}: bestiary")
     for kind, model in models.items():
         for i, data in enumerate(d[kind]):
+            if kind == "creatures" and isinstance(data, dict) and "first_aid" not in data:
+                # saved before the bestiary said who gives first aid, when anyone with a
+                # free hand could: such a fight replays, and goes on, as it was played
+                data = {**data, "first_aid": True}
             obj: Any = parse_entry(model, data, f"{where}: bestiary.{kind}[{i}]", kind)
             b.add(kind, obj, src)
     b.check((ruleset,) if ruleset in RULESETS else RULESETS)

@@ -611,9 +611,13 @@ class PlayApp(App[int]):
             self.exit(0)
 
 
-def run_full_screen(b: Battle, save_path: Path, resumed: Path | None = None) -> int:
-    """Play ``b`` full-screen; on leaving, save and say where (and how to come back)."""
+def run_full_screen(b: Battle, save_path: Path, resumed: Path | None = None,
+                    first: str | None = None) -> int:
+    """Play ``b`` full-screen; on leaving, save and say where (and how to come back).
+    ``first``: a line the log begins with (the seed a new game drew)."""
     game = ScreenGame(b, save_path, resumed)
+    if first:
+        game.say(first, "bold")
     app = PlayApp(game, npc_pause=0.4)
     code = 0
     try:

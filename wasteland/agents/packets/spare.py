@@ -77,6 +77,12 @@ class Spare(Aid):
         if self._legal(view, Action("attack", t.slot)):
             return self._end(view, f"ends its turn: no more attacks on {t.id} worth taking"
                                    f"{hold}")
+        if (tactics_of(b).can_attack(b, me, t, me.active_weapon)
+                or (me.cond and me.cond.get("attacked") == b.round)):
+            # in reach, or just attacked (2d20: its major actions, bought ones too, spent):
+            # what stops it is the turn, not the distance
+            return self._end(view, f"ends its turn: no action left this turn to attack "
+                                   f"{t.id} with{hold}")
         if p.distance == "stay":
             return self._end(view, f"holds position (distance stay): {t.id} out of reach")
         return self._end(view, f"{t.id} out of reach and no way closer this turn")

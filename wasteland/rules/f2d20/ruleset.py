@@ -271,6 +271,7 @@ class F2d20(Aid):
             chem = b.items[_heal_item(b, c, CHEM_KIND[held]) or ""]
             heals, derads = chem.f2d20_heal > 0, chem.f2d20_rads > 0
         attack_ok = major_ok and S.usable(c, c.weapon)
+        medic = c.creature.medic  # first aid: only those the bestiary says can give it
         # can_attack's checks on the weapon in hand, made once for every enemy below
         arm = c.arm(c.active_weapon)
         prof = arm.f2d20
@@ -290,7 +291,7 @@ class F2d20(Aid):
                 if t.side != side:  # seed 002 Dying: damage while dying adds an injury
                     if attack_ok and self.can_attack(b, c, t, c.active_weapon):
                         ids.extend(self._attack_ids(t))
-                elif major_ok and self._needs_aid(t) and g.dist(c.pos, t.pos) <= 1:
+                elif major_ok and medic and self._needs_aid(t) and g.dist(c.pos, t.pos) <= 1:
                     ids.append(FIRST_AID[t.slot])
                 continue
             ts, tp = t.slot, t.pos
@@ -340,7 +341,7 @@ class F2d20(Aid):
             if major_ok:
                 if g.sight[mine][tp] and not t.cond.get("assist"):
                     ids.append(ASSIST[ts])
-                if near and self._needs_aid(t):
+                if near and medic and self._needs_aid(t):
                     ids.append(FIRST_AID[ts])
         if minor_ok:
             if c.cond.get("aim") != b.round:
@@ -373,7 +374,7 @@ class F2d20(Aid):
             if not c.readied and not c.cond.get("ready"):
                 ids.append(READY)
                 ids.append(READY_DEFEND)
-            if self._needs_aid(c):
+            if medic and self._needs_aid(c):
                 ids.append(FIRST_AID[c.slot])
         ids.sort()
         return ids

@@ -276,7 +276,7 @@ class PnP:
         heal = _heal_item(c, b) if c.items else None
         # large actions
         hands = free_hands(c)
-        medic = hands > 0 and c.creature.kind != "robot"
+        medic = hands > 0 and c.creature.medic  # who can: the bestiary (first_aid)
         prepared = c.readied or bool(c.cond and c.cond.get("ready"))
         if not prepared:
             if sp > 0:

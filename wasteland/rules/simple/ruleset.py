@@ -405,6 +405,7 @@ class Simple:
               and c.ammo.get(w.ammo or "", 0) > 0):
             yield RELOAD
         heal = _heal_item(b, c)
+        medic = c.creature.medic  # first aid: only those the bestiary says can give it
         for t in b.combatants:
             if t.side == c.side:
                 near = t is c or h.dist(c.pos, t.pos) <= 1
@@ -412,7 +413,7 @@ class Simple:
                     continue
                 if heal and (t.hp < t.max_hp or t.cond.get("bleeding")):
                     yield STIM[t.slot]
-                if _needs_aid(t):
+                if medic and _needs_aid(t):
                     yield FIRST_AID[t.slot]
                 continue
             if t.status != ACTIVE:
