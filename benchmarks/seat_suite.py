@@ -11,6 +11,9 @@ check: the packet's record in each seat again, compared with the recorded one: "
 (the exact counts; the engine is deterministic), "changed" (other counts, the rate within
 the recorded interval) or "DRIFTED" (the rate outside the recorded 95% interval or out
 of the band where the seat carries a bar). Exits 1 when a seat drifted. One process.
+check --record: after a rule change, the new records (and first100) written to suite.yaml
+for the seats still in the band, the line-ups kept; a seat out of the band is left as it
+was and reported, for `tune`.
 """
 
 from __future__ import annotations
@@ -46,10 +49,13 @@ def table(seats: list[Seat], markdown: bool) -> None:
                   f"{'bar' if s.bar else 'NO BAR'}  {s.change}")
 
 
-def check(seats: list[Seat], fights: int | None) -> int:
+def check(seats: list[Seat], fights: int | None, record: bool = False) -> int:
+    from wasteland.arena.tuner import existing_entries, write_suite
     from wasteland.training.seats import Record
 
     drifted = 0
+    entries = {e["id"]: e for e in existing_entries()} if record else {}
+    out_of_band: list[str] = []
     for s in seats:
         n = fights or s.fights
         t = time.perf_counter()
@@ -62,6 +68,18 @@ def check(seats: list[Seat], fights: int | None) -> int:
         print(f"{s.id:34} recorded {pct(s.rate):>6} ({s.wins}/{s.fights})  now "
               f"{pct(r.win_rate):>6} ({r.wins}/{r.fights})  {word}  "
               f"{time.perf_counter() - t:.1f}s", flush=True)
+        if record and not same:
+            if s.bar and not BAND[0] <= r.win_rate <= BAND[1]:
+                out_of_band.append(s.id)
+                continue
+            first = s.measure("packet", fights=100).wins
+            entries[s.id]["packet"] = {"fights": n, "wins": r.wins, "losses": r.losses,
+                                       "draws": r.draws, "first100": first}
+    if record:
+        write_suite(list(entries.values()))
+        print(f"records written; out of the band, left for `tune`: "
+              f"{', '.join(out_of_band) or 'none'}")
+        return 1 if out_of_band else 0
     print(f"{len(seats)} seats, {drifted} drifted")
     return 1 if drifted else 0
 
@@ -77,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="fights a confirmed line-up (tune, default 2000) or a check "
                          "(default: the recorded count)")
     ap.add_argument("--markdown", action="store_true", help="table: as Markdown")
+    ap.add_argument("--record", action="store_true",
+                    help="check: write the new records of seats still in the band")
     a = ap.parse_args(argv)
     try:
         if a.command == "tune":
@@ -91,7 +111,9 @@ def main(argv: list[str] | None = None) -> int:
         if a.command == "table":
             table(seats, a.markdown)
             return 0
-        return check(seats, a.fights)
+        if a.record and a.fights is not None:
+            ap.error("--record keeps each seat's recorded count of fights: drop --fights")
+        return check(seats, a.fights, a.record)
     except WastelandError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
