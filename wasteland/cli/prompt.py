@@ -3,7 +3,8 @@ action's notation where every word may be shortened to an unambiguous prefix
 ("att rad he" for "attack radscorpion_0 head"); a word typed whole wins over a longer
 one it begins ("attack you" is the attack, not "attack2 young_radscorpion_0"). Failing
 those, the plain words the menu shows (words.py) match too: "pistol whip raider" for
-"whip raider_0"."""
+"whip raider_0", "take out a stim" for "draw_chem stimpak" (whose notation the menu
+does not show: it reads as code)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from wasteland.rules.errors import NotationError, clip
 from wasteland.rules.protocol import Ruleset
 
 from .menu import destinations
+from .words import coded
 
 
 class ChoiceError(ValueError):
@@ -48,16 +50,20 @@ def match(text: str, legal: list[Action], labels: list[str],
             found = whole
     if len(found) == 1:
         return found[0][0]
+    # what the errors name each action by: its plain words where its notation is code
+    shown = {a: p if coded(a) else lab for a, lab, p in zip(legal, labels, plain or labels)}
     if found:
-        raise ChoiceError(f"{clip(text)!r} is ambiguous: {', '.join(lab for _, lab in found)}")
+        raise ChoiceError(f"{clip(text)!r} is ambiguous: "
+                          f"{', '.join(shown[a] for a, _ in found)}")
     if plain:
         said = [(a, lab) for a, lab, p in zip(legal, labels, plain) if _says(p, words)]
         if len(said) == 1:
             return said[0][0]
         if said:
             raise ChoiceError(f"{clip(text)!r} is ambiguous: "
-                              f"{', '.join(lab for _, lab in said)}")
-    raise ChoiceError(f"{clip(text)!r} is not a legal action now; legal: {', '.join(labels)}")
+                              f"{', '.join(shown[a] for a, _ in said)}")
+    raise ChoiceError(f"{clip(text)!r} is not a legal action now; legal: "
+                      f"{', '.join(shown[a] for a in legal)}")
 
 
 def _says(plain: str, words: list[str]) -> bool:

@@ -33,6 +33,11 @@ def glyph(slot: int) -> str:
     return "0123456789abcdefghijklmnopqrstuvwxyz"[slot] if slot < 36 else "?"
 
 
+def ammo_name(ammo: str) -> str:
+    """An ammunition id as a person reads it: "40mm grenade", not "40mm_grenade"."""
+    return ammo.replace("_", " ")
+
+
 def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS) -> str:
     b = battle
     g = b.grid
@@ -94,7 +99,7 @@ def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS
         ammo = ""
         if zoned:  # no magazines: the weapon fires from the supply
             if w.ammo:
-                ammo = f" ({c.ammo.get(w.ammo, 0)} {w.ammo})"
+                ammo = f" ({c.ammo.get(w.ammo, 0)} {ammo_name(w.ammo)})"
         elif w.magazine != "none":
             ammo = f" {st.loaded}/{w.capacity}"
             if w.ammo:
