@@ -174,3 +174,31 @@ def test_healing_without_dice_says_what_it_healed():
     stim = Healed("ann", "ann", "stimpak", "4", [], 3, 12, 12)
     assert stim.text() == "ann uses a stimpak: up to 4, 3 HP healed (HP 12/12)"
     assert "()" not in Healed("ann", "ann", "stimpak", "4", [], 4, 9, 12).text()
+
+
+def test_a_coded_notation_is_shown_in_words_and_still_taken_typed():
+    """2d20: the menu says "take out a stimpak" and "draw <weapon>", not `draw_chem
+    stimpak` or `draw 1`; the words and the old notation both choose it (saves and
+    scripts keep the notation)."""
+    from tests.agents.test_packets import scenario, start
+    from wasteland.cli.prompt import ChoiceError, match
+    from wasteland.cli.words import label
+    from wasteland.rules.actions import Action
+
+    rs, b = start("f2d20", scenario([[("vault_dweller", (2, 3))], [("raider", (8, 3))]]))
+    me = b.combatants[0]
+    legal = rs.legal_actions(b)
+    chem, draw = Action("draw_chem", None, "stimpak"), Action("draw", None, "1")
+    assert chem in legal and draw in legal
+    notations = [a.text(b.ids, 0) for a in legal]
+    menu = dict(zip(legal, labelled(b, rs, "act", legal, notations)))
+    assert menu[chem] == "take out a stimpak"
+    assert menu[draw] == f"draw {me.weapons[1].name}"
+    plain = [label(b, a, 0, "act") for a in legal]
+    for typed in ("draw_chem stimpak", "take out a stim", "draw_c st"):
+        assert match(typed, legal, notations, plain) == chem, typed
+    assert match("draw 1", legal, notations, plain) == draw
+    # an error lists the actions as the menu names them
+    with pytest.raises(ChoiceError) as e:
+        match("fly", legal, notations, plain)
+    assert "take out a stimpak" in str(e.value) and "draw_chem" not in str(e.value)

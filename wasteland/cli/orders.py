@@ -266,7 +266,7 @@ def begin(b: Battle, rs: Ruleset, slot: int, answer: Answer) -> tuple[Action, Or
         costs = rs.tactics.extra_dice_cost
         if a.kind not in ATTACKS:
             raise OrderError(f"+{answer.buy} buys d20s for an attack; "
-                             f"{a.text(b.ids, slot)} is not one")
+                             f"{Answer(a).said(b, slot)} is not one")
         if answer.buy > MAX_BUY:
             raise OrderError(f"+{answer.buy}: at most +{MAX_BUY} d20s")
         pool = int(b.extra["pools"][b.combatants[slot].side])
