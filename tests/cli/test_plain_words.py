@@ -90,8 +90,8 @@ def walk(ruleset: str, scenario: str, agents: tuple[str, str], seed: int, decisi
     return texts, {*b.ids, scenario}, kinds
 
 
-FIGHTS = {rs: [("ruined_street", ("packet", SEARCH), 3, 120),
-              ("robot_depot", (SEARCH, "packet"), 1, 90),
+FIGHTS = {rs: [("ruined_street", ("packet", SEARCH), 3, 100),
+              ("robot_depot", (SEARCH, "packet"), 1, 70),
               (third, ("packet", "packet"), 2, 300)]
           for rs, third in (("pnp", "vault_corridor"), ("simple", "night_field"),
                             ("f2d20", "desert_wash"))}
@@ -99,8 +99,8 @@ FIGHTS = {rs: [("ruined_street", ("packet", SEARCH), 3, 120),
 WANTED = {
     "pnp": {"reload", "first_aid", "draw", "stimpak", "attack"},
     "simple": {"reload", "first_aid", "draw", "stimpak", "charge"},
-    "f2d20": {"draw_chem", "first_aid", "rally_with", "ready_to", "buy", "boost", "draw",
-              "reload"} - {"reload"},  # 2d20 guns fire from the supply: no reload
+    # 2d20 guns fire from the supply: no reload
+    "f2d20": {"draw_chem", "first_aid", "rally_with", "ready_to", "buy", "boost", "draw"},
 }
 
 
@@ -124,9 +124,9 @@ def test_every_text_of_a_fight_is_in_plain_words(ruleset):
 def driver(first: list[str]) -> Iterator[str]:
     """The GM's lines: ``first``, then at every decision the alternatives, the hint, and
     Enter (the hint, or the NPC's proposal); a bad action and an undo on the way; quit
-    after a hundred decisions."""
+    after sixty decisions."""
     yield from first
-    for i in range(100):
+    for i in range(60):
         if i == 30:
             yield "fly"
             yield "undo"
