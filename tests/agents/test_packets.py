@@ -10,6 +10,7 @@ import pytest
 
 from wasteland.agents.base import view_of
 from wasteland.agents.packets import PacketAgent
+from wasteland.agents.packets.traits import chems
 from wasteland.agents.random_agent import RandomAgent
 from wasteland.bestiary.loader import check_scenario, default_bestiary, load_scenario, scenario_names
 from wasteland.bestiary.models import Scenario
@@ -173,7 +174,7 @@ def test_hurt_too_much_flees_with_an_injured_leg(rules: str) -> None:
     assert decide(rs, b, min_hp=0, hurt_too_much=["leg"])[0].option != "away"
     me.crippled["leg"] = 1
     action, reason = decide(rs, b, min_hp=0, hurt_too_much=["leg"])
-    assert action.option == "away" and "leg hurt too much" in reason
+    assert action.option == "away" and "its leg hurt too much" in reason
     assert decide(rs, b, min_hp=0, hurt_too_much=["arm"])[0].option != "away"
 
 
@@ -198,7 +199,7 @@ def test_a_2d20_gunman_in_reach_steps_out_of_it_instead_of_drawing_a_knife() -> 
     rs, b = start("f2d20", scenario(sides, rows=room))
     me = b.combatants[0]
     action, reason = decide(rs, b, distance="snipe", best_weapon="ranged")
-    assert action == Action("move", 1, "away") and "distance snipe" in reason, reason
+    assert action == Action("move", 1, "away") and "shoot from range" in reason, reason
     rs.apply(b, action)
     assert b.grid.dist(me.pos, b.combatants[1].pos) > 1 and me.weapon.kind == "ranged"
     action, reason = first_attack(rs, b, distance="snipe", best_weapon="ranged")
@@ -245,7 +246,7 @@ def test_stay_close_keeps_near_its_leader(rules: str) -> None:
     sides = [[("raider", (1, 2)), ("raider", (14, 2))], [("feral_ghoul", (28, 2))]]
     rs, b = start(rules, scenario(sides, rows=wide), slot=1)
     action, reason = decide(rs, b, distance="stay_close", min_to_hit=90)
-    assert action == Action("move", 0, "toward") and "stay_close" in reason
+    assert action == Action("move", 0, "toward") and "keeps close to" in reason
 
 
 # --- attack_who -------------------------------------------------------------------------
@@ -311,7 +312,7 @@ def test_a_free_attack_respects_min_to_hit(rules: str) -> None:
     assert rs.decider(b).reaction is not None
     assert decide(rs, b, min_to_hit=0)[0].kind == "attack"
     action, reason = decide(rs, b, min_to_hit=100)
-    assert action == END and "min_to_hit 100" in reason
+    assert action == END and "it attacks at 100% or better" in reason
 
 
 # --- chem_use -----------------------------------------------------------------------------
@@ -324,12 +325,12 @@ def test_chem_use_heals_when_hurt_and_never_when_never(rules: str) -> None:
         to_phase(rs, b, 0, "action")
     action, reason = decide(rs, b, chem_use="stims_when_hurt", min_hp=0)
     if rules == "f2d20":  # seed 002: a chem not in hand is drawn first (a minor action)
-        assert action == Action("draw_chem", None, "stimpak") and "chem_use" in reason
+        assert action == Action("draw_chem", None, "stimpak") and "uses stimpaks when hurt" in reason
         assert decide(rs, b, chem_use="never", min_hp=0)[0].kind != "draw_chem"
         b.extra["pools"][me.side] = 1  # the AP for a second minor action, to take it now
         rs.apply(b, action)
         action, reason = decide(rs, b, chem_use="stims_when_hurt", min_hp=0)
-    assert action == Action("stimpak", 0) and "chem_use" in reason
+    assert action == Action("stimpak", 0) and "uses stimpaks when hurt" in reason
     assert decide(rs, b, chem_use="never", min_hp=0)[0].kind != "stimpak"
     me.hp = me.max_hp - 1  # barely scratched: not yet
     assert decide(rs, b, chem_use="stims_when_hurt", min_hp=0)[0].kind != "stimpak"
@@ -341,10 +342,10 @@ def test_best_weapon_draws_the_preferred_kind(rules: str) -> None:
     rs, b = start(rules, scenario([[("vault_dweller", (2, 3))], [("raider", (6, 3))]]))
     b.combatants[0].active_weapon = 1  # the knife in hand
     action, reason = decide(rs, b, best_weapon="ranged")
-    assert action == Action("draw", None, "0") and "best_weapon ranged" in reason
+    assert action == Action("draw", None, "0") and "prefers ranged weapons" in reason
     rs, b = start(rules, scenario([[("vault_dweller", (2, 3))], [("raider", (3, 3))]]))
     action, reason = decide(rs, b, best_weapon="melee")  # the raider in reach of the knife
-    assert action == Action("draw", None, "1") and "best_weapon melee" in reason
+    assert action == Action("draw", None, "1") and "prefers melee weapons" in reason
 
 
 # --- called_freq --------------------------------------------------------------------------
@@ -361,7 +362,7 @@ def test_called_freq_100_calls_every_shot_and_0_none(rules: str) -> None:
             assert action.kind in ("attack", "vats"), reason
             assert (action.option is not None) is called, reason
             if called:
-                assert "called_freq 100" in reason
+                assert "it always aims at a body part" in reason
 
 
 @BOTH
@@ -393,7 +394,8 @@ def test_be_careful_holds_an_area_weapon_near_an_ally(rules: str) -> None:
         action, reason = decide(rs, b, area_attack_mode=mode, best_weapon="ranged",
                                 called_freq=0)
         if not fires:
-            assert f"area_attack_mode {mode}" in reason, reason
+            assert ("it never fires area weapons" if mode == "never" else
+                    "keeps area fire off its own") in reason, reason
         action, reason = decide(rs, b, area_attack_mode=mode, best_weapon="ranged",
                                 called_freq=0)
         if action.kind == "aim":
@@ -519,7 +521,7 @@ def test_radaway_when_radiation_has_cut_max_hp_to_the_chem_use_share() -> None:
         if not uses:
             assert "RadAway" not in reason
             continue
-        assert f"{max_hp}/16" in reason and f"chem_use {chem}" in reason
+        assert f"{max_hp}/16" in reason and chems(chem) in reason
         b.extra["pools"][me.side] = 1  # the AP for a second minor action
         rs.apply(b, action)
         action, reason = decide(rs, b, chem_use=chem, min_hp=0)

@@ -103,7 +103,7 @@ def test_pnp_first_aid_for_a_hurt_patient_only_with_medicine_and_no_stimpak() ->
         assert kind == does, (ranks, stims, chem, hp, reason)
         if does == "first_aid":
             assert action.target == 0 and f"HP {hp}/30" in reason
-            assert ("chem_use never" if chem == "never" else "no healing item left") in reason
+            assert ("never uses chems" if chem == "never" else "no healing item left") in reason
             assert f"Medicine {ranks}" in reason
 
 
@@ -289,7 +289,7 @@ def test_2d20_readies_a_defend_for_a_coming_brawler_when_not_aggressive() -> Non
         action, reason = decide(rs, b, aggression=aggression, **base)
         assert (action == Action("ready_to", None, "defend")) is readies, reason
         if readies:
-            assert "feral_ghoul_0 comes within reach" in reason and "aggression 49" in reason
+            assert "feral_ghoul_0 comes within reach" in reason and "a steady fighter" in reason
 
 
 # --- 2d20: first aid ---------------------------------------------------------------------------
@@ -328,7 +328,7 @@ def test_2d20_first_aid_heals_when_hurt_with_no_healing_item() -> None:
                                 min_to_hit=to_hit, distance="stay")
         assert (action == Action("first_aid", 0)) is aids, (creature, hp, reason)
         if aids:
-            assert f"HP {hp}/16 under 50%, chem_use never, Medicine 2" in reason
+            assert f"HP {hp}/16 under 50%, never uses chems, Medicine 2" in reason
 
 
 def test_pnp_packets_never_speak() -> None:

@@ -415,7 +415,8 @@ def test_a_kept_choice_says_when_a_better_looking_rival_was_too_close_to_switch(
         side = b.combatants[v.decision.combatant].side
         action = agents[side].act(v)
         reason = agents[side].last_reason or ""
-        m = re.search(r"keeps the packet's .*?; next best .*? ([+-]\d+)% \+-", reason)
+        m = re.search(r"keeps the packet's .*?; next best .*? ([+-]\d+)% "
+                      r"(?:give or take|in the one)", reason)
         if m:
             kept.append((int(m.group(1)), "too close to switch" in reason))
         rs.apply(b, action)

@@ -89,7 +89,7 @@ def test_a_guided_side_plays_its_policy_kinds_by_the_policy_and_the_rest_by_the_
         got = agent.act(v)
         if side == 1:
             assert ACTION_INDEX[got] == guide.ranked(v, guide.policy(b, v.me.slot))[0][0]
-            assert agent.last_reason.startswith("policy radscorpion_f2d20")
+            assert agent.last_reason.startswith("policy radscorpion f2d20")
         else:
             assert agent.last_reason.startswith("packet: ")
         seen[side] += 1
@@ -166,7 +166,7 @@ def test_a_guided_search_says_which_policy_played_and_plays_a_legal_fight():
             reasons.append(agents[1].last_reason)
         rs.apply(b, action)  # checked: an illegal action raises
     searched = [r for r in reasons if "continuations" in r]
-    assert searched and all("radscorpion_f2d20 playing radscorpion" in r for r in searched)
+    assert searched and all("policy radscorpion f2d20 playing Radscorpion" in r for r in searched)
 
 
 def test_the_guided_search_never_reads_the_battles_dice():

@@ -25,7 +25,10 @@ from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.protocol import RULESETS, Ruleset, get_ruleset
 
 SEEDS = (0, 1, 2)
-FIELD_REASONS = ("best_weapon", "distance charge", "area_attack_mode", "its own blast")
+# a packet field's words in a reason (agents/packets/traits.py): best_weapon, distance
+# charge, area_attack_mode
+FIELD_REASONS = ("prefers ", "any weapon will do", " to charge ", "never fires area weapons",
+                 "keeps area fire off its own", "its own blast")
 
 
 def loaded(rules: str, c: Combatant, ws: int) -> bool:

@@ -101,7 +101,7 @@ def test_2d20_combat_dice_are_typed_by_face_and_logged_by_meaning(tmp_path):
     assert "b (blank) or e (effect)" in dice_prompt("ted", 6, 3, "combat dice")
     ev = CombatDiceRolled("rad", "head", [1, 2, 4, 6], 4, 1, [], 0, "physical DR", 4,
                           "physical", 4, 8)
-    assert "4 CD (1, 2, blank, effect) = 4, 1 effect" in ev.text()
+    assert "4 CD (1, 2, blank, 1+effect) = 4, 1 effect" in ev.text()
 
 
 def test_2d20_combat_dice_prompt_names_the_dice_and_the_dr(tmp_path):
@@ -119,7 +119,7 @@ def test_2d20_combat_dice_prompt_names_the_dice_and_the_dr(tmp_path):
             last = con.file.getvalue().rstrip().splitlines()[-1]
             yield "e e 2 b b 1" if "(combat dice)" in last else line
     start_gm("f2d20", "duel", "0", 4, None, tmp_path / "faces.json", con, by_face(), True)
-    assert "6 CD (effect, effect, 2, blank, blank, 1) = 5, 2 effects" in con.file.getvalue()
+    assert "6 CD (1+effect, 1+effect, 2, blank, blank, 1) = 5, 2 effects" in con.file.getvalue()
     b = saves.load(tmp_path / "faces.json")
     assert any(h.startswith("@dice ted 6d6 5 5 2 3 3 1 (combat dice)") for h in b.history)
 

@@ -39,7 +39,7 @@ def _mine(g: Game) -> list[str]:
 def test_an_attack_with_plus_n_buys_that_many_d20s_without_asking(tmp_path):
     g, out = _game(tmp_path, [f"attack {SCORP} +2"])
     assert _mine(g)[:3] == ["aim", f"attack {SCORP}", "buy 2"]
-    assert "ted: buy 2 (+2 with the attack)" in out
+    assert "ted: buy 2 more d20s for 3 AP (+2 with the attack)" in out
     assert "decides (dice)" not in out
     # the menu's number takes the extras too
     g, out = _game(tmp_path, ["9 +1"])
@@ -50,7 +50,8 @@ def test_buy_auto_takes_the_ais_choice_and_buy_ask_asks(tmp_path):
     g, out = _game(tmp_path, [f"attack {SCORP}"])
     bought = _mine(g)[2]
     n = int(bought.split()[1])
-    assert f"ted: {bought} (buy auto: buys {n} extra d20" in out
+    said = "no extra d20s" if n == 0 else f"buy {n} more d20"
+    assert f"ted: {said}" in out and f"(buy auto: buys {n} extra d20" in out
     g, out = _game(tmp_path, ["set buy ask", f"attack {SCORP}", "buy 0"])
     assert "buy ask: an attack without +N asks" in out
     assert "ted decides (dice)" in out and _mine(g)[2] == "buy 0"
@@ -61,7 +62,7 @@ def test_the_boost_rule_answers_the_window_after_a_hit(tmp_path):
     g, out = _game(tmp_path, [f"attack {SCORP} +2"])
     assert "(boost auto: adds" in out
     g, out = _game(tmp_path, ["set boost none", f"attack {SCORP} +2"])
-    assert "ted: boost 0 (boost none)" in out
+    assert "ted: no extra combat dice (boost none)" in out
     g, out = _game(tmp_path, ["set boost max", f"attack {SCORP} +2"])
     assert "(boost max)" in out and _mine(g)[3] != "boost 0"
     g, out = _game(tmp_path, ["set boost ask", f"attack {SCORP} +2", "boost 1"])

@@ -99,7 +99,7 @@ def test_a_policy_plays_only_its_creatures_and_the_packet_the_others(tmp_path):
     assert p.returncode == 0, p.stderr
     reasons = {d["actor"]: d["reason"] for d in json.loads(p.stdout)["decisions"]}
     assert reasons["raider_0"].startswith("policy tiny: ")
-    assert reasons["grunt"].startswith("packet (tiny not trained for super_mutant): ")
+    assert reasons["grunt"].startswith("packet (tiny not trained for Super mutant): ")
 
 
 @pytest.mark.parametrize("ruleset", ["pnp", "f2d20"])
@@ -158,7 +158,7 @@ def test_play_with_ai_policy_saves_and_resumes_with_the_same_agent(ruleset, tmp_
           upto(player(con), 0, None), SQUAD, ENEMIES, ai)
     whole = saves.load(tmp_path / "whole.json")
     assert whole.over and "raider_0: " in out(con) and "(policy tiny: " in out(con)
-    assert "(packet (tiny not trained for mr_handy): " in out(con)
+    assert "(packet (tiny not trained for Mr. Handy): " in out(con)
     session = whole.session
     assert session["options"]["ai"] == ai
     assert [(a["kind"], a["side"]) for a in session["agents"]] == [(ai, 1)]

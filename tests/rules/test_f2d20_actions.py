@@ -183,7 +183,7 @@ def test_stimpak_is_a_minor_action_healing_four():
     ev = a.act("stimpak self")  # the second minor action, bought with 1 AP
     (h,) = [e for e in ev if isinstance(e, Healed)]
     assert (h.healed, ann.hp, ann.items["stimpak"], a.pool(0)) == (4, 9, 1, 0)
-    assert h.text() == "ann uses a test stimpak: 4 () = 4 HP healed (HP 9/12)"
+    assert h.text() == "ann uses a test stimpak: 4 HP healed (HP 9/12)"
     assert "ready" in a.legal() and "draw_chem stimpak" not in a.legal()  # minors spent
 
 

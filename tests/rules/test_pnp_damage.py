@@ -55,7 +55,7 @@ def test_armor_piercing_lowers_the_threshold():
     """Seed 000_4e72993430dea166.txt, Damage and Armor Piercing: reduce PDT/EDT by the Armor
     Piercing value before damage (PDT 5, AP 3: 2)."""
     _, dmg = _hit("ap_rifle", 6, {"armor": "combat_armor"})
-    assert (dmg.resist, dmg.dealt) == (2, 4) and "AP 3" in dmg.resist_label
+    assert (dmg.resist, dmg.dealt) == (2, 4) and "less 3 for armor piercing" in dmg.resist_label
 
 
 def test_armor_piercing_never_makes_the_threshold_negative():
@@ -69,7 +69,7 @@ def test_armor_vulnerable_multiplies_the_threshold():
     """Seed 000_4e72993430dea166.txt, Armor Vulnerable: the target's DT is multiplied by the
     value (PDT 3 x2 = 6)."""
     _, dmg = _hit("pellet_gun", 8, {"pdt": 1, "armor": "leather"})
-    assert (dmg.resist, dmg.dealt) == (6, 2) and "x2 AV" in dmg.resist_label
+    assert (dmg.resist, dmg.dealt) == (6, 2) and "x2 for armor vulnerable" in dmg.resist_label
 
 
 def test_armor_piercing_then_armor_vulnerable():

@@ -335,7 +335,7 @@ def test_burning_roll_is_lowered_by_armor_piercing_like_edt():
     assert damage(ev)[0].dealt == 7
     assert (bob.hp, bob.burn_left) == (40 - 7 - 2, 3)
     fire = next(e for e in ev if isinstance(e, Note) and "catches fire" in e.message)
-    assert "2d6 (3+3) - EDT (AP 2) 1 = 5 burn damage" in fire.message
+    assert "2d6 (3+3) - EDT (less 2 for armor piercing) 1 = 5 burn damage" in fire.message
 
 
 def test_splash_on_a_bystander_is_not_a_hit_so_no_minimum_of_1():

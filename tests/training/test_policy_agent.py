@@ -1,5 +1,5 @@
 """PolicyAgent (issue 10, item 3): over whole fights under both rulesets it plays only
-legal actions, its reason reads "policy NAME: <action>, p=0.xx", combatants of kinds it
+legal actions, its reason reads "policy NAME: <action in plain words>, p=0.xx", combatants of kinds it
 was not trained for are played by the packet ("packet (...)"), and sampling with a
 temperature is reproducible for a seed."""
 
@@ -14,6 +14,7 @@ from wasteland.agents.base import View
 from wasteland.agents.packets import PacketAgent
 from wasteland.agents.policy import PolicyAgent
 from wasteland.bestiary.loader import load_scenario
+from wasteland.cli.words import plainly
 from wasteland.envs.encoding import Encoder, ego_ids
 from wasteland.rules.actions import ACTION_INDEX
 from wasteland.rules.protocol import get_ruleset
@@ -41,7 +42,7 @@ def play(scenario, ruleset, agent, seed, max_decisions=3000, also=None):
             also(view)
         action = agent.act(view)
         out.append((view.me.creature.id, view.me.slot, list(view.legal_ids), action,
-                    agent.last_reason, action.text(b.ids, view.me.slot)))
+                    agent.last_reason, plainly(b, action, view.me.slot)))
         assert ACTION_INDEX[action] in view.legal_ids, agent.last_reason
         R.apply(b, action)
         assert len(out) < max_decisions, "the fight does not end"
@@ -71,8 +72,9 @@ def test_policy_agent_plays_legal_actions_and_says_why(scenario, ruleset):
         n = int(m.group(4) or 1)
         assert n == len(legal)
         assert 1.0 / n - 0.005 <= p <= 1.0  # the argmax has at least the average share
+    names = {c.creature.id: c.creature.name for c in b.combatants}
     for kind, *_, reason, _text in other:
-        assert reason.startswith(f"packet (tiny not trained for {kind}): "), reason
+        assert reason.startswith(f"packet (tiny not trained for {names[kind]}): "), reason
 
 
 def test_policy_of_another_ruleset_hands_every_decision_to_the_packet():

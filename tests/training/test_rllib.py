@@ -241,7 +241,7 @@ def test_the_exported_policy_plays_through_policy_agents(rllib_run, capsys, monk
         R.apply(b, who.act(v))
         if who is agent:
             reasons.append(agent.last_reason)
-    assert reasons and all(r.startswith("policy radscorpion_pnp_radscorpion: ") for r in reasons)
+    assert reasons and all(r.startswith("policy radscorpion pnp radscorpion: ") for r in reasons)
 
 
 def test_backend_options_are_checked_in_one_line(capsys, monkeypatch, tmp_path):

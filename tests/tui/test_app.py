@@ -14,6 +14,7 @@ import pytest
 from wasteland.agents.packets.odds import damage_per_hit
 from wasteland.cli.orders import set_rule
 from wasteland.cli.play import begin
+from wasteland.cli.words import plain_move
 from wasteland.rules.f2d20.dice import EXTRA_DICE_COST
 from wasteland.rules.pnp.odds import hit_chance as pnp_hit
 from wasteland.tui.app import PlayApp
@@ -279,7 +280,7 @@ def test_f2d20_buy_and_boost_windows_show_the_odds_of_each_choice(tmp_path):
             moves = len(b.moves)
             await pilot.press("d")
             await pilot.pause()
-            took = g.b.history[moves].split(": ", 1)[1]
+            took = plain_move(g.b, g.b.history[moves]).split(": ", 1)[1]
             assert f"d: {took} (" in advice
         await _to_the_end(app, pilot)
         assert "round" in screen_text(app)

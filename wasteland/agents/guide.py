@@ -22,7 +22,7 @@ from wasteland.rules.actions import ACTION_TABLE, Action
 from wasteland.rules.battle import Battle
 
 from .base import View
-from .policy import UNKNOWN_LOGIT, Policy, forward, load_policy, shipped_names
+from .policy import UNKNOWN_LOGIT, Policy, forward, load_policy, policy_words, shipped_names
 
 
 @functools.cache
@@ -142,5 +142,8 @@ class GuidedAgent:
             self.last_reason = f"packet: {self.packet.last_reason}"
             return action
         action = ACTION_TABLE[self.guide.best(view, p)]
-        self.last_reason = f"policy {p.name}: {action.text(view.battle.ids, view.me.slot)}"
+        from wasteland.cli.words import plainly
+
+        self.last_reason = (f"policy {policy_words(p.name)}: "
+                            f"{plainly(view.battle, action, view.me.slot)}")
         return action

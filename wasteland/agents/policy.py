@@ -34,6 +34,13 @@ from wasteland.rules.errors import WastelandError, clip
 
 from .base import View
 
+
+def policy_words(name: str) -> str:
+    """A policy's name as a reason says it, its words spaced ("radscorpion f2d20"): a
+    GM reads no snake_case."""
+    return name.replace("_", " ")
+
+
 FORMAT = "wasteland-policy/1"
 SHIPPED = "wasteland.policies"
 ACTIVATIONS = ("tanh", "relu")
@@ -375,8 +382,9 @@ class PolicyAgent:
                 enc.look(me.slot)
             action = self.fallback.act(view)
             why = ("trained for " + p.ruleset if view.battle.ruleset != p.ruleset
-                   else f"not trained for {me.creature.id}")
-            self.last_reason = f"packet ({p.name} {why}): {self.fallback.last_reason}"
+                   else f"not trained for {me.creature.name}")
+            self.last_reason = (f"packet ({policy_words(p.name)} {why}): "
+                                f"{self.fallback.last_reason}")
             return action
         from wasteland.envs.encoding import ego_ids, to_table
 
@@ -401,7 +409,10 @@ class PolicyAgent:
         assert table is not None
         action = ACTION_TABLE[table]
         prob = float(probs[k])
-        self.last_reason = (f"policy {p.name}: {action.text(view.battle.ids, me.slot)}, "
+        from wasteland.cli.words import plainly
+
+        self.last_reason = (f"policy {policy_words(p.name)}: "
+                            f"{plainly(view.battle, action, me.slot)}, "
                             f"p={prob:.2f}" + (f" (of {len(legal)} legal)" if len(legal) > 1 else ""))
         if math.isnan(prob):
             raise WastelandError(f"policy {p.name}: its network gave no number (NaN)")

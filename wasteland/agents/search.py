@@ -520,33 +520,39 @@ class SearchAgent:
         best = max(arms, key=lambda a: (a.mean, a is anchor))
         rival = best if best is not anchor else max((a for a in arms if a is not anchor),
                                                     key=lambda a: a.mean)
-        d, se, _ = paired(rival, anchor)
+        d, se, paired_runs = paired(rival, anchor)
         runs = sum(len(a.values) for a in arms)
         # what played the continuations and judged the cut ones (packet and logistic go
         # unsaid: the plain search)
-        used = (f", {policy.name} playing {b.combatants[me].creature.id}" if policy is not None
+        from .policy import policy_words
+
+        used = (f", policy {policy_words(policy.name)} playing "
+                f"{b.combatants[me].creature.name}" if policy is not None
                 else "") + (", learned value" if judge is not None else "") + (
                 f", cut by the {_number(bud.cap)} s cap on its turn" if self.cut and
                 not self.stop_after else f", stopped after {self.cut}" if self.cut else "")
         whose = ("the packet's" if policy is None else
                  "the policy's and packet's" if anchor_id == base_id else "the policy's")
-        anchor_text = ACTION_TABLE[anchor.id].text(b.ids, me)
-        rival_text = ACTION_TABLE[rival.id].text(b.ids, me) + (
+        anchor_text = _words(b, ACTION_TABLE[anchor.id], me)
+        rival_text = _words(b, ACTION_TABLE[rival.id], me) + (
             f" (plan: {rival.plan.name})" if rival.plan is not None else "")
         why_packet = (packet.last_reason if anchor_id == base_id else
-                      f"policy {policy.name if policy else ''} p={ranked[0][1]:.2f}; the packet's "
-                      f"{ACTION_TABLE[base_id].text(b.ids, me)}")
+                      f"policy {policy_words(policy.name) if policy else ''} "
+                      f"p={ranked[0][1]:.2f}; the packet's "
+                      f"{_words(b, ACTION_TABLE[base_id], me)}")
         if best is anchor or not d > bud.z * se:
             # a better-looking rival inside the noise is said to be so: a GM reading "+8%"
             # alone would ask why the search did not take it
             lead = f"{d:+.0%}"
             close = ", too close to switch" if d > 0 and lead != "+0%" else ""
+            versus = (f"; next best {rival_text} {_margin(d, se, paired_runs)}{close}"
+                      if paired_runs else "")
             self.last_reason = (f"search: keeps {whose} {anchor_text} ({_pct(anchor.mean)}, "
-                                f"{runs} continuations{used}; next best {rival_text} {lead} "
-                                f"+-{_se(se)}{close}): {why_packet}")
+                                f"{runs} continuations{used}{versus}): {why_packet}")
             self._commit(bud, b, me, anchor, True)
             return choice if anchor_id == base_id else ACTION_TABLE[anchor_id]
-        self.last_reason = (f"search: {rival_text}: {_pct(rival.mean)} ({d:+.0%} +-{_se(se)}, "
+        self.last_reason = (f"search: {rival_text}: {_pct(rival.mean)} "
+                            f"({_margin(d, se, paired_runs)}, "
                             f"{runs} continuations{used}); {whose} {anchor_text} "
                             f"{_pct(anchor.mean)}")
         self._commit(bud, b, me, rival, False)
@@ -717,6 +723,19 @@ def _pct(x: float) -> str:
     return f"{x:.0%}"
 
 
-def _se(se: float) -> str:
-    return "?" if math.isinf(se) else f"{se:.0%}"
+def _margin(d: float, se: float, n: int) -> str:
+    """How far a candidate is ahead of another, in words a GM reads: ``+8% give or take
+    3%``; after one shared continuation there is no spread to give, so it says so."""
+    if n < 2 or math.isinf(se):
+        return f"{d:+.0%} in the one continuation both played"
+    return f"{d:+.0%} give or take {se:.0%}"
+
+
+def _words(b: Battle, a: Action, me: int) -> str:
+    """An action as a GM reads it (cli/words.py): "take out a stimpak", not its
+    notation "draw_chem stimpak"."""
+    from wasteland.cli.words import plainly
+
+    return plainly(b, a, me)
+
 

@@ -21,6 +21,7 @@ from .session import (
     restore_agent,
     rng_snapshot,
 )
+from .words import plainly
 
 
 @dataclass
@@ -149,7 +150,7 @@ def fight_on(b: Battle, per_side: list[Agent], on_event: Callable[[str], None] |
             result.decisions.append({"round": b.round, "actor": actor.id, "action": text,
                                      "reason": agent.last_reason})
             if on_event:
-                on_event(f"  > {actor.id}: {text}  ({agent.last_reason})")
+                on_event(f"  > {actor.id}: {plainly(b, action, actor.slot)}  ({agent.last_reason})")
             rs.apply(b, action)
             pending, mark = None, len(b.moves)
             n += 1

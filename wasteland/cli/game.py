@@ -44,7 +44,7 @@ from .phases import header, headers_since, phase_of
 from .prompt import ChoiceError, choose, echoes, match
 from .session import agent_record, choose_save_path, restore_agent, rng_snapshot
 from .thinking import LineStatus, Thinking, level_of, listening
-from .words import explain, label
+from .words import coded, entry, explain, kind_name, label, plain_move, plainly
 
 HELP = ("Type the number of an action, or the action itself (words may be shortened: "
         "'att rad he'), or its plain words ('pistol whip rad'), or goto X Y to move to a square "
@@ -313,12 +313,13 @@ class Game:
                 self.say(f"help: {e}", "red")
                 return
             i = legal.index(a)
-            self.say(f"{labels[i]} - {plain[i]}: {explain(a, rs_name, phase)}")
+            head = plain[i] if coded(a) else f"{labels[i]} - {plain[i]}"
+            self.say(f"{head}: {explain(a, rs_name, phase)}")
             return
         self.say(self.help_text)
         seen: dict[str, str] = {}
         for a in legal:
-            seen.setdefault(a.kind, explain(a, rs_name, phase))
+            seen.setdefault(kind_name(a.kind), explain(a, rs_name, phase))
         self.say("The actions now: " + " ".join(f"{k}: {v}" for k, v in seen.items()),
                  "dim")
 
@@ -331,8 +332,8 @@ class Game:
         a, why = self.suggestion()
         slot = self.menu[0]
         self.hinted = a
-        self.say(f"hint: {a.text(self.b.ids, slot)} - {label(self.b, a, slot, self.menu[1])} "
-                 f"({why}); Enter takes it", "cyan")
+        self.say(f"hint: {entry(self.b, a, slot, self.menu[1], short=False)} ({why}); Enter "
+                 f"takes it", "cyan")
 
     def undo(self) -> str:
         """Take back the player's last decision (and what followed it) by replaying the
@@ -362,6 +363,7 @@ class Game:
     def rewind_to(self, i: int, back: Battle | None = None) -> str:
         """The fight replayed up to history entry ``i``; the line saying so."""
         history = self.b.history
+        what = plain_move(self.b, history[i])
         back = back or saves.rewind(self.b, history[:i])
         self.b = back
         self.shown = len(back.log)
@@ -374,7 +376,7 @@ class Game:
         who = back.ids[self.rs.decider(back).combatant]
         after = sum(1 for h in history[i + 1:] if not h.startswith("@dice "))
         more = f" and the {after} after it" if after else ""
-        return f"undone: {history[i]}{more}; {who} decides again"
+        return f"undone: {what}{more}; {who} decides again"
 
     def asked_at(self) -> list[int]:
         """Where in the history the player was asked and answered (kept in the save, the
@@ -466,7 +468,7 @@ class Game:
         if got is None:
             return False
         action, why = got
-        self.say(f"  {self.b.ids[slot]}: {action.text(self.b.ids, slot)} ({why})", "dim")
+        self.say(f"  {self.b.ids[slot]}: {plainly(self.b, action, slot)} ({why})", "dim")
         self.apply(action)
         if self.orders is not None:
             self.orders.taken(action)
@@ -496,7 +498,7 @@ class Game:
             why = str(e).split("; legal:")[0]  # the menu that follows lists what is legal
             self.say(f"  not taken: {clip(dropped)} ({why})", "yellow")
             return False
-        self.say(f"  {b.ids[slot]}: {action.text(b.ids, slot)} (typed with the answer)", "dim")
+        self.say(f"  {b.ids[slot]}: {plainly(b, action, slot)} (typed with the answer)", "dim")
         return True
 
     def answer(self, slot: int, answer: Answer, echo: str | None = None,
@@ -510,7 +512,7 @@ class Game:
         if echo:
             self.say(echo, "bold")
         if first != answer.action:
-            self.say(f"  {self.b.ids[slot]}: {first.text(self.b.ids, slot)} (first, with "
+            self.say(f"  {self.b.ids[slot]}: {plainly(self.b, first, slot)} (first, with "
                      f"the attack: the minor action is free; noaim does not)", "dim")
         self.apply(first)
         self.orders = following(self.b, self.orders, orders)
@@ -531,7 +533,7 @@ class Game:
 
     def take_npc(self, slot: int, npc: Agent, action: Action) -> None:
         """The NPC's chosen ``action`` shown with its reason and applied."""
-        self.say(f"  {self.b.ids[slot]}: {action.text(self.b.ids, slot)} "
+        self.say(f"  {self.b.ids[slot]}: {plainly(self.b, action, slot)} "
                  f"({npc.last_reason})", "cyan")
         self.apply(action)
         self.pending = None

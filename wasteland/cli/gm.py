@@ -42,6 +42,7 @@ from .orders import Answer
 from .prompt import ChoiceError
 from .session import restore_agent
 from .thinking import level_of, listening
+from .words import plainly
 
 ACCEPT = ("", "ok", "y", "yes")
 ALTS = ("?", "alts")
@@ -170,7 +171,7 @@ class GmSession(Game):
 
     def taken_back(self, slot: int, action: Action) -> NoReturn:
         who = self.b.ids[slot]
-        raise TakeBack(f"undone: {who}: {action.text(self.b.ids, slot)} (not taken); {who} "
+        raise TakeBack(f"undone: {who}: {plainly(self.b, action, slot)} (not taken); {who} "
                        f"decides again") from None
 
     def npc_decision(self, slot: int, phase: str) -> str | None:
@@ -182,7 +183,7 @@ class GmSession(Game):
         actor = b.combatants[slot]
         legal = rs.legal_actions(b)
         if len(legal) == 1:
-            self.say(f"  {actor.id}: {legal[0].text(b.ids, slot)} (the only choice)", "dim")
+            self.say(f"  {actor.id}: {plainly(b, legal[0], slot, phase)} (the only choice)", "dim")
             self.apply(legal[0])
             return None
         npc = self.npc_for(actor.side)
@@ -191,7 +192,8 @@ class GmSession(Game):
         self.set_menu(slot, phase, legal, labels)
 
         def named(who: int, a: Action) -> str:  # another combatant's part says whose
-            return a.text(b.ids, who) if who == slot else f"{b.ids[who]}: {a.text(b.ids, who)}"
+            words = plainly(b, a, who, phase if a is plan[0][1] else None)
+            return words if who == slot else f"{b.ids[who]}: {words}"
 
         # the reasons first, so that the proposal and what to type end the output
         self.say(f"  {actor.id}'s AI: " + "; ".join(

@@ -15,7 +15,7 @@ from wasteland.rules.protocol import Ruleset
 
 from .chances import EXTRA_KINDS, extra_chances
 from .orders import ATTACKS, aims_first, rules_line
-from .words import shown_label
+from .words import entry
 
 # the kinds whose hit chance the rulesets can state from where everyone stands now
 AIMED = ("attack", "vats", "called", "aimed", "charge")
@@ -160,15 +160,16 @@ def orders_hint(b: Battle, rs: Ruleset, legal: list[Action], width: int) -> list
 
 def labelled(b: Battle, rs: Ruleset, slot: str, legal: list[Action], labels: list[str]
              ) -> list[str]:
-    """The menu's entries: each notation, its plain words where it needs them
-    ("attack2 raider_0 - two-weapon attack on raider_0: ..."), its notes in brackets."""
+    """The menu's entries (words.entry): each notation, its plain words where it needs
+    them ("attack2 raider_0 - two weapons: ..."), or the plain words alone where the
+    notation reads as code ("take out a stimpak"); its notes in brackets. ``labels``:
+    the notations, kept for callers that pass them."""
     out = []
     me = rs.decider(b).combatant if not b.over else 0
     first = _aims_first(b, rs, legal)
-    for a, lab in zip(legal, labels):
+    for a in legal:
         extra = notes(b, rs, slot, a, first)
-        plain = shown_label(b, a, me, slot)
-        text = f"{lab} - {plain}" if plain else lab
+        text = entry(b, a, me, slot)
         out.append(f"{text} ({', '.join(extra)})" if extra else text)
     return out
 

@@ -148,6 +148,14 @@ class Answer:
             parts.append("keep")
         return " ".join(parts)
 
+    def said(self, b: Battle, actor: int) -> str:
+        """The answer as a line tells it: its action in plain words where the notation
+        reads as code (words.plainly), the extras as typed."""
+        from .words import plainly
+
+        notation = self.action.text(b.ids, actor)
+        return self.text(b.ids, actor).replace(notation, plainly(b, self.action, actor), 1)
+
 
 def split_extras(text: str) -> tuple[str, int | None, bool | None, bool]:
     """The typed answer without its extras, and the extras: ``+N``, ``aim`` (with other
@@ -271,7 +279,7 @@ def begin(b: Battle, rs: Ruleset, slot: int, answer: Answer) -> tuple[Action, Or
         costs = rs.tactics.extra_dice_cost
         if a.kind not in ATTACKS:
             raise OrderError(f"+{answer.buy} buys d20s for an attack; "
-                             f"{a.text(b.ids, slot)} is not one")
+                             f"{Answer(a).said(b, slot)} is not one")
         if answer.buy > MAX_BUY:
             raise OrderError(f"+{answer.buy}: at most +{MAX_BUY} d20s")
         pool = int(b.extra["pools"][b.combatants[slot].side])

@@ -5,7 +5,8 @@ one it begins ("attack you" is the attack, not "attack2 young_radscorpion_0"), a
 shortened action word means the plain action, not a variant named longer ("att you" is
 the attack too; attack2 is typed in full, or as its number). Failing
 those, the plain words the menu shows (words.py) match too: "pistol whip raider" for
-"whip raider_0"."""
+"whip raider_0", "take out a stim" for "draw_chem stimpak" (whose notation the menu
+does not show: it reads as code)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from wasteland.rules.errors import NotationError, clip
 from wasteland.rules.protocol import Ruleset
 
 from .menu import destinations
+from .words import coded
 
 
 class ChoiceError(ValueError):
@@ -52,16 +54,20 @@ def match(text: str, legal: list[Action], labels: list[str],
     found = _plain_kind(found)
     if len(found) == 1:
         return found[0][0]
+    # what the errors name each action by: its plain words where its notation is code
+    shown = {a: p if coded(a) else lab for a, lab, p in zip(legal, labels, plain or labels)}
     if found:
-        raise ChoiceError(f"{clip(text)!r} is ambiguous: {', '.join(lab for _, lab in found)}")
+        raise ChoiceError(f"{clip(text)!r} is ambiguous: "
+                          f"{', '.join(shown[a] for a, _ in found)}")
     if plain:
         said = [(a, lab) for a, lab, p in zip(legal, labels, plain) if _says(p, words)]
         if len(said) == 1:
             return said[0][0]
         if said:
             raise ChoiceError(f"{clip(text)!r} is ambiguous: "
-                              f"{', '.join(lab for _, lab in said)}")
-    raise ChoiceError(f"{clip(text)!r} is not a legal action now; legal: {', '.join(labels)}")
+                              f"{', '.join(shown[a] for a, _ in said)}")
+    raise ChoiceError(f"{clip(text)!r} is not a legal action now; legal: "
+                      f"{', '.join(shown[a] for a in legal)}")
 
 
 def _plain_kind(found: list[tuple[Action, str]]) -> list[tuple[Action, str]]:

@@ -8,8 +8,9 @@ a player may type, what the log prints and what saves and replays read."""
 
 from __future__ import annotations
 
-from wasteland.rules.actions import Action
+from wasteland.rules.actions import Action, parse_action
 from wasteland.rules.battle import Battle
+from wasteland.rules.errors import NotationError
 from wasteland.rules.tactics import tactics_of
 
 # what any ruleset means by a kind, unless it says otherwise below
@@ -178,12 +179,19 @@ def label(b: Battle, a: Action, actor: int, slot: str | None = None, short: bool
         return "take out RadAway" if o == "radaway" else "take out a stimpak"
     if k == "buy":
         n = int(o or 0)
-        return "no extra d20s" if n == 0 else f"buy {n} more d20{'s' if n > 1 else ''}"
+        if n == 0:
+            return "no extra d20s"
+        costs = tactics_of(b).extra_dice_cost
+        price = f" for {costs[n]} AP" if n < len(costs) else ""
+        return f"buy {n} more d20{'s' if n > 1 else ''}{price}"
     if k == "boost":
         n = int(o or 0)
-        if slot == "defend":
+        # a line that does not name the decision's slot: the window open now says it
+        window = slot or (b.extra.get("window") or {}).get("kind")
+        if window == "defend":
             return "2 AP for +1 Defense" if n else "keep the AP"
-        return "no extra combat dice" if n == 0 else f"{n} more combat dice"
+        return ("no extra combat dice" if n == 0 else
+                f"{n} more combat di{'c' if n > 1 else ''}e")
     simple_words = {
         "reload": f"reload {weapon}", "ready": f"ready an attack with {weapon}",
         "warmup": f"warm up {weapon}", "cover": "take cover", "aim": "aim",
@@ -246,6 +254,64 @@ PLAIN = frozenset({"end", "move", "sprint", "attack", "reload", "cover", "aim", 
 
 # plain kinds whose word means something else under a ruleset: 2d20's cover is a burrow
 RELABELLED: dict[str, frozenset[str]] = {"f2d20": frozenset({"cover"})}
+
+
+# kinds whose notation reads as code ("draw_chem stimpak", "draw 1", "buy 0"): what a
+# person is shown of them is their plain words, which may be typed as well as the
+# notation (still accepted: saves and replays hold it)
+CODED = frozenset({"draw", "buy", "boost", "noroll", "prepare", "first_aid", "draw_chem",
+                   "rally_with", "ready_to"})
+
+
+def coded(a: Action) -> bool:
+    return a.kind in CODED
+
+
+def plainly(b: Battle, a: Action, actor: int, slot: str | None = None) -> str:
+    """``a`` as a line tells it (an NPC's choice, a proposal, a hint, an answer taken for
+    the player): the notation where it reads as words ("attack raider_0"), else its plain
+    words ("take out a stimpak")."""
+    return label(b, a, actor, slot) if coded(a) else a.text(b.ids, actor)
+
+
+def plain_move(b: Battle, move: str) -> str:
+    """A line of the history ("raider_0: draw_chem stimpak") as a line tells it
+    ("raider_0: take out a stimpak"); anything else (dice, a newcomer, a GM's edit) as
+    it is."""
+    who, sep, notation = move.partition(": ")
+    if not sep or who not in b.ids:
+        return move
+    actor = b.ids.index(who)
+    try:
+        a = parse_action(notation, b.ids, actor)
+    except NotationError:
+        return move
+    return f"{who}: {plainly(b, a, actor)}"
+
+
+def entry(b: Battle, a: Action, actor: int, slot: str | None = None, short: bool = True
+          ) -> str:
+    """``a`` as a menu lists it: the notation, with its plain words beside it where they
+    add something ("attack2 raider_0 - two weapons: ..."), or the plain words alone where
+    the notation reads as code ("take out a stimpak"); ``short`` False: the words beside
+    the notation in full, its target named again (a hint's line)."""
+    if coded(a):
+        return label(b, a, actor, slot)
+    plain = shown_label(b, a, actor, slot) if short else label(b, a, actor, slot)
+    notation = a.text(b.ids, actor)
+    return f"{notation} - {plain}" if plain else notation
+
+
+# what a kind is called where a line names the kind itself (help's list of the actions)
+KIND_NAMES = {"draw_chem": "take out a chem", "rally_with": "rally with Speech",
+              "ready_to": "ready a Defend", "noroll": "no roll", "buy": "buy d20s",
+              "boost": "boost", "attack2": "two-weapon attack", "whip": "pistol whip",
+              "pair": "two actions at once", "vats": "V.A.T.S.", "warmup": "warm up",
+              "draw": "draw a weapon"}
+
+
+def kind_name(kind: str) -> str:
+    return KIND_NAMES.get(kind) or kind.replace("_", " ")
 
 
 def shown_label(b: Battle, a: Action, actor: int, slot: str | None = None) -> str | None:

@@ -31,6 +31,10 @@ def round_name(n: int) -> str:
 # what a Fallout 2d20 combat die shows, by its d6 face (seed 003, Combat Dice): 1 and 2
 # count as such, 3 and 4 are blank, 5 and 6 count 1 and set off the weapon's effects
 CD_FACE_NAMES = ("", "1", "2", "blank", "blank", "effect", "effect")
+# the same in a damage line, where each die's part of the sum is shown (an effect face
+# counts 1), and that part
+CD_FACE_TEXT = ("", "1", "2", "blank", "blank", "1+effect", "1+effect")
+CD_FACE_DAMAGE = (0, 1, 2, 0, 0, 1, 1)
 
 
 @dataclass(slots=True)
@@ -243,9 +247,18 @@ class Healed(Event):
     max_hp: int
 
     def text(self) -> str:
+        end = f"HP healed (HP {self.hp}/{self.max_hp})"
+        if self.item == "first aid":  # a skill, not an item: no dice of its own (2d20)
+            to = "itself" if self.name == self.target else self.target
+            return f"{self.name} gives first aid to {to}: {self.dice}, {self.healed} {end}"
         who = "" if self.name == self.target else f" on {self.target}"
-        return (f"{self.name} uses a {self.item}{who}: {self.dice} ({fmt_faces(self.faces)}) = "
-                f"{self.healed} HP healed (HP {self.hp}/{self.max_hp})")
+        if self.faces:
+            how = f"{self.dice} ({fmt_faces(self.faces)}) = {self.healed}"
+        elif self.dice == str(self.healed):  # a fixed amount (2d20), all of it healed
+            how = self.dice
+        else:  # a fixed amount, cut short by the maximum HP
+            how = f"up to {self.dice}, {self.healed}"
+        return f"{self.name} uses a {self.item}{who}: {how} {end}"
 
 
 @dataclass(slots=True)
@@ -363,11 +376,24 @@ class CombatDiceRolled(Event):
     note: str = ""
 
     def text(self) -> str:
-        cd = ", ".join(CD_FACE_NAMES[f] if 1 <= f <= 6 else str(f) for f in self.faces)
+        """Faces, their sum, the effects, what is added (Vicious), a Spread hit's halving,
+        then DR, so that the line adds up as printed: "7 CD (1, 2, blank, blank, 1+effect,
+        1+effect, 1) = 6, 2 effects +2 Vicious = 8 - physical DR 3 = 5"."""
+        end = (f" - {self.dr_label} {self.dr} = {self.dealt} {self.damage_type} damage"
+               f"{self.note} (HP {self.hp}/{self.max_hp})")
+        where = f"  {self.target} hit in the {self.location}: "
+        if not self.faces:  # radiation that rides on effects or an aura: no dice of its own
+            return f"{where}{self.damage}{end}"
+        cd = ", ".join(CD_FACE_TEXT[f] if 1 <= f <= 6 else str(f) for f in self.faces)
+        raw = sum(CD_FACE_DAMAGE[f] if 1 <= f <= 6 else 0 for f in self.faces)
         eff = f", {self.effects} effect{'s' if self.effects != 1 else ''}" if self.effects else ""
-        return (f"  {self.target} hit in the {self.location}: {len(self.faces)} CD ({cd}) = "
-                f"{self.damage}{eff}{fmt_mods(self.bonus)} - {self.dr_label} {self.dr} = "
-                f"{self.dealt} {self.damage_type} damage{self.note} (HP {self.hp}/{self.max_hp})")
+        added = sum(v for _, v in self.bonus)
+        got = f"{len(self.faces)} CD ({cd}) = {raw}{eff}"
+        if added:
+            got += f"{fmt_mods(self.bonus)} = {raw + added}"
+        if self.damage != raw + added:  # a Spread hit deals half
+            got += f", halved = {self.damage}"
+        return where + got + end
 
 
 @dataclass(slots=True)

@@ -47,6 +47,11 @@ def legend_line(map_rows: list[str]) -> str:
     return "  ".join(label for ch, label in TERRAIN_NAMES + FALLEN_NAMES if ch in drawn)
 
 
+def ammo_name(ammo: str) -> str:
+    """An ammunition id as a person reads it: "40mm grenade", not "40mm_grenade"."""
+    return ammo.replace("_", " ")
+
+
 def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS,
                 legend: bool = False) -> str:
     """``legend``: a line under the map saying what its marks mean (legend_line)."""
@@ -112,7 +117,7 @@ def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS
         ammo = ""
         if zoned:  # no magazines: the weapon fires from the supply
             if w.ammo:
-                ammo = f" ({c.ammo.get(w.ammo, 0)} {w.ammo})"
+                ammo = f" ({c.ammo.get(w.ammo, 0)} {ammo_name(w.ammo)})"
         elif w.magazine != "none":
             ammo = f" {st.loaded}/{w.capacity}"
             if w.ammo:

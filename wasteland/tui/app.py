@@ -405,7 +405,7 @@ class PlayApp(App[int]):
         me = self.game.decision().combatant
         answer, why = self.game.default_answer()
         aim = "aim+" if self.game.aims(answer) else ""
-        return f"d: {aim}{answer.text(self.battle.ids, me)} ({why})"
+        return f"d: {aim}{answer.said(self.battle, me)} ({why})"
 
     def attack_line(self, c: Choice) -> str:
         """2d20, the highlighted attack: aim first or not (a), and the d20s to buy (+/-)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wasteland.agents.packets.odds import damage_per_hit
+from wasteland.cli.words import coded, label
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.protocol import Decision, Ruleset
@@ -161,6 +162,15 @@ def shown_text(a: Action, ids: list[str], actor: int) -> str:
     return " ".join(p for p in (a.kind, a.option or "") if p) + "  " + who
 
 
+def coded_text(b: Battle, a: Action, actor: int, slot: str) -> str:
+    """An action whose notation reads as code ("draw_chem stimpak") in plain words, its
+    target last ("first aid  self")."""
+    if a.target is None:
+        return label(b, a, actor, slot)
+    who = "self" if a.target == actor else b.ids[a.target]
+    return f"{label(b, a, actor, slot, short=True)}  {who}"
+
+
 def choices(b: Battle, rs: Ruleset, dec: Decision, legal: list[Action],
             aim: dict[Action, bool] | None = None, buys: dict[Action, int] | None = None
             ) -> list[Choice]:
@@ -183,7 +193,8 @@ def choices(b: Battle, rs: Ruleset, dec: Decision, legal: list[Action],
         o = attack_odds(b, rs, me, a, True if first else None, n or 0)
         odds = o.text() if o is not None else window_odds(b, rs, dec, a)
         text = a.text(b.ids, me.slot)
-        shown = shown_text(a, b.ids, me.slot)
+        shown = (coded_text(b, a, me.slot, dec.slot) if coded(a) else
+                 shown_text(a, b.ids, me.slot))
         if n is not None:
             head, _, who = shown.partition("  ")
             shown = f"{head} +{n}  {who}"

@@ -118,7 +118,7 @@ class ScreenGame(Game):
         slot = self.decision().combatant
         mark = Mark(len(self.b.moves), {side: rng_snapshot(a) for side, a in self.npcs.items()},
                     copy.deepcopy(self.orders))
-        self.answer(slot, answer, f"> {answer.text(self.b.ids, slot)}")
+        self.answer(slot, answer, f"> {answer.said(self.b, slot)}")
         self.marks.append(mark)
         self.events()
         self.autosave()

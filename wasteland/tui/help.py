@@ -34,7 +34,7 @@ Fallout 2d20. Each turn: one minor and one major action. A test rolls 2d20, each
 or under the target number (attribute + skill) a success, 1s (and tag rolls) two; the
 difficulty is how many successes are needed. Buy up to 3 more d20s with the side's AP
 pool (1, 3, 6 AP); extra successes go into the pool. After a hit, combat dice (1, 2, 0,
-0, effect, effect) deal damage less the location's DR; more dice cost AP (melee) or
+0, 1+effect, 1+effect) deal damage less the location's DR; more dice cost AP (melee) or
 ammunition (guns). 5 damage in one hit injures a location. Defend and Rally spend the
 major action; sprinting gives it up.""",
     "simple": """\

@@ -1,7 +1,8 @@
 """The packet agent: a scripted NPC driven by its creature's AI packet (Fallout 2's
 AI.TXT fields), the same under every ruleset. It only ever picks among the legal actions,
 and every decision carries a one-line reason a GM can read ("charges ted: closest enemy,
-aggression 90").
+a reckless fighter"): the fields below are named there in words (traits.py), never by
+their names.
 
 How each field acts (the fields: wasteland/bestiary/models.py AIPacket):
 

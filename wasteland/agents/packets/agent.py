@@ -12,6 +12,7 @@ from wasteland.rules.tactics import tactics_of
 from ..base import View
 from .aid import CHEM_BELOW
 from .phases import Phases
+from .traits import chems
 
 
 class PacketAgent(Phases):
@@ -45,20 +46,20 @@ class PacketAgent(Phases):
         if below and me.hp * 100 <= me.max_hp * below and minor <= pool:
             a = Action("stimpak", me.slot)
             if self._legal(view, a):
-                hurt = f"HP {me.hp}/{me.max_hp} under {below}% (chem_use {p.chem_use})"
+                hurt = f"HP {me.hp}/{me.max_hp} under {below}% ({chems(p.chem_use)})"
                 paired = self._paired_stimpak(view, me, p, enemies, hurt)
                 if paired is not None:
                     return paired
                 return self._say(a, f"HP {me.hp}/{me.max_hp} under {below}%: heals itself "
-                                    f"(chem_use {p.chem_use})")
+                                    f"({chems(p.chem_use)})")
             a = Action("draw_chem", None, "stimpak")  # 2d20: a chem is drawn first
             if self._legal(view, a):
                 return self._say(a, f"HP {me.hp}/{me.max_hp} under {below}%: draws a "
-                                    f"stimpak to heal itself (chem_use {p.chem_use})")
+                                    f"stimpak to heal itself ({chems(p.chem_use)})")
         full = self._full_hp(b, me)
         if below and me.max_hp * 100 <= full * below and minor <= pool:
             why = (f"radiation has cut its maximum HP to {me.max_hp}/{full}, at or under "
-                   f"{below}% (chem_use {p.chem_use})")
+                   f"{below}% ({chems(p.chem_use)})")
             for a, verb in ((Action("radaway", me.slot), "takes"),
                             (Action("draw_chem", None, "radaway"), "draws")):
                 if self._legal(view, a):

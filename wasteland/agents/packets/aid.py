@@ -12,6 +12,7 @@ from wasteland.rules.tactics import tactics_of
 
 from ..base import View
 from .attack import Attacks
+from .traits import chems, odds_floor
 
 CHEM_BELOW: Final = {"never": 0, "stims_when_hurt": 50, "sometimes": 35, "always": 75}
 MEDICS: Final = ("human", "character", "mutant")  # creature kinds that give first aid (2d20)
@@ -45,8 +46,8 @@ class Aid(Attacks):
                 chance = tac.pair_hit_chance(b, me, e)
                 if chance > 0 and chance >= floor:
                     return self._say(a, f"attacks {e.id} and takes a stimpak at once (two "
-                                        f"hands, -8: {chance:.0%} to hit, min_to_hit "
-                                        f"{p.min_to_hit}): {hurt}")
+                                        f"hands, -8: {chance:.0%} to hit, "
+                                        f"{odds_floor(p.min_to_hit)}): {hurt}")
             return None
         if b.slot != "small" or any(self._legal(view, Action("attack", e.slot))
                                     for e in enemies):
@@ -89,7 +90,7 @@ class Aid(Attacks):
                 return self._say(a, f"gives first aid to {who}: bleeding "
                                     f"{c.cond['bleeding']} HP a turn (HP {c.hp}/{c.max_hp})")
             if ranks > 0 and c.hp * 100 <= c.max_hp * care:
-                why = "chem_use never" if p.chem_use == "never" else "no healing item left"
+                why = chems("never") if p.chem_use == "never" else "no healing item left"
                 return self._say(a, f"gives first aid to {who}: HP {c.hp}/{c.max_hp} under "
                                     f"{care}%, {why}, Medicine {ranks}")
         return None
@@ -126,7 +127,7 @@ class Aid(Attacks):
                 if p.chem_use != "never" and c is me and any(
                         n > 0 and b.items[i].kind == "healing" for i, n in me.items.items()):
                     continue  # its own stimpak first (the chem step), when it can afford it
-                why = "chem_use never" if p.chem_use == "never" else "no healing item to use"
+                why = chems("never") if p.chem_use == "never" else "no healing item to use"
                 who = "itself" if c is me else c.id
                 return self._say(a, f"gives first aid to {who}: HP {c.hp}/{c.max_hp} under "
                                     f"{care}%, {why}, Medicine {ranks}")

@@ -11,6 +11,7 @@ from wasteland.rules.tactics import tactics_of
 from ..base import View
 from .movement import Movement
 from .odds import _spot_worth, pnp_shot_value
+from .traits import aims, temper
 
 
 class Attacks(Movement):
@@ -138,12 +139,12 @@ class Attacks(Movement):
         verb = "charges" if (p.distance == "charge" and b.grid.dist(me.pos, t.pos) <= 1
                              ) else "attacks"
         spot = (f" in the {location}" + (" with V.A.T.S." if kind == "vats" else "")
-                + (f" {aim}" if aim else "") + f" (called_freq {p.called_freq})"
+                + (f" {aim}" if aim else "") + f" ({aims(p.called_freq)})"
                 if location else "")
         ap = f", {extra_ap} AP for another attack" if extra_ap else ""
         return self._say(Action(kind, t.slot, location),
                          f"{verb} {t.id}{spot}: {why}, {chance:.0%} to hit, "
-                         f"aggression {p.aggression}{ap}")
+                         f"{temper(p.aggression)}{ap}")
 
     def _vats(self, view: View, me: Combatant, t: Combatant, p: AIPacket, why: str,
               chance: float) -> Action:
@@ -167,9 +168,9 @@ class Attacks(Movement):
         if location is None:
             return self._say(Action("attack", t.slot),
                              f"{verb} {t.id}: {why}, {chance:.0%} to hit, no V.A.T.S. shot "
-                             f"worth more than {plain:.1f} HP, aggression {p.aggression}")
+                             f"worth more than {plain:.1f} HP, {temper(p.aggression)}")
         spot = f" {aim}" if aim else ""
         return self._say(Action("vats", t.slot, location),
                          f"{verb} {t.id} in the {location} with V.A.T.S.{spot}: {why}, "
                          f"{chance:.0%} to hit, worth {best:.1f} HP against {plain:.1f} "
-                         f"plain (called_freq {p.called_freq}), aggression {p.aggression}")
+                         f"plain ({aims(p.called_freq)}), {temper(p.aggression)}")

@@ -14,6 +14,7 @@ from wasteland.rules.tactics import tactics_of
 from ..base import View
 from .odds import hit_chance, shot_damage
 from .packet import SNIPE_CLOSE
+from .traits import temper
 from .weapons import Weapons
 
 STAY_CLOSE: Final = 4  # squares: stay_close keeps within this of its leader
@@ -31,7 +32,7 @@ class Movement(Weapons):
         b = view.battle
         zones = self._zones(b)
         if zones is None or p.distance != "snipe" or me.weapon.kind != "ranged":
-            return False, f"it fights on its feet (distance {p.distance})"
+            return False, "it fights on its feet"
         if me.hp * 2 > me.max_hp:
             return False, f"HP {me.hp}/{me.max_hp}, over half"
         if zones.cover(zones.zone_of[me.pos]):
@@ -41,7 +42,7 @@ class Movement(Weapons):
             if band == 0 or (band == 1 and e.weapon.kind != "ranged"):
                 return False, f"{e.id} is close, and the prone are easier to hit up close"
         return True, (f"HP {me.hp}/{me.max_hp}, no cover in its zone, no enemy close "
-                      f"(distance snipe)")
+                      "(it keeps its distance)")
 
     def _disarmed(self, view: View, me: Combatant, p: AIPacket,
                   enemies: list[Combatant]) -> Action:
@@ -87,7 +88,7 @@ class Movement(Weapons):
         if zones is not None and self._value_after(view, me, near, "away", p) < max(
                 1e-9, self._shot_value(view, me, enemies, p)[0]):
             return None  # 2d20: only to where the shot is no worse than here
-        return self._say(a, f"backs away from {near.id} to shoot from range (distance snipe)")
+        return self._say(a, f"backs away from {near.id} to shoot from range")
 
     def _shot_value(self, view: View, me: Combatant, enemies: list[Combatant],
                     p: AIPacket) -> tuple[float, Combatant | None]:
@@ -179,7 +180,7 @@ class Movement(Weapons):
         if lead is not None and minor <= pool:
             a = Action("move", lead.slot, "toward")
             if self._legal(view, a):
-                return self._say(a, f"keeps close to {lead.id} (distance stay_close)")
+                return self._say(a, f"keeps close to {lead.id}")
         zones = self._zones(b)
         if self._legal(view, Action("attack", t.slot)) and (
                 major or (zones is not None and me.weapon.kind == "ranged")):
@@ -205,5 +206,5 @@ class Movement(Weapons):
                 if cost <= pool and (cost == 0 or spare) and self._legal(view, a):
                     verb = {"charge": "charges", "snipe": "closes to shooting range of"}.get(
                         p.distance, "approaches")
-                    return self._say(a, f"{verb} {t.id}: {why}, aggression {p.aggression}")
+                    return self._say(a, f"{verb} {t.id}: {why}, {temper(p.aggression)}")
         return self._spare(view, me, t, p, why)

@@ -14,6 +14,7 @@ from wasteland.rules.tactics import tactics_of
 
 from ..base import View
 from .odds import FLOOR_AP, hit_chance
+from .traits import hurt_part
 
 SNIPE_CLOSE: Final = 3  # squares: a sniper backs away from an enemy this close
 END: Final = Action("end")
@@ -144,12 +145,11 @@ class PacketBase:
 
     def _flee_reason(self, me: Combatant, p: AIPacket) -> str | None:
         if p.flee_below and me.hp * 100 <= p.flee_below * me.max_hp:
-            mode = f"min_hp {p.min_hp}" if p.min_hp else f"run_away_mode {p.run_away_mode}"
-            return f"HP {me.hp}/{me.max_hp} at or under {p.flee_below}% ({mode})"
+            return f"HP {me.hp}/{me.max_hp}, at or under the {p.flee_below}% where it runs"
         for part in p.hurt_too_much:
             loc = "head" if part == "blind" else part
             if me.crippled.get(loc, 0):
-                return f"{part} hurt too much"
+                return hurt_part(part)
         return None
 
     def _run(self, view: View, me: Combatant, p: AIPacket, enemies: list[Combatant],
@@ -160,7 +160,7 @@ class PacketBase:
         if flee:
             threats = self._threats(view.battle, me, enemies, running=True)
             if p.distance == "stay":
-                note = f" ({flee}, but it holds its post: distance stay)"
+                note = f" ({flee}, but it holds its post)"
             elif threats:
                 near = threats[0]
                 for kind in ("sprint", "move"):

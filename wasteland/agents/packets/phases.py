@@ -23,6 +23,7 @@ from wasteland.rules.simple.odds import hit_chance as simple_hit
 from ..base import View
 from .aid import CHEM_BELOW
 from .packet import SNIPE_CLOSE
+from .traits import aims, chems, odds_floor, prefers, temper
 from .weapons import weapon_kind
 from .windows import Windows
 
@@ -111,10 +112,9 @@ class Phases(Windows):
             # its place is by its leader, unless its target is within a move and a charge
             a = Action("move", lead.slot, "toward")
             if self._legal(view, a):
-                return self._say(a, f"keeps close to {lead.id} (distance stay_close)")
+                return self._say(a, f"keeps close to {lead.id}")
         if p.distance == "stay":
-            return self._settle_stance(view, me, p, enemies, "it holds its post (distance "
-                                                             "stay)")
+            return self._settle_stance(view, me, p, enemies, "it holds its post")
         d = _dist(b, me.pos, t.pos)
         if ranged and SS.profile(me.weapon).heavy:
             # a heavy weapon fires only after free actions alone (seed 001): any shot it
@@ -131,7 +131,7 @@ class Phases(Windows):
                 a = Action("move", close[0].slot, "away")
                 if self._legal(view, a):
                     return self._say(a, f"backs away from {close[0].id} to shoot from range "
-                                        f"(distance snipe)")
+                                        "(it keeps its distance)")
             who, h, _v = self._best_shot(view, me, enemies)
             if who is not None and h >= max(self._floor(b, p), GOOD_SHOT):
                 return self._settle_stance(view, me, p, enemies,
@@ -156,7 +156,7 @@ class Phases(Windows):
                 verb = {"charge": "charges", "snipe": "closes to shooting range of"}.get(
                     p.distance, "approaches")
                 how = " (running)" if kind == "sprint" else ""
-                return self._say(a, f"{verb} {t.id}{how}: {why}, aggression {p.aggression}")
+                return self._say(a, f"{verb} {t.id}{how}: {why}, {temper(p.aggression)}")
         return self._settle_stance(view, me, p, enemies, f"no way closer to {t.id}")
 
     def _empty_handed_move(self, view: View, me: Combatant, p: AIPacket,
@@ -220,7 +220,7 @@ class Phases(Windows):
                 continue
             a = Action("draw", None, str(i))
             if self._legal(view, a):
-                return self._say(a, f"draws {w.name} (best_weapon {want})")
+                return self._say(a, f"draws {w.name} ({prefers(want)})")
         return None
 
     def _can_fire(self, me: Combatant, i: int) -> bool:
@@ -273,7 +273,7 @@ class Phases(Windows):
         h, _v, who = best
         if who is not None and h >= self._floor(b, p):
             return self._say(Action("charge", who.slot),
-                             f"charges {who.id} ({h:.0%} to hit, aggression {p.aggression})")
+                             f"charges {who.id} ({h:.0%} to hit, {temper(p.aggression)})")
         return self._end(view, "no charge worth making")
 
     # --- action phase --------------------------------------------------------------------
@@ -285,13 +285,13 @@ class Phases(Windows):
             a = Action("stimpak", me.slot)
             if self._legal(view, a):
                 return self._say(a, f"HP {me.hp}/{me.max_hp} under {below}%: heals itself "
-                                    f"(chem_use {p.chem_use})")
+                                    f"({chems(p.chem_use)})")
         for ally in b.combatants:
             if ally.side == me.side and ally is not me and ally.cond.get("bleeding"):
                 for kind in ("stimpak", "first_aid"):
                     a = Action(kind, ally.slot)
                     if self._legal(view, a):
-                        return self._say(a, f"keeps {ally.id} from bleeding out ({kind})")
+                        return self._say(a, f"keeps {ally.id} from bleeding out ({kind.replace('_', ' ')})")
         if self._legal(view, Action("unload")):
             return self._say(Action("unload"), f"clears the jam in {me.weapon.name}")
         strike = self._simple_strike(view, me, p, enemies)
@@ -308,7 +308,7 @@ class Phases(Windows):
         # a watch costs next round's move: only for those who would hold their ground
         if (p.distance in ("stay", "snipe") and self._legal(view, a)
                 and self._value(b, me, near)[0] > 0):
-            return self._say(a, f"no shot worth taking (min_to_hit {p.min_to_hit}): watches "
+            return self._say(a, f"no shot worth taking ({odds_floor(p.min_to_hit)}): watches "
                                 f"for {near.id} to move")
         return self._end(view, "nothing worth doing")
 
@@ -338,7 +338,7 @@ class Phases(Windows):
                     if hc >= floor and hc >= h - CALL_COST:
                         return self._say(Action("attack", e.slot, loc),
                                          f"attacks {e.id} in the {loc}: {reason}, {hc:.0%} "
-                                         f"to hit (called_freq {p.called_freq})")
+                                         f"to hit ({aims(p.called_freq)})")
             return self._say(a, f"attacks {e.id}: {reason}, {h:.0%} to hit, {v:.1f} "
                                 f"expected damage")
         return None
@@ -371,4 +371,4 @@ class Phases(Windows):
             h, _v = self._value(b, me, t)
             if h > 0 and h >= self._floor(b, p):
                 return self._say(a, f"fires from overwatch at {t.id} ({h:.0%} to hit)")
-        return self._end(view, f"holds its fire at {t.id} (min_to_hit {p.min_to_hit})")
+        return self._end(view, f"holds its fire at {t.id} ({odds_floor(p.min_to_hit)})")

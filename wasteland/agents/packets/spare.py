@@ -13,6 +13,7 @@ from wasteland.rules.tactics import tactics_of
 
 from ..base import View
 from .aid import Aid
+from .traits import temper
 
 ASSIST_MIN: Final = 0.4  # 2d20: the least chance of a success its assisting d20 must have
 
@@ -27,7 +28,7 @@ class Spare(Aid):
         b = view.battle
         g = b.grid
         minor, major, pool = self._costs(b, me)
-        hold = " (distance stay)" if p.distance == "stay" else ""
+        hold = " (it holds its post)" if p.distance == "stay" else ""
         if tactics_of(b).ap_economy:  # a minor and a major to spend, AP to bank
             if minor == 0 and self._legal(view, Action("cover")):
                 return self._say(Action("cover"), "burrows out of reach until it strikes again")
@@ -52,7 +53,7 @@ class Spare(Aid):
                 if coming and p.aggression < 50 and self._legal(view, a):
                     return self._say(a, f"readies a Defend for when {coming[0].id} comes "
                                         f"within reach: no attack at odds it accepts "
-                                        f"(aggression {p.aggression}){hold}")
+                                        f"({temper(p.aggression)}){hold}")
                 aid = self._care_2d20(view, me, p, heal=True)
                 if aid is not None:
                     return self._say(aid, f"{self.last_reason}: no attack at odds it "
@@ -84,7 +85,7 @@ class Spare(Aid):
             return self._end(view, f"ends its turn: no action left this turn to attack "
                                    f"{t.id} with{hold}")
         if p.distance == "stay":
-            return self._end(view, f"holds position (distance stay): {t.id} out of reach")
+            return self._end(view, f"holds its post: {t.id} out of reach")
         return self._end(view, f"{t.id} out of reach and no way closer this turn")
 
     def _assist(self, view: View, me: Combatant, enemies: list[Combatant]) -> Action | None:

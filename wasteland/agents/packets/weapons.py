@@ -13,6 +13,7 @@ from wasteland.rules.tactics import tactics_of
 from ..base import View, rounds_ready
 from .odds import hit_chance, shot_damage
 from .packet import PacketBase
+from .traits import prefers
 
 AREA_RADIUS: Final = 2  # squares around the target an area weapon endangers
 
@@ -105,7 +106,7 @@ class Weapons(PacketBase):
             return None
         g = b.grid
         if p.area_attack_mode == "never":
-            return "area_attack_mode never"
+            return "it never fires area weapons"
         if me.arm(i).splash and g.dist(me.pos, t.pos) <= AREA_RADIUS:
             return f"{t.id} too close to its own blast"
         # a 2d20 burst only carries on into enemies (docs/rules/f2d20.md), so there is no
@@ -113,7 +114,7 @@ class Weapons(PacketBase):
         if p.area_attack_mode == "be_careful" and tactics_of(b).friendly_fire:
             friends = [a for a in b.allies_of(me) if g.dist(a.pos, t.pos) <= AREA_RADIUS]
             if friends:
-                return f"{friends[0].id} stands near {t.id} (area_attack_mode be_careful)"
+                return f"{friends[0].id} stands near {t.id} (it keeps area fire off its own)"
         return None
 
     def _usable(self, b: Battle, me: Combatant, i: int, t: Combatant, p: AIPacket) -> bool:
@@ -198,7 +199,7 @@ class Weapons(PacketBase):
                 if weapon_kind(me, cur) != want:
                     best = max(kind, key=lambda i: (scores[i], -i))
                     return self._say(Action("draw", None, str(best)),
-                                     f"draws {me.weapons[best].name} (best_weapon {want})")
+                                     f"draws {me.weapons[best].name} ({prefers(want)})")
                 scores = {i: s for i, s in scores.items() if i in kind}
         if self._usable(b, me, cur, t, p) and not any(scored[i][1] for i in scores):
             # nothing reaches t from here: keep the weapon in hand on the way (even when
@@ -209,7 +210,7 @@ class Weapons(PacketBase):
                 return None
             best = max(melee, key=lambda i: (scores[i], -i))
             return self._say(Action("draw", None, str(best)),
-                             f"draws {me.weapons[best].name} to charge {t.id} (distance charge)")
+                             f"draws {me.weapons[best].name} to charge {t.id}")
         best = max(scores, key=lambda i: (scores[i], i == cur, -i))
         if best == cur or scores[best] <= scores.get(cur, 0.0) * 1.25 + 0.05:
             return None

@@ -12,6 +12,7 @@ from wasteland.rules.tactics import tactics_of
 from ..base import View
 from .odds import hit_chance
 from .spare import Spare
+from .traits import odds_floor, temper
 
 
 class Windows(Spare):
@@ -27,7 +28,7 @@ class Windows(Spare):
             n = 1 if (p.aggression < 50 and 1 in opts) else 0
             return self._say(Action(kind, None, str(n)),
                              f"{'buys' if n else 'saves the AP instead of'} extra Defense "
-                             f"(aggression {p.aggression})")
+                             f"({temper(p.aggression)})")
         t = b.combatants[dec.subject] if dec.subject is not None else None
         if dec.slot == "dice":
             if self._legal(view, Action("noroll")) and t is not None:
@@ -42,7 +43,7 @@ class Windows(Spare):
             return self._say(Action(kind, None, str(n)),
                              f"buys {n} extra d20{'' if n == 1 else 's'} ({base:.0%} -> "
                              f"{chance:.0%} to hit, "
-                             f"aggression {p.aggression})")
+                             f"{temper(p.aggression)})")
         # boost: combat dice from AP (melee) or ammunition (guns)
         top = opts[-1]
         w = me.weapon
@@ -59,7 +60,7 @@ class Windows(Spare):
         what = (("round" if n == 1 else "rounds") + " of ammunition") if shots else "AP"
         return self._say(Action(kind, None, str(n)),
                          f"adds {n} combat {'die' if n == 1 else 'dice'} for {n} {what} "
-                         f"(aggression {p.aggression})")
+                         f"({temper(p.aggression)})")
 
     def _zero(self, view: View, me: Combatant, t: Combatant) -> Action:
         """2d20, an attack at difficulty 0 (a hit without a roll): roll anyway (``buy 0``)
@@ -90,6 +91,6 @@ class Windows(Spare):
             if chance > 0 and chance * 100 >= p.min_to_hit:
                 return self._say(Action("attack", t.slot),
                                  f"free attack on {t.id}: {chance:.0%} to hit")
-            return self._end(view, f"lets {t.id} go: {chance:.0%} to hit, min_to_hit "
-                                   f"{p.min_to_hit}")
+            return self._end(view, f"lets {t.id} go: {chance:.0%} to hit, "
+                                   f"{odds_floor(p.min_to_hit)}")
         return self._end(view, "nothing to react with")

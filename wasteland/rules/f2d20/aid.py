@@ -60,8 +60,8 @@ class Aid(Movement):
         elif t.hp < t.max_hp and (S.medicine_rank(c) > 0 or not S.injuries(t)):
             before = t.hp
             t.hp = min(t.max_hp, t.hp + S.medicine_rank(c))
-            b.emit(events, Healed(c.id, t.id, "first aid", "Medicine", [], t.hp - before, t.hp,
-                                  t.max_hp))
+            b.emit(events, Healed(c.id, t.id, "first aid", f"Medicine rank {S.medicine_rank(c)}",
+                                  [], t.hp - before, t.hp, t.max_hp))
         else:
             kind = next(k for k, v in t.crippled.items() if v)
             t.crippled[kind] -= 1

@@ -250,10 +250,10 @@ def _lowered(label: str, dt: int, w: Weapon) -> tuple[str, int]:
     q = w.qualities
     if q.armor_piercing:
         dt = max(0, dt - q.armor_piercing)
-        label += f" (AP {q.armor_piercing})"
+        label += f" (less {q.armor_piercing} for armor piercing)"
     if q.armor_vulnerable != 1:
         dt = int(dt * q.armor_vulnerable)
-        label += f" (x{q.armor_vulnerable:g} AV)"
+        label += f" (x{q.armor_vulnerable:g} for armor vulnerable)"
     return label, dt
 
 
