@@ -33,6 +33,8 @@ def gm(tmp_path: Path, ruleset: str, answers: list[str], seed: int = 4,
 def test_pnp_attack_and_damage_on_one_line(tmp_path):
     out = gm(tmp_path, "pnp", ["3 3 3", f"attack {SCORPION}", "5 4 4 / 2 2", "quit"])
     assert ("  then: 2d6 (damage) if it hits (roll them with it and type each after a /)\n"
+            "  to hit young_radscorpion_0: 3d6 +2 PER +2 skill against Defense 14: 10 or more "
+            "on the dice\n"
             "Roll 3d6 for ted (attack): type 3 numbers from 1 to 6 (or all: 3d6 / 2d6)") in out
     assert "  damage: 2d6 (2+2) from your line" in out
     assert "Roll 2d6 for ted (damage)" not in out  # not asked again

@@ -50,7 +50,7 @@ def dice_prompt(name: str, sides: int, n: int, why: str, then: list[str] | None 
 
 
 def then_note(labels: list[str]) -> str:
-    """The line before a first prompt naming the later rolls of its action, each as
+    """The line that opens a first prompt, naming the later rolls of its action, each as
     "2d8 (damage) if it hits": the GM rolls them together and types them after a /."""
     return f"  then: {'; '.join(labels)} (roll them with it and type each after a /)"
 
@@ -157,9 +157,10 @@ def ask_line(say: Say, read: Read, name: str, sides: int, n: int, why: str,
     ask_faces."""
     if not later:
         return ask_faces(say, read, name, sides, n, why, note, undo, no_undo), []
+    # what the rolls after it are first: what this one is against stays next to its prompt
+    say(then_note([lab for lab, *_ in later]), "yellow")
     if note:
         say(f"  {note}", "yellow")
-    say(then_note([lab for lab, *_ in later]), "yellow")
     prompt = dice_prompt(name, sides, n, why, [f"{k}d{s}" for _, s, k, _ in later])
     while True:
         say(prompt, "bold")
