@@ -36,36 +36,84 @@ class TakeBack(Exception):
     """Undo typed at a dice prompt: the action being rolled for is not taken."""
 
 
-def dice_prompt(name: str, sides: int, n: int, why: str) -> str:
-    """The line asking for the faces of ``n`` dice of ``sides`` rolled for ``name``."""
+def dice_prompt(name: str, sides: int, n: int, why: str, then: list[str] | None = None
+                ) -> str:
+    """The line asking for the faces of ``n`` dice of ``sides`` rolled for ``name``;
+    ``then``: the later rolls of the same action, which may be typed with these (groups
+    apart by "/"), each as "2d8" (then_note says what they are)."""
+    every = f" (or all: {' / '.join([f'{n}d{sides}', *then])})" if then else ""
     if why == COMBAT_DICE and sides == 6:
         return (f"Roll {n}d6 for {name} (combat dice): type {n} face{'s' if n > 1 else ''}: "
-                f"{CD_HOW}")
+                f"{CD_HOW}{every}")
     return (f"Roll {n}d{sides} for {name} ({why}): type {n} number{'s' if n > 1 else ''} "
-            f"from 1 to {sides}")
+            f"from 1 to {sides}{every}")
+
+
+def then_note(labels: list[str]) -> str:
+    """The line that opens a first prompt, naming the later rolls of its action, each as
+    "2d8 (damage) if it hits": the GM rolls them together and types them after a /."""
+    return f"  then: {'; '.join(labels)} (roll them with it and type each after a /)"
+
+
+def _face(word: str, sides: int) -> int | None:
+    """One die typed as a number; a d10's 10 may be read as 0, a d100's 100 as 00."""
+    if not word.isdigit() or len(word) > 4:
+        return None
+    if sides == 10 and word == "0":
+        return 10
+    if sides == 100 and word == "00":
+        return 100
+    v = int(word)
+    return v if 1 <= v <= sides else None
+
+
+def _run_together(words: list[str], sides: int, n: int) -> list[int] | None:
+    """Dice of one digit each typed without spaces ("345" for three d6); a 0 is a d10's 10."""
+    if sides > 10 or not all(w.isdigit() for w in words) or sum(map(len, words)) != n:
+        return None
+    faces = [_face(ch, sides) for w in words for ch in w]
+    return [f for f in faces if f is not None] if None not in faces else None
+
+
+def accepted(sides: int, n: int, why: str) -> str:
+    """What a roll of ``n`` dice of ``sides`` accepts, in one line (the error's words)."""
+    if why == COMBAT_DICE and sides == 6:
+        example = " ".join((["e", "2", "b", "1"] * n)[:n])
+        return f"need {n} combat dice faces, {CD_HOW}; e.g. {example}"
+    reads = {10: " (0 reads as 10)", 100: " (00 reads as 100)"}.get(sides, "")
+    example = " ".join([str(min(4, sides))] * n)
+    if n > 1 and sides <= 10:
+        example += f" or {example.replace(' ', '')}"
+    return (f"need {n} whole number{'s' if n > 1 else ''} from 1 to {sides}{reads}, "
+            f"e.g. {example}")
 
 
 def parse_faces(line: str, sides: int, n: int, why: str) -> list[int]:
-    """The faces typed for a roll; ValueError with a one-line message saying what is
-    accepted when they do not fit."""
+    """The faces typed for a roll: numbers apart, or run together when every die has one
+    digit ("345"); combat dice by face, apart or run together ("12be"). ValueError with
+    a one-line message saying what is accepted when they do not fit."""
     words = line.replace(",", " ").lower().split()
-    cd = why == COMBAT_DICE and sides == 6
-    faces: list[int] = []
-    for w in words:
-        if cd and w in CD_WORDS:
-            faces.append(CD_WORDS[w])
-        elif w.isdigit() and len(w) <= 4 and 1 <= int(w) <= sides:
-            faces.append(int(w))
+    if why == COMBAT_DICE and sides == 6:
+        cd: list[int] = []
+        for w in words:
+            if w in CD_WORDS:
+                cd.append(CD_WORDS[w])
+            elif all(ch in CD_WORDS for ch in w):
+                cd.extend(CD_WORDS[ch] for ch in w)
+            else:
+                break
         else:
-            faces = []
-            break
-    if len(faces) == n:
-        return faces
-    if cd:
-        example = " ".join((["e", "2", "b", "1"] * n)[:n])
-        raise ValueError(f"need {n} combat dice faces, {CD_HOW}; e.g. {example}")
-    raise ValueError(f"need {n} whole number{'s' if n > 1 else ''} from 1 to {sides}, "
-                     f"e.g. {' '.join([str(min(4, sides))] * n)}")
+            if len(cd) == n:
+                return cd
+    else:
+        got = [_face(w, sides) for w in words]
+        whole = [f for f in got if f is not None]
+        if len(whole) == len(got) == n:
+            return whole
+        apart = _run_together(words, sides, n)
+        if apart is not None:
+            return apart
+    raise ValueError(accepted(sides, n, why))
 
 
 NO_UNDO_YET: Final = "nothing to undo before the fight starts"
@@ -94,6 +142,62 @@ def ask_faces(say: Say, read: Read, name: str, sides: int, n: int, why: str,
             return parse_faces(line, sides, n, why)
         except ValueError as e:
             say(f"{e}" + (" (undo takes the action back)" if undo else ""), "red")
+
+
+Later = tuple[str, int, int, str]  # a later roll of a line: its label, sides, dice, why
+
+
+def ask_line(say: Say, read: Read, name: str, sides: int, n: int, why: str,
+             later: list[Later], note: str = "", undo: bool = True,
+             no_undo: str = NO_UNDO_YET) -> tuple[list[int], list[list[int] | None]]:
+    """The first roll of an action whose ``later`` rolls may be typed on the same line,
+    groups apart by "/" ("5 3 6 / 4 4"): the first roll's faces and each later group's
+    (None: not typed, or did not read, and then asked when its roll comes). A first group
+    that does not read is asked again alone, the later ones kept; with no ``later`` it is
+    ask_faces."""
+    if not later:
+        return ask_faces(say, read, name, sides, n, why, note, undo, no_undo), []
+    # what the rolls after it are first: what this one is against stays next to its prompt
+    say(then_note([lab for lab, *_ in later]), "yellow")
+    if note:
+        say(f"  {note}", "yellow")
+    prompt = dice_prompt(name, sides, n, why, [f"{k}d{s}" for _, s, k, _ in later])
+    while True:
+        say(prompt, "bold")
+        line = read()
+        if line is not None and line.lower() == "undo":
+            if undo:
+                raise TakeBack()
+            say(no_undo, "red")
+            continue
+        if line is None or line.lower() in ("quit", "exit"):
+            raise Quit("input ended during a roll; the action was not taken."
+                       if line is None else "quit during a roll; the action was not taken.")
+        parts = line.split("/")
+        if len(parts) > 1 + len(later):
+            every = " / ".join([f"{n}d{sides}", *(f"{k}d{s}" for _, s, k, _ in later)])
+            say(f"{len(parts)} groups typed; this roll takes at most {1 + len(later)}: "
+                f"{every}" + (" (undo takes the action back)" if undo else ""), "red")
+            continue
+        groups: list[list[int] | None] = []
+        for part, (_, s, k, w) in zip(parts[1:], later):
+            try:
+                groups.append(parse_faces(part, s, k, w) if part.strip() else None)
+            except ValueError as e:
+                groups.append(None)
+                say(f"{w} ({k}d{s}) not kept: {e}; it is asked when rolled", "red")
+        groups += [None] * (len(later) - len(groups))
+        try:
+            return parse_faces(parts[0], sides, n, why), groups
+        except ValueError as e:
+            if len(parts) == 1:  # nothing else typed: the whole line is asked again
+                say(f"{e}" + (" (undo takes the action back)" if undo else ""), "red")
+                continue
+            kept = sum(g is not None for g in groups)
+            say(f"{why} ({n}d{sides}): {e}" + (f"; the {kept} later group"
+                                              f"{'s' if kept > 1 else ''} kept" if kept else ""),
+                "red")
+        return ask_faces(say, read, name, sides, n, why, "", undo, no_undo), groups
 
 
 class SetupDice(NotedDice):

@@ -26,6 +26,7 @@ from wasteland.rules.protocol import Ruleset, get_ruleset
 from wasteland.rules.textmap import render_text
 from wasteland.rules.turnorder import order_lines
 
+from .dice_ahead import DiceLine, foresee, play_out, windows_of
 from .dice_prompts import Quit, ask_faces
 from .menu import goto_hint, labelled, layout, menu_order, orders_hint, reach_text
 from .orders import (
@@ -107,7 +108,10 @@ class Game:
         # says on stderr that a slow NPC is thinking (None: nothing is said)
         status = LineStatus()
         self.thinking: Thinking | None = Thinking(status.show, status.clear)
-        if battle.session["options"].get("physical_dice"):
+        # the rolls of the action under way that may be typed on one line (dice_ahead.py)
+        self.dice_line: DiceLine | None = None
+        self.physical = bool(battle.session["options"].get("physical_dice"))
+        if self.physical:
             battle.dice_hook = self.ask_dice
 
     def say(self, text: str, style: str | None = None) -> None:
@@ -144,6 +148,8 @@ class Game:
             self.say(line, "bold")
         self.shown = len(self.b.log)
         self._told = told + [(e, e.text()) for e in fresh] if mid_action else []
+        if not mid_action and not self.line_goes_on():
+            self.end_line()  # after what the action did: the dice its line did not need
 
     def order(self, joined: int | None = None) -> None:
         """The turn-order tracker (rules/turnorder.py)."""
@@ -171,9 +177,40 @@ class Game:
         if who < 0 or self.b.combatants[who].side not in self.humans:
             return None  # NPC and engine rolls stay with the battle's dice
         self.events(mid_action=True)
+        no_undo = "no undo at a roll here: type the faces, or quit"
+        if self.dice_line is not None:
+            return self.dice_line.ask(who, sides, n, why, note, self.undo_at_dice, no_undo)
         return ask_faces(self.say, self.read, self.b.ids[who], sides, n, why, note,
-                         undo=self.undo_at_dice,
-                         no_undo="no undo at a roll here: type the faces, or quit")
+                         undo=self.undo_at_dice, no_undo=no_undo)
+
+    def look_ahead(self, action: Action) -> None:
+        """Before ``action`` is applied: the rolls it and the windows after it will ask of
+        the people, for its first prompt to list (dice_ahead.py); a window of the action
+        under way goes on with its line, anything else ends it."""
+        if self.line_goes_on():
+            return
+        self.end_line()
+        b, rs = self.b, self.rs
+        dec = rs.decider(b)
+        then = windows_of(b, rs, dec.combatant, self.orders, WINDOWS)
+        rolls = foresee(b, lambda s: b.combatants[s].side in self.humans,
+                        play_out(b, rs, action, then))
+        if rolls:
+            self.dice_line = DiceLine(self.say, self.read, b.ids, rolls, dec.combatant)
+
+    def line_goes_on(self) -> bool:
+        """The decision now is a window of the action whose dice line is under way."""
+        line, b = self.dice_line, self.b
+        if line is None or b.over:
+            return False
+        dec = self.rs.decider(b)
+        return line.actor == dec.combatant and dec.slot in WINDOWS
+
+    def end_line(self) -> None:
+        """The dice typed ahead that no roll took are dropped, and said."""
+        if self.dice_line is not None:
+            self.dice_line.end()
+            self.dice_line = None
 
     # --- saving --------------------------------------------------------------------------
     def write(self, path: Path) -> None:
@@ -240,11 +277,14 @@ class Game:
         """Apply ``action`` as one step: an interruption in the middle (Ctrl-C, a GM who
         quits at a dice prompt) leaves the battle as it was before it."""
         b = self.b
+        if self.physical:
+            self.look_ahead(action)
         snap = (b.state(), len(b.log), len(b.moves))
         phase = phase_of(b, self.rs)
         try:
             self.rs.apply(b, action)
         except BaseException:
+            self.dice_line = None  # its dice went with the action
             b.restore(snap[0])
             del b.log[snap[1]:]
             del b.moves[snap[2]:]
@@ -549,6 +589,7 @@ class Game:
 
         from .summary import table_lines
 
+        self.end_line()
         self.look()
         b = self.b
         self.say(f"The fight in numbers, {b.round} round{'s' if b.round != 1 else ''}:",
@@ -577,6 +618,7 @@ class Game:
         """Whose decision it is, and its legal actions numbered from 1 with what each costs
         beyond its notation (hit chances, AP, the Large action), no entry split by a line
         break."""
+        self.end_line()  # a decision is asked: the dice of the last action are all in
         what = f"reaction: {reaction.replace('_', ' ')}" if reaction else phase
         self.set_menu(slot, phase, legal, labels)
         assert self.menu is not None

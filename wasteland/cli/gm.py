@@ -37,7 +37,7 @@ from wasteland.rules.newcomers import join
 from wasteland.rules.savefile import check_writable
 
 from .dice_prompts import Quit, TakeBack, ask_faces
-from .game import Game
+from .game import WINDOWS, Game
 from .orders import Answer
 from .prompt import ChoiceError
 from .session import restore_agent
@@ -186,6 +186,7 @@ class GmSession(Game):
             self.say(f"  {actor.id}: {plainly(b, legal[0], slot, phase)} (the only choice)", "dim")
             self.apply(legal[0])
             return None
+        self.end_line()  # a decision is asked: the dice of the last action are all in
         npc = self.npc_for(actor.side)
         plan = self.plan(npc, slot, side_wide=True)
         labels = [a.text(b.ids, slot) for a in legal]
@@ -217,6 +218,7 @@ class GmSession(Game):
                     if i < len(plan) - 1:
                         self.events()
                 self.pending = None
+                self.take_windows(npc, actor.side)
                 return None
             done = self.command(line)
             if done == "quit":
@@ -238,7 +240,29 @@ class GmSession(Game):
             except TakeBack:
                 self.taken_back(slot, action)
             self.pending = None
+            self.take_windows(npc, actor.side)
             return None
+
+    def take_windows(self, npc: Agent, side: int) -> None:
+        """2d20: the windows right after an NPC's action that its side decides (the d20s
+        it buys, the combat dice it adds after a hit, a defence it pays for) go with the
+        proposal: its agent decides each, and each is said with its reason; undo takes
+        one back, and the window is then proposed on its own."""
+        b, rs = self.b, self.rs
+        while not b.over:
+            dec = rs.decider(b)
+            who = b.combatants[dec.combatant]
+            if who.side != side or dec.slot not in WINDOWS or dec.reaction is not None:
+                return
+            self.events()
+            legal = rs.legal_actions(b)
+            a = legal[0] if len(legal) == 1 else npc.act(self._view())
+            why = "the only choice" if len(legal) == 1 else str(npc.last_reason)
+            self.say(f"  {who.id}: {plainly(b, a, who.slot)} ({why})", "cyan")
+            try:
+                self.apply(a)
+            except TakeBack:
+                self.taken_back(who.slot, a)
 
     def forget(self, npc: Agent) -> None:
         """The NPC's agent as it was before it was asked: its proposal was not taken."""
