@@ -53,6 +53,8 @@ HELP = ("Type the number of an action, or the action itself (words may be shorte
         "('move toward rad; attack rad').\n"
         "2d20: an answer may add +N (d20s to buy for the attack: 1, 3, 6 AP), aim or noaim "
         "(aim first, or not), keep (the turn goes on after it): 'att rad +1 keep', '18 +2'.\n"
+        "Simple: the move phase ends once the move is spent; keep goes on after it "
+        "('move toward rad keep', then prone).\n"
         "Commands: help, look (map and status), help ACTION (what an action does), reach "
         "(the squares a goto reaches now), hint (what the AI would do in your place, and why; "
         "Enter then takes it), undo (take back your last decision), "

@@ -20,7 +20,10 @@ An answer is an action and what goes with it (2d20):
 - ``keep``: keep the turn open after this action. Without it the ``end`` rule decides:
   ``auto`` ends the turn once the major action is spent (what is left then is an extra
   action bought with AP, or a minor action a player takes before the major one), ``ask``
-  asks.
+  asks. Simple (a decision per phase) has the same rule and ``keep`` for its move phase:
+  once the move-phase option is spent, what is left is ``end`` or a free drop (prone,
+  the item in hand), so its move phase ends. Its charge and action phases end with their
+  one option by themselves.
 
 The ``boost`` rule answers the window after a hit (combat dice paid with AP or
 ammunition): ``auto`` the AI's choice, ``max`` the most, ``none`` nothing, ``ask``.
@@ -56,7 +59,8 @@ MEANING = {
     ("boost", "none"): "after a hit, no extra combat dice",
     ("aim", "auto"): "an attack aims first while the minor action is free (noaim: not)",
     ("aim", "no"): "an attack does not aim first unless it says aim",
-    ("end", "auto"): "the turn ends once the major action is spent (keep: goes on)",
+    ("end", "auto"): "the turn (Simple: the move phase) ends once the major action (Simple: "
+                     "the move) is spent (keep: goes on)",
     ("end", "ask"): "asks whether to end the turn",
 }
 PREFIX = "rule_"
@@ -181,10 +185,6 @@ def split_extras(text: str) -> tuple[str, int | None, bool | None, bool]:
     return " ".join(rest), buy, aim, keep
 
 
-def has_extras(answer: Answer) -> bool:
-    return answer.buy is not None or answer.aim is not None or answer.keep
-
-
 def aim_helps(b: Battle, rs: Ruleset, slot: int) -> bool:
     """2d20, the combatant's own turn: Aim is legal, costs nothing (the minor action is
     free) and would reroll (no attack yet this round)."""
@@ -273,8 +273,10 @@ def begin(b: Battle, rs: Ruleset, slot: int, answer: Answer) -> tuple[Action, Or
     """The first engine action of ``answer`` (Aim, when it aims first) and the orders for
     the decisions after it. Raises OrderError when the extras do not fit."""
     a = answer.action
-    if has_extras(answer) and not rs.tactics.ap_economy:
-        raise OrderError("+N, aim, noaim and keep go with 2d20 actions only")
+    if (answer.buy is not None or answer.aim is not None) and not rs.tactics.ap_economy:
+        raise OrderError("+N, aim and noaim go with 2d20 actions only")
+    if answer.keep and not (rs.tactics.ap_economy or rs.tactics.phases):
+        raise OrderError("keep goes with 2d20 and Simple actions only")
     if answer.buy is not None:
         costs = rs.tactics.extra_dice_cost
         if a.kind not in ATTACKS:
@@ -308,6 +310,8 @@ def auto_answer(b: Battle, rs: Ruleset, orders: Orders | None, advice: Advice
     legal = rs.legal_actions(b)
     if len(legal) == 1:
         return legal[0], "the only choice"
+    if rs.tactics.phases:
+        return phase_end(b, rs, orders, legal)
     if not rs.tactics.ap_economy:  # the rules below pace an AP economy's windows (2d20)
         return None
     dec = rs.decider(b)
@@ -340,6 +344,20 @@ def auto_answer(b: Battle, rs: Ruleset, orders: Orders | None, advice: Advice
             and Action("end") in legal):
         return Action("end"), "end auto: the major action is spent; keep goes on"
     return None
+
+
+def phase_end(b: Battle, rs: Ruleset, orders: Orders | None, legal: list[Action]
+              ) -> tuple[Action, str] | None:
+    """Simple's ``end`` rule: once the combatant's move-phase option is spent (``main``),
+    what is left is ``end`` or a free drop, so its move phase ends unless the answer
+    said ``keep``. Only right after its own answer (the orders of it), never for a
+    reaction; the charge and action phases end with their option by themselves."""
+    if (rules_of(b)["end"] != "auto" or b.reactions or b.slot != "move"
+            or not b.extra.get("main") or Action("end") not in legal):
+        return None
+    if orders is None or orders.keep or not orders.current(b, rs.decider(b).combatant):
+        return None
+    return Action("end"), "end auto: the move is spent; keep goes on"
 
 
 def ai_buy(b: Battle, rs: Ruleset, slot: int, action: Action, aim: bool

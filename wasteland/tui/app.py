@@ -389,6 +389,8 @@ class PlayApp(App[int]):
                     or rules_of(self.battle) != DEFAULTS):
                 text += (f"\nrules (t): {rules_changed(self.battle)}"
                          + ("; k: the turn goes on after this" if self.keep else ""))
+            elif self.keep:  # Simple: the move phase goes on after the move (orders.py)
+                text += "\nk: the move phase goes on after this"
             reach = self.reach()
             if reach and (c is None or c.group != "attack"):
                 text += (f"\nclick a shaded square to go there ({len(reach)} in reach, "
@@ -528,7 +530,8 @@ class PlayApp(App[int]):
 
     def action_toggle_keep(self) -> None:
         """Keep the turn open after the next action (or not)."""
-        if self.game.needs_player() and self.game.rs.tactics.ap_economy:
+        tac = self.game.rs.tactics
+        if self.game.needs_player() and (tac.ap_economy or tac.phases):
             self.keep = not self.keep
             self.redraw()
 

@@ -17,6 +17,7 @@ o your side's chances from here (simulated, about a second); s saves; ? this hel
 q saves and quits. 2d20: on an attack, + / - set the d20s to buy (the AI's choice
 first), a aims first or not; k keeps the turn open after the next action; t the table
 rules that answer for you (buy, boost, aim, end: kept in the save), b the boost rule.
+Simple: the move phase ends once the move is spent; k keeps it open (to drop prone).
 Map: digits are combatants in their side's colour, underlined when crippled; o down,
 + dying, x dead; # wall, , light cover, = heavy, % full, ^ high ground, ~ obscured;
 the combatants the highlighted action can target are in reverse video."""
