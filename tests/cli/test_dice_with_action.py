@@ -103,3 +103,26 @@ def test_a_save_of_such_a_session_replays_exactly(tmp_path):
     start_gm(None, None, None, None, tmp_path / "gm.json", None, con, iter(["quit"]))
     again = saves.load(tmp_path / "gm.json")
     assert again.history == b.history and again.by_id(SCORPION).hp == hp
+
+
+def test_dice_typed_for_a_roll_with_nothing_after_it():
+    from wasteland.cli.dice_prompts import ask_line
+
+    said: list[str] = []
+    lines = iter(["2 2 2"])
+    faces, later = ask_line(lambda t, s: said.append(t), lambda: next(lines), "ted", 6, 3,
+                            "attack", [], typed="5 4 4")
+    assert (faces, later) == ([5, 4, 4], []) and "> 5 4 4 (typed with the action)" in said
+    faces, _ = ask_line(lambda t, s: said.append(t), lambda: next(lines), "ted", 6, 3,
+                        "attack", [], typed="5 4 4 / 2 2")
+    assert faces == [2, 2, 2] and "2 groups typed; this roll takes at most 1: 3d6" in said[-2]
+
+
+def test_dice_whose_first_roll_never_came_are_said_left_out():
+    from wasteland.cli.dice_ahead import DiceLine, Roll
+
+    said: list[str] = []
+    line = DiceLine(lambda t, s: said.append(t), lambda: None, ["ted"], [Roll(0, 6, 3, "attack")],
+                    0, typed="544 / 22")
+    line.end()
+    assert said == ["  not needed, left out: 544 / 22"]
