@@ -46,6 +46,8 @@ from rich.console import Console  # noqa: E402
 import wasteland.cli.gm as gm  # noqa: E402
 from wasteland.agents.base import view_of  # noqa: E402
 from wasteland.agents.packets import PacketAgent  # noqa: E402
+from wasteland.cli.dice_ahead import groups  # noqa: E402
+from wasteland.cli.orders import Answer, begin  # noqa: E402
 
 ROLL = re.compile(r"Roll (\d+)d(\d+) for ")
 ALL = re.compile(r"\(or all: ([^)]*)\)$")  # the later rolls a first prompt lists
@@ -74,6 +76,11 @@ def session(ruleset: str, seed: int, rounds: int, tmp: Path, party_turns: bool =
     per_round: Counter[int] = Counter()
     setup = 0
 
+    def typed(dice: list[str]) -> str:
+        """The script's faces for these groups ("3d6", "2d8"), apart by "/"."""
+        return " / ".join(" ".join(str((next(faces) - 1) % sides + 1) for _ in range(n))
+                          for n, sides in (map(int, g.split("d")) for g in dice))
+
     def last_line() -> str:
         text = con.file.getvalue().rstrip().splitlines()  # type: ignore[attr-defined]
         return text[-1] if text else ""
@@ -87,11 +94,8 @@ def session(ruleset: str, seed: int, rounds: int, tmp: Path, party_turns: bool =
                 raise Stop
             if m:
                 every = ALL.search(last_line())
-                groups = (every.group(1).split(" / ") if every
-                          else [f"{m.group(1)}d{m.group(2)}"])
-                line = " / ".join(
-                    " ".join(str((next(faces) - 1) % sides + 1) for _ in range(n))
-                    for n, sides in (map(int, g.split("d")) for g in groups))
+                line = typed(every.group(1).split(" / ") if every
+                             else [f"{m.group(1)}d{m.group(2)}"])
                 kind = "dice"
             elif s is None:
                 raise RuntimeError(f"asked before the fight, not a roll: {last_line()!r}")
@@ -106,7 +110,13 @@ def session(ruleset: str, seed: int, rounds: int, tmp: Path, party_turns: bool =
                             if i == 0 or a.kind not in ("buy", "boost")]
                     line, kind = "; ".join(plan), "party"
                 elif who.side in s.humans:
-                    line, kind = party.act(view_of(rs, b)).text(b.ids, who.slot), "party"
+                    a = party.act(view_of(rs, b))
+                    line, kind = a.text(b.ids, who.slot), "party"
+                    # its dice on the same line, the groups its first prompt would list;
+                    # an attack that aims first (2d20) rolls after the aim: left to it
+                    if begin(b, rs, who.slot, Answer(a))[0] == a:
+                        ahead = groups(s.rolls_ahead(a))
+                        line += f" / {typed(ahead)}" if ahead else ""
                 else:
                     line, kind = "", "npc"
             if s is None:

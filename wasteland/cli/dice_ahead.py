@@ -158,6 +158,31 @@ def windows_of(b: Battle, rs: Ruleset, who: int, orders: Orders | None,
     return then
 
 
+def groups(rolls: list[Roll]) -> list[str]:
+    """The dice groups of a line, each as "3d6": what its first prompt's "(or all: ...)"
+    lists, in that order, and what may be typed after an action's words."""
+    return [f"{r.n}d{r.sides}" for r in rolls]
+
+
+def split_dice(line: str, physical: bool) -> tuple[list[str], str | None]:
+    """A decision line's parts (apart by ";") and the dice typed after the last one's
+    words ("attack raider_0 / 544 / 22": "544 / 22"), or None. ValueError, one line,
+    when dice are typed where they cannot go."""
+    parts = line.split(";")
+    if not any("/" in p for p in parts):
+        return parts, None
+    if not physical:
+        raise ValueError("'/' types an action's dice, with --physical-dice only: "
+                         "type the action alone")
+    if any("/" in p for p in parts[:-1]):
+        raise ValueError("dice go after the last action of a line "
+                         "('move toward rad; attack rad / 544 / 22')")
+    words, _, dice = parts[-1].partition("/")
+    if not words.strip():
+        raise ValueError("type the action before its dice ('attack rad / 544 / 22')")
+    return [*parts[:-1], words], dice.strip() or None
+
+
 def label(r: Roll, ids: list[str], first: int) -> str:
     """"2d8 (damage) if it hits", naming whose roll when it is not the first's."""
     whose = f" for {ids[r.who]}" if r.who != first else ""
@@ -170,9 +195,10 @@ class DiceLine:
     """The rolls foreseen for the action under way and the faces typed ahead for them."""
 
     def __init__(self, say: Say, read: Read, ids: list[str], rolls: list[Roll],
-                 actor: int) -> None:
+                 actor: int, typed: str | None = None) -> None:
         self.say, self.read, self.ids = say, read, ids
         self.actor = actor  # whose action it is: its windows go on with the line
+        self.typed = typed  # the dice typed with the action: the first prompt's answer
         self.rolls = rolls  # those still to come, the first one first
         self.given: dict[Roll, list[int]] = {}
         self.started = False
@@ -189,7 +215,8 @@ class DiceLine:
             faces, groups = ask_line(
                 self.say, self.read, name, sides, n, why,
                 [(label(r, self.ids, who), r.sides, r.n, r.why) for r in later], note,
-                undo, no_undo)
+                undo, no_undo, self.typed)
+            self.typed = None
             self.given = {r: g for r, g in zip(later, groups) if g is not None}
             return faces
         # the first of its kind still to come (the line's order is only the usual one)
@@ -222,5 +249,8 @@ class DiceLine:
     def end(self) -> None:
         """The action and its windows are over: what was typed for the rest is dropped."""
         self.drop(self.rolls)
+        if self.typed is not None:  # its first roll never came as foreseen
+            self.say(f"  not needed, left out: {self.typed}", "dim")
+            self.typed = None
         self.rolls = []
         self.started = True

@@ -144,27 +144,39 @@ def ask_faces(say: Say, read: Read, name: str, sides: int, n: int, why: str,
             say(f"{e}" + (" (undo takes the action back)" if undo else ""), "red")
 
 
+def typed_or_read(say: Say, read: Read, typed: str | None) -> str | None:
+    """The dice typed with the action (said, as if typed at the prompt just shown), else
+    the next line read."""
+    if typed is None:
+        return read()
+    say(f"> {typed} (typed with the action)", "dim")
+    return typed
+
+
 Later = tuple[str, int, int, str]  # a later roll of a line: its label, sides, dice, why
 
 
 def ask_line(say: Say, read: Read, name: str, sides: int, n: int, why: str,
              later: list[Later], note: str = "", undo: bool = True,
-             no_undo: str = NO_UNDO_YET) -> tuple[list[int], list[list[int] | None]]:
+             no_undo: str = NO_UNDO_YET, typed: str | None = None
+             ) -> tuple[list[int], list[list[int] | None]]:
     """The first roll of an action whose ``later`` rolls may be typed on the same line,
     groups apart by "/" ("5 3 6 / 4 4"): the first roll's faces and each later group's
     (None: not typed, or did not read, and then asked when its roll comes). A first group
     that does not read is asked again alone, the later ones kept; with no ``later`` it is
-    ask_faces."""
-    if not later:
+    ask_faces. ``typed``: the line typed with the action (after its words and a "/"),
+    taken as the first answer."""
+    if not later and typed is None:
         return ask_faces(say, read, name, sides, n, why, note, undo, no_undo), []
     # what the rolls after it are first: what this one is against stays next to its prompt
-    say(then_note([lab for lab, *_ in later]), "yellow")
+    if later:
+        say(then_note([lab for lab, *_ in later]), "yellow")
     if note:
         say(f"  {note}", "yellow")
     prompt = dice_prompt(name, sides, n, why, [f"{k}d{s}" for _, s, k, _ in later])
     while True:
         say(prompt, "bold")
-        line = read()
+        line, typed = typed_or_read(say, read, typed), None
         if line is not None and line.lower() == "undo":
             if undo:
                 raise TakeBack()

@@ -26,7 +26,7 @@ from wasteland.rules.protocol import Ruleset, get_ruleset
 from wasteland.rules.textmap import render_text
 from wasteland.rules.turnorder import order_lines
 
-from .dice_ahead import DiceLine, foresee, play_out, windows_of
+from .dice_ahead import DiceLine, Roll, foresee, play_out, split_dice, windows_of
 from .dice_prompts import Quit, ask_faces
 from .menu import goto_hint, labelled, layout, menu_order, orders_hint, reach_text
 from .orders import (
@@ -112,6 +112,9 @@ class Game:
         self.thinking: Thinking | None = Thinking(status.show, status.clear)
         # the rolls of the action under way that may be typed on one line (dice_ahead.py)
         self.dice_line: DiceLine | None = None
+        # dice typed with a decision ("attack rad / 544 / 22"): whose, for which action
+        # (None until a ';' line reaches its last part), and the text after the first '/'
+        self.typed_dice: tuple[int, Action | None, str] | None = None
         self.physical = bool(battle.session["options"].get("physical_dice"))
         if self.physical:
             battle.dice_hook = self.ask_dice
@@ -192,13 +195,24 @@ class Game:
         if self.line_goes_on():
             return
         self.end_line()
-        b, rs = self.b, self.rs
-        dec = rs.decider(b)
-        then = windows_of(b, rs, dec.combatant, self.orders, WINDOWS)
-        rolls = foresee(b, lambda s: b.combatants[s].side in self.humans,
-                        play_out(b, rs, action, then))
+        who = self.rs.decider(self.b).combatant
+        typed = None
+        if self.typed_dice is not None and self.typed_dice[:2] == (who, action):
+            typed, self.typed_dice = self.typed_dice[2], None
+        rolls = self.rolls_ahead(action)
         if rolls:
-            self.dice_line = DiceLine(self.say, self.read, b.ids, rolls, dec.combatant)
+            self.dice_line = DiceLine(self.say, self.read, self.b.ids, rolls, who, typed)
+        elif typed is not None:
+            self.say(f"  {plainly(self.b, action, who)} rolls no dice: {typed} left out",
+                     "yellow")
+
+    def rolls_ahead(self, action: Action) -> list[Roll]:
+        """The rolls of the people's that ``action``, taken now by the decider, and the
+        windows after it will ask for (dice_ahead.foresee): its first prompt lists them."""
+        b, rs = self.b, self.rs
+        then = windows_of(b, rs, rs.decider(b).combatant, self.orders, WINDOWS)
+        return foresee(b, lambda s: b.combatants[s].side in self.humans,
+                       play_out(b, rs, action, then))
 
     def line_goes_on(self) -> bool:
         """The decision now is a window of the action whose dice line is under way."""
@@ -286,7 +300,7 @@ class Game:
         try:
             self.rs.apply(b, action)
         except BaseException:
-            self.dice_line = None  # its dice went with the action
+            self.dice_line = self.typed_dice = None  # its dice went with the action
             b.restore(snap[0])
             del b.log[snap[1]:]
             del b.moves[snap[2]:]
@@ -534,6 +548,8 @@ class Game:
         try:
             action = choose(words or text, legal, labels, b, self.rs,
                             [label(b, a, slot, dec.slot) for a in legal])
+            if not rest and self.typed_dice is not None and self.typed_dice[0] == slot:
+                self.typed_dice = (slot, action, self.typed_dice[2])  # the line's last
             self.answer(slot, Answer(action, buy, aim, keep), then=rest)
         except (ChoiceError, OrderError) as e:
             dropped = "; ".join((text, *rest))
@@ -621,6 +637,9 @@ class Game:
         beyond its notation (hit chances, AP, the Large action), no entry split by a line
         break."""
         self.end_line()  # a decision is asked: the dice of the last action are all in
+        if self.typed_dice is not None:  # their action never came
+            self.say(f"  not used, left out: {self.typed_dice[2]}", "yellow")
+            self.typed_dice = None
         what = f"reaction: {reaction.replace('_', ' ')}" if reaction else phase
         self.set_menu(slot, phase, legal, labels)
         assert self.menu is not None
@@ -682,15 +701,22 @@ class Game:
                         self.rs.legal_actions(b) != legal):
                     return None  # undo or a newcomer made it another decision
                 continue
-            first, *then = cmd.split(";")  # the rest of the turn may follow (orders.py)
+            try:  # the rest of the turn may follow (orders.py), and the dice after '/'
+                (first, *then), dice = split_dice(cmd, self.physical)
+            except ValueError as e:
+                self.say(f"{e} (help for commands)", "red")
+                continue
             rest, buy, aim, keep = split_extras(first)
             try:
                 action = self.pick(rest or first)
                 mark = len(b.moves)
+                self.typed_dice = None if dice is None else (
+                    slot, None if then else action, dice)
                 self.answer(slot, Answer(action, buy, aim, keep),
                             then=tuple(t.strip() for t in then if t.strip()))
                 self.set_asked([*self.asked_at(), mark])
             except (ChoiceError, OrderError) as e:
+                self.typed_dice = None
                 self.say(f"{e} (help for commands)", "red")
                 continue
             return None

@@ -50,7 +50,8 @@ MAX_PLAN = 12  # decisions planned ahead in one proposal
 
 HELP = ("Party turns: a number, or the action (words may be shortened), or goto X Y to "
         "move to a square (reach lists them); the rest of the turn after ';'; 2d20: +N, "
-        "aim, noaim, keep as in play (Simple: keep). NPC "
+        "aim, noaim, keep as in play (Simple: keep); with --physical-dice, the action's dice may follow "
+        "after '/' (attack rad / 544 / 22: the groups its roll's prompt lists). NPC "
         "turns: Enter accepts the proposal (the NPC's actions up to its next roll), ? or "
         "alts lists its other choices numbered, a number or another action overrides it. "
         "Commands: help, look, undo (also at a dice prompt: the action being rolled for is "
