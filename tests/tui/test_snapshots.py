@@ -67,16 +67,21 @@ def screen(ruleset: str, size: tuple[int, int]) -> str:
     async def main() -> None:
         async with app.run_test(size=size) as pilot:
             # let the first layout, the NPCs' turns and the log's scroll to its end settle:
-            # until the screen reads the same twice running with the log at its end,
-            # where the game scrolls it after each redraw (a loaded machine needs more
-            # rounds than an idle one)
-            last = None
+            # until the screen reads the same three times running with the log at its
+            # end, where the game scrolls it after each redraw (a loaded machine needs
+            # more rounds than an idle one). The log is scrolled to its end here as well,
+            # as the game does, since on a loaded machine its size may be updated after
+            # the game's own scroll.
+            last, same = None, 0
             log = app.query_one(LogPanel)
-            for _ in range(40):
+            for _ in range(200):
                 await pilot.pause()
                 await pilot.wait_for_scheduled_animations()
+                log.scroll_end(animate=False)
+                await pilot.pause()
                 now = screen_text(app)
-                if now == last and log.scroll_y >= log.max_scroll_y:
+                same = same + 1 if now == last else 0
+                if same >= 2 and log.scroll_y >= log.max_scroll_y:
                     break
                 last = now
             out.append(now)
