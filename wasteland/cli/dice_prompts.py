@@ -119,6 +119,20 @@ def parse_faces(line: str, sides: int, n: int, why: str) -> list[int]:
 NO_UNDO_YET: Final = "nothing to undo before the fight starts"
 
 
+def refused_undo(say: Say, line: str | None, undo: bool, no_undo: str) -> bool:
+    """What every dice prompt does with undo, quit and the end of the input: TakeBack or
+    Quit raised, or True when undo is refused here (the roll is asked again)."""
+    if line is not None and line.lower() == "undo":
+        if undo:
+            raise TakeBack()
+        say(no_undo, "red")
+        return True
+    if line is None or line.lower() in ("quit", "exit"):
+        raise Quit("input ended during a roll; the action was not taken."
+                   if line is None else "quit during a roll; the action was not taken.")
+    return False
+
+
 def ask_faces(say: Say, read: Read, name: str, sides: int, n: int, why: str,
               note: str = "", undo: bool = True, no_undo: str = NO_UNDO_YET) -> list[int]:
     """The faces of ``n`` real dice of ``sides`` faces rolled for ``name``, asked until
@@ -130,14 +144,9 @@ def ask_faces(say: Say, read: Read, name: str, sides: int, n: int, why: str,
     while True:
         say(dice_prompt(name, sides, n, why), "bold")
         line = read()
-        if line is not None and line.lower() == "undo":
-            if undo:
-                raise TakeBack()
-            say(no_undo, "red")
+        if refused_undo(say, line, undo, no_undo):
             continue
-        if line is None or line.lower() in ("quit", "exit"):
-            raise Quit("input ended during a roll; the action was not taken."
-                       if line is None else "quit during a roll; the action was not taken.")
+        assert line is not None
         try:
             return parse_faces(line, sides, n, why)
         except ValueError as e:
@@ -177,14 +186,9 @@ def ask_line(say: Say, read: Read, name: str, sides: int, n: int, why: str,
     while True:
         say(prompt, "bold")
         line, typed = typed_or_read(say, read, typed), None
-        if line is not None and line.lower() == "undo":
-            if undo:
-                raise TakeBack()
-            say(no_undo, "red")
+        if refused_undo(say, line, undo, no_undo):
             continue
-        if line is None or line.lower() in ("quit", "exit"):
-            raise Quit("input ended during a roll; the action was not taken."
-                       if line is None else "quit during a roll; the action was not taken.")
+        assert line is not None
         parts = line.split("/")
         if len(parts) > 1 + len(later):
             every = " / ".join([f"{n}d{sides}", *(f"{k}d{s}" for _, s, k, _ in later)])
