@@ -18,7 +18,9 @@ from rich.console import Console
 
 from wasteland.cli.dice_prompts import parse_faces
 from wasteland.cli.gm import start_gm
+from wasteland.cli.prompt import ChoiceError, match
 from wasteland.rules import saves
+from wasteland.rules.actions import Action
 
 SCORPION = "young_radscorpion_0"
 
@@ -187,3 +189,13 @@ def test_garbage_is_refused_in_one_line_naming_what_is_accepted(typed, sides, n,
     with pytest.raises(ValueError) as e:
         parse_faces(typed, sides, n, why)
     assert says in str(e.value) and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("typed", ["²", "3²4", "+²"])
+def test_digits_that_are_not_ascii_are_refused_in_one_line(typed):
+    # "²".isdigit() holds but int() refuses it: it must read as a bad answer, not crash
+    with pytest.raises(ValueError) as e:
+        parse_faces(typed, 6, 3, "attack")
+    assert str(e.value).startswith("need 3 whole numbers") and "\n" not in str(e.value)
+    with pytest.raises(ChoiceError):
+        match(typed, [Action("end"), Action("rally")], ["end", "rally"])

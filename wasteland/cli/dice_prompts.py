@@ -57,7 +57,7 @@ def then_note(labels: list[str]) -> str:
 
 def _face(word: str, sides: int) -> int | None:
     """One die typed as a number; a d10's 10 may be read as 0, a d100's 100 as 00."""
-    if not word.isdigit() or len(word) > 4:
+    if not (word.isascii() and word.isdigit()) or len(word) > 4:
         return None
     if sides == 10 and word == "0":
         return 10
@@ -69,7 +69,9 @@ def _face(word: str, sides: int) -> int | None:
 
 def _run_together(words: list[str], sides: int, n: int) -> list[int] | None:
     """Dice of one digit each typed without spaces ("345" for three d6); a 0 is a d10's 10."""
-    if sides > 10 or not all(w.isdigit() for w in words) or sum(map(len, words)) != n:
+    # isascii: "²".isdigit() holds, but int() refuses it
+    if sides > 10 or sum(map(len, words)) != n or not all(
+            w.isascii() and w.isdigit() for w in words):
         return None
     faces = [_face(ch, sides) for w in words for ch in w]
     return [f for f in faces if f is not None] if None not in faces else None

@@ -13,7 +13,7 @@ from wasteland.rules.grid import Grid, grid_for
 
 def resolve_side(scenario: Scenario, text: str) -> int:
     names = [s.name.lower() for s in scenario.sides]
-    if text.isdigit() and int(text) < len(names):
+    if text.isascii() and text.isdigit() and int(text) < len(names):
         return int(text)
     if text.lower() in names:
         return names.index(text.lower())
@@ -30,7 +30,7 @@ def creature_ids(text: str, option: str) -> list[str]:
         if not words:
             continue
         count = 1
-        if len(words) == 2 and words[0].isdigit():
+        if len(words) == 2 and words[0].isascii() and words[0].isdigit():
             count = _count(words[0], part.strip(), option)
             words = words[1:]
         if len(words) != 1:

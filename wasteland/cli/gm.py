@@ -124,7 +124,7 @@ class GmSession(Game):
         return b
 
     def add(self, args: list[str]) -> None:
-        if len(args) != 4 or not (args[1].isdigit() and args[2].isdigit()):
+        if len(args) != 4 or not all(a.isascii() and a.isdigit() for a in args[1:3]):
             self.say("usage: add CREATURE X Y SIDE (e.g. add raider 10 3 1)", "red")
             return
         before = self.b.history

@@ -171,7 +171,7 @@ def split_extras(text: str) -> tuple[str, int | None, bool | None, bool]:
     rest = []
     for w in words:
         lw = w.lower()
-        if len(lw) > 1 and lw[0] == "+" and lw[1:].isdigit():
+        if len(lw) > 1 and lw[0] == "+" and lw[1:].isascii() and lw[1:].isdigit():
             buy = int(lw[1:])
         elif lw == "noaim":
             aim = False

@@ -34,7 +34,8 @@ def match(text: str, legal: list[Action], labels: list[str],
     words = text.strip().lower().split()
     if not words:
         raise ChoiceError("empty input; type a number from the list, an action, or help")
-    if len(words) == 1 and words[0].isdigit() and len(words[0]) <= 6:
+    if len(words) == 1 and words[0].isascii() and words[0].isdigit() \
+            and len(words[0]) <= 6:
         n, top = int(words[0]), len(legal) if numbered is None else numbered
         if 1 <= n <= top:
             return legal[n - 1]
