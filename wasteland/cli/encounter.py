@@ -30,7 +30,7 @@ def creature_ids(text: str, option: str) -> list[str]:
         if not words:
             continue
         count = 1
-        if len(words) == 2 and words[0].isascii() and words[0].isdigit():
+        if len(words) == 2 and words[0].isdigit():
             count = _count(words[0], part.strip(), option)
             words = words[1:]
         if len(words) != 1:
