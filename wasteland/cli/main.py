@@ -419,6 +419,9 @@ def _usage_error(e: Exception) -> str | None:
 def main() -> None:
     """Entry point: any Wasteland error or mistyped command line becomes one line on
     stderr and exit code 2; a bare command group prints its help."""
+    from wasteland.cli import one_blas_thread
+
+    one_blas_thread()  # before anything imports numpy
     try:
         code = app(standalone_mode=False)
     except WastelandError as e:
