@@ -384,6 +384,24 @@ class PolicyAgent:
             fallback = PacketAgent(seed)
         self.fallback = fallback
 
+    def ruleset_problem(self, ruleset: str) -> str | None:
+        """Why it cannot play a battle under ``ruleset`` (None when it can): none of its
+        policies was trained for it. base.check_ruleset asks, where a new battle's agents
+        are made; the packet standing in for the kinds it was not trained for is another
+        matter, and stays."""
+        if ruleset in self.by_ruleset:
+            return None
+        from wasteland.rules.protocol import RULESETS
+
+        have = [r for r in RULESETS if r in self.by_ruleset]
+        text = (f"{self.name} was trained for {', '.join(have)}, not {ruleset} (the packet "
+                f"would play in its place)")
+        base, _, suffix = self.policy.name.rpartition("_")
+        if suffix in RULESETS and f"{base}_{ruleset}" in family(base):
+            return (f"{text}; use it under {', '.join(have)}, or policy:{base}_{ruleset}, or "
+                    f"policy:{base} (the shipped policy of each ruleset)")
+        return f"{text}; use it under {', '.join(have)}"
+
     def _encoder(self, view: View) -> Any:
         if self._battle is not view.battle or self._enc is None:
             from wasteland.envs.encoding import Encoder
@@ -395,6 +413,8 @@ class PolicyAgent:
     def act(self, view: View) -> Action:
         me = view.me
         p = self.by_ruleset.get(view.battle.ruleset, self.policy)
+        # another ruleset is refused where a new battle's agents are made (ruleset_problem);
+        # here only for a fight saved before that check, which resumes as it was played
         if view.battle.ruleset != p.ruleset or (p.kinds and me.creature.id not in p.kinds):
             if p.sight == "side" and view.battle.ruleset == p.ruleset:
                 # a member its policy does not play still sees for the side, as in training
