@@ -405,6 +405,15 @@ def _register_evaluate() -> None:
 _register_evaluate()
 
 
+def _register_tasks() -> None:
+    from wasteland.cli.tasks import register
+
+    register(app)
+
+
+_register_tasks()
+
+
 def _usage_error(e: Exception) -> str | None:
     """A mistyped command line (typer's usage error: unknown option, bad value) as one
     line naming what is wrong and where help is; None for any other exception. Matched by
