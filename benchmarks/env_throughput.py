@@ -37,8 +37,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-# wasteland before numpy, as in the CLI: it sets numpy's threads
-import wasteland  # noqa: E402, F401
+# numpy's threads held to one before numpy loads, as the CLI holds them
+from wasteland.cli import one_blas_thread  # noqa: E402
+
+one_blas_thread()
 
 # isort: split
 import numpy as np  # noqa: E402

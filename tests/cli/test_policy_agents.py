@@ -21,7 +21,14 @@ from menus import last_menu
 from rich.console import Console
 from test_resume import cut as upto  # the answers after a resume, "quit" at a count
 
-from wasteland.agents.policy import FORMAT, Policy, PolicyAgent, action_hash, observation_hash
+from wasteland.agents.policy import (
+    FORMAT,
+    OBSERVATION_VERSION,
+    Policy,
+    PolicyAgent,
+    action_hash,
+    observation_hash,
+)
 from wasteland.cli.fight import fight_on, new_fight, resumed_fight, save_fight
 from wasteland.cli.game import npc_agents
 from wasteland.cli.gm import start_gm
@@ -288,7 +295,8 @@ def test_a_policy_whose_observation_hash_was_edited_is_refused_in_one_line(tmp_p
     manifest["observation_hash"] = "0123456789abcdef"
     (tmp_path / "tiny.json").write_text(json.dumps(manifest))
     want = (f"policy tiny: trained on another observation (observation_hash "
-            f"0123456789abcdef in tiny.json, {observation_hash()} in this version); retrain it")
+            f"0123456789abcdef in tiny.json; {OBSERVATION_VERSION}, {observation_hash()} in "
+            f"this version); retrain it")
     one_line_error(cli("fight", "--agents", "policy:tiny.npz", cwd=tmp_path), want)
     one_line_error(cli("play", "--ai", "policy:./tiny.npz", cwd=tmp_path, stdin="1\n"), want)
 

@@ -80,20 +80,3 @@ def test_until_precision_stops_early_on_a_lopsided_fight():
         assert sim.tally.outcomes["win"] == 100
     capped = simulate(s, 60, 0, 1, until_precision=0.01)
     assert capped.tally.n == 60 and capped.precision_reached is False
-
-
-@pytest.mark.parametrize(("preset", "expected"), [(None, "1"), ("3", "3")])
-def test_numpy_blas_threads_are_one_unless_the_user_says(preset, expected):
-    # OpenBLAS's idle threads spin; in simulate's pool they took CPU from the other
-    # process's fights. It must be set before numpy loads, so a fresh interpreter checks.
-    import os
-    import subprocess
-    import sys
-
-    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
-    if preset is not None:
-        env["OPENBLAS_NUM_THREADS"] = preset
-    code = "import os, wasteland, numpy; print(os.environ.get('OPENBLAS_NUM_THREADS'))"
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                         text=True, check=True)
-    assert out.stdout.strip() == expected

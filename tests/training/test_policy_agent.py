@@ -78,6 +78,8 @@ def test_policy_agent_plays_legal_actions_and_says_why(scenario, ruleset):
 
 
 def test_policy_of_another_ruleset_hands_every_decision_to_the_packet():
+    # made without naming the battle's ruleset, as a fight saved before issue 42 is
+    # resumed; a new battle refuses it (tests/cli/test_policy_ruleset.py)
     pol = random_policy("tiny", ruleset="pnp", creatures=("radscorpion",))
     agent = PolicyAgent(pol, seed=0)
     _, decisions = play("vault_corridor", "f2d20", agent, seed=2)

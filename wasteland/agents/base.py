@@ -99,11 +99,27 @@ def maker(kind: str) -> Any:
     return getattr(importlib.import_module(module), attribute)
 
 
-def make_agent(name: str, seed: int = 0) -> Agent:
+def check_ruleset(agent: object, ruleset: str) -> None:
+    """One line when ``agent`` cannot play a battle under ``ruleset``: a policy trained
+    for another ruleset would hand every decision to the packet while its name stood on
+    the side. An agent says so through its ``ruleset_problem(ruleset)``; the rest play
+    any ruleset."""
+    problem = getattr(agent, "ruleset_problem", None)
+    text = problem(ruleset) if callable(problem) else None
+    if text:
+        raise WastelandError(text)
+
+
+def make_agent(name: str, seed: int = 0, ruleset: str | None = None) -> Agent:
     """An agent by name: random, scripted, packet, ``policy:NAME`` (a shipped policy,
     or ``policy:path/to/NAME.npz``) or ``cmd:COMMAND`` (a program speaking the agent
     protocol, agents/external.py). A policy agent keeps in ``kind`` the name that makes
-    it again (its path made absolute), which a save records."""
+    it again (its path made absolute), which a save records. With ``ruleset`` (a new
+    battle's), an agent that cannot play it is refused in one line (check_ruleset)."""
+    if ruleset is not None:
+        agent = make_agent(name, seed)
+        check_ruleset(agent, ruleset)
+        return agent
     if name.startswith("policy:"):
         agent = maker("policy")(name[len("policy:"):], seed)
         agent.kind = agent_kind(name)

@@ -46,6 +46,24 @@ SHIPPED = "wasteland.policies"
 ACTIVATIONS = ("tanh", "relu")
 
 
+# The observation's version as a person says it, and the hash (own sight) it stands for.
+# A change to the features or their order moves observation_hash(), and
+# tests/training/test_manifest_fields.py fails until a new version is named here and in
+# docs/training.md's changelog ("Observation versions").
+OBSERVATION_VERSION = "obs v1"
+OBSERVATION_VERSION_HASH = "446a21df2456bf20"
+_VERSION_TEXT = re.compile(r"obs v\d{1,4}")
+
+
+def check_version(manifest: dict[str, Any], fail: Callable[[str], WastelandError]) -> None:
+    """A manifest's ``observation_version``, when it has one (those written before issue
+    42 have none): text like "obs v1", else one line."""
+    version = manifest.get("observation_version")
+    if version is not None and not (isinstance(version, str) and _VERSION_TEXT.fullmatch(version)):
+        raise fail(f"observation_version {clip(repr(version), 40)}; a version reads like "
+                   f"{OBSERVATION_VERSION!r}")
+
+
 def observation_hash(sight: str = "own") -> str:
     """A hash of what the observation means: every feature's name, the block order, and
     what a combatant knows of its enemies when it is not "own" sight (envs/encoding.py,
@@ -221,6 +239,7 @@ def read_manifest(js: Path, name: str) -> dict[str, Any]:
     if act not in ACTIVATIONS:
         raise fail(f"unknown activation {clip(repr(act), 40)}; accepted: "
                    f"{', '.join(ACTIVATIONS)}")
+    check_version(manifest, lambda m: fail(f"{js.name}: {m}"))
     for key in ("observation_hash", "action_hash"):
         value = manifest.get(key)
         if value is not None and not (isinstance(value, str) and _HASH.fullmatch(value)):
@@ -293,10 +312,12 @@ def load_policy(name_or_path: str | Path, check: bool = True) -> Policy:
     if check and manifest.get("observation_hash") != obs_now:
         # before the shapes: a policy from before an observation change fails here, with
         # what to do about it rather than a layer shape
+        theirs = manifest.get("observation_version")
         raise WastelandError(
-            f"policy {name}: trained on another observation (observation_hash "
-            f"{manifest.get('observation_hash')} in {js.name}, {obs_now} in this version); "
-            f"retrain it (docs/training.md)")
+            f"policy {name}: trained on another observation ("
+            + (f"{theirs}, " if theirs else "")
+            + f"observation_hash {manifest.get('observation_hash')} in {js.name}; "
+            f"{OBSERVATION_VERSION}, {obs_now} in this version); retrain it (docs/training.md)")
     if not npz.exists():
         raise WastelandError(f"policy {name}: no weights file {npz}")
     arrays = Archive(npz, lambda m: WastelandError(f"policy {name}: {m}"))
@@ -363,6 +384,24 @@ class PolicyAgent:
             fallback = PacketAgent(seed)
         self.fallback = fallback
 
+    def ruleset_problem(self, ruleset: str) -> str | None:
+        """Why it cannot play a battle under ``ruleset`` (None when it can): none of its
+        policies was trained for it. base.check_ruleset asks, where a new battle's agents
+        are made; the packet standing in for the kinds it was not trained for is another
+        matter, and stays."""
+        if ruleset in self.by_ruleset:
+            return None
+        from wasteland.rules.protocol import RULESETS
+
+        have = [r for r in RULESETS if r in self.by_ruleset]
+        text = (f"{self.name} was trained for {', '.join(have)}, not {ruleset} (the packet "
+                f"would play in its place)")
+        base, _, suffix = self.policy.name.rpartition("_")
+        if suffix in RULESETS and f"{base}_{ruleset}" in family(base):
+            return (f"{text}; use it under {', '.join(have)}, or policy:{base}_{ruleset}, or "
+                    f"policy:{base} (the shipped policy of each ruleset)")
+        return f"{text}; use it under {', '.join(have)}"
+
     def _encoder(self, view: View) -> Any:
         if self._battle is not view.battle or self._enc is None:
             from wasteland.envs.encoding import Encoder
@@ -374,6 +413,8 @@ class PolicyAgent:
     def act(self, view: View) -> Action:
         me = view.me
         p = self.by_ruleset.get(view.battle.ruleset, self.policy)
+        # another ruleset is refused where a new battle's agents are made (ruleset_problem);
+        # here only for a fight saved before that check, which resumes as it was played
         if view.battle.ruleset != p.ruleset or (p.kinds and me.creature.id not in p.kinds):
             if p.sight == "side" and view.battle.ruleset == p.ruleset:
                 # a member its policy does not play still sees for the side, as in training

@@ -22,7 +22,7 @@ from wasteland.rules.errors import WastelandError
 from wasteland.rules.protocol import get_ruleset
 
 from . import protocol as P
-from .base import Agent, make_agent, view_of
+from .base import Agent, check_ruleset, make_agent, view_of
 
 # the engine counts requests from 1; JSON numbers past 2**53 lose digits in other readers
 SEQ_MAX = 2**53
@@ -80,6 +80,7 @@ def serve(kind: str, lines: Iterable[str], out: TextIO,
                 begin, seed = _start(msg)
                 game = Follower(begin)
                 agent = make(kind, seed)
+                check_ruleset(agent, game.battle.ruleset)
             except (KeyError, TypeError, WastelandError) as e:
                 say({"type": "error", "message": f"cannot follow this game: {e}"})
         elif kind_of_msg == "decide":

@@ -36,6 +36,8 @@ from wasteland.rules.errors import WastelandError
 FORMAT: Final = "wasteland-value-1"
 SHIPPED: Final = "wasteland.values"
 VERSION: Final = 1  # bump with any change to what value_features computes
+# what its manifest says it sees: every combatant as it is, not what a side has seen
+SIGHT: Final = "full"
 
 # from each combatant's own observation: the global block's own part (condition, weapon,
 # ammunition, AP, position, 2d20 economy), then its own block's state and stat block
@@ -242,6 +244,12 @@ def load_value(ruleset: str, folder: str | Path | None = None) -> ValueNet:
         raise fail(f"{js} is not a {FORMAT} manifest")
     if m.get("ruleset") != ruleset:
         raise fail(f"{js.name} is for ruleset {str(m.get('ruleset'))[:40]!r}, not {ruleset}")
+    from .policy import check_version
+
+    check_version(m, lambda msg: fail(f"{js.name}: {msg}"))
+    if m.get("sight", SIGHT) != SIGHT:  # absent before issue 42
+        raise fail(f"{js.name}: sight {str(m.get('sight'))[:40]!r}; a value reads the true "
+                   f"state, sight {SIGHT!r}")
     if m.get("feature_hash") != feature_hash():
         raise fail(f"trained on other features (feature_hash {str(m.get('feature_hash'))[:40]} "
                    f"in {js.name}, {feature_hash()} in this version); retrain it")

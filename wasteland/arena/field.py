@@ -53,8 +53,11 @@ def names_in(text: str | None, option: str,
     return names
 
 
-def entrants(text: str | None) -> tuple[Entrant, ...]:
-    from wasteland.agents.base import AGENTS, agent_kind, make_agent
+def entrants(text: str | None, rulesets: tuple[str, ...] = ()) -> tuple[Entrant, ...]:
+    """The agents of ``--agents``, each made once: an unknown agent, a broken policy, a
+    policy of a ruleset other than ``rulesets`` or a program that does not answer is
+    refused in one line before any game."""
+    from wasteland.agents.base import AGENTS, agent_kind, check_ruleset, make_agent
     from wasteland.agents.external import check_program
 
     names = names_in(text, "--agents", split_agents)
@@ -64,6 +67,8 @@ def entrants(text: str | None) -> tuple[Entrant, ...]:
     out = []
     for name in names:
         agent = make_agent(name, 0)  # an unknown agent or a broken policy: one line, now
+        for r in rulesets:
+            check_ruleset(agent, r)
         check_program(agent)  # a program that does not start or answer: one line, now
         kind = agent_kind(name)
         out.append(Entrant(name, kind, agent_hash(kind)))
@@ -149,7 +154,7 @@ def make_field(agents: str | None, scenario_text: str | None, ruleset_text: str 
         rs_names = tuple(r for r in rs_names if any(r == pr for _, pr in pairs))
     else:
         scs = scenarios(scenario_text)
-    ents = entrants(agents)
+    ents = entrants(agents, rs_names)
     for r in rs_names:
         rs = get_ruleset(r)
         for i, sc in enumerate(scs):

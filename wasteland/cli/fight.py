@@ -72,7 +72,7 @@ def new_fight(ruleset: str, scenario: str, seed: int, agents: list[str] | None =
                              f"{len(sc.sides)} sides ({', '.join(s.name for s in sc.sides)})")
     kinds = kinds + defaults[len(kinds):]
     b = rs.new_battle(sc, seed, max_rounds=max_rounds)
-    per_side: list[Agent] = [make_agent(k, seed + i) for i, k in enumerate(kinds)]
+    per_side: list[Agent] = [make_agent(k, seed + i, ruleset) for i, k in enumerate(kinds)]
     b.session = new_session("fight", {"ruleset": ruleset, "scenario": scenario, "seed": seed,
                                       "agents": ",".join(kinds), "max_rounds": max_rounds})
     return b, per_side

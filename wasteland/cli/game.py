@@ -745,9 +745,11 @@ def npc_agents(b: Battle) -> dict[int, Agent]:
         if side in humans:
             continue
         rec = saved.get(side) or saved.get(None)
-        agent = make_agent(rec["kind"] if rec else npc_kind(b, side), b.seed)
-        if rec:
+        if rec:  # as saved: a fight saved before the ruleset check resumes as it was
+            agent = make_agent(rec["kind"], b.seed)
             restore_agent(agent, rec)
+        else:
+            agent = make_agent(npc_kind(b, side), b.seed, b.ruleset)
         out[side] = agent
     from wasteland.agents.external import start_programs
 

@@ -405,6 +405,15 @@ def _register_evaluate() -> None:
 _register_evaluate()
 
 
+def _register_tasks() -> None:
+    from wasteland.cli.tasks import register
+
+    register(app)
+
+
+_register_tasks()
+
+
 def _usage_error(e: Exception) -> str | None:
     """A mistyped command line (typer's usage error: unknown option, bad value) as one
     line naming what is wrong and where help is; None for any other exception. Matched by
@@ -419,6 +428,9 @@ def _usage_error(e: Exception) -> str | None:
 def main() -> None:
     """Entry point: any Wasteland error or mistyped command line becomes one line on
     stderr and exit code 2; a bare command group prints its help."""
+    from wasteland.cli import one_blas_thread
+
+    one_blas_thread()  # before anything imports numpy
     try:
         code = app(standalone_mode=False)
     except WastelandError as e:

@@ -3,12 +3,15 @@ battles as observation vectors and action masks. Nothing else in Wasteland knows
 vectors.
 
 Importing this package registers the Gymnasium id ``Wasteland/Combat-v0`` (the
-single-agent env).
+single-agent env) and the benchmark tasks, one a seat of the suite
+(``Wasteland/RadscorpionDuel-f2d20-v0``, ...; tasks.py, docs/tasks.md).
 """
 
 from . import combat_v0
 from .single_agent import ENV_ID, SingleAgentEnv, register
+from .tasks import register_tasks
 
 register()
+register_tasks()
 
-__all__ = ["ENV_ID", "SingleAgentEnv", "combat_v0", "register"]
+__all__ = ["ENV_ID", "SingleAgentEnv", "combat_v0", "register", "register_tasks"]

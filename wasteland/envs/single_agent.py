@@ -152,7 +152,7 @@ class SingleAgentEnv(gymnasium.Env):
                            and c.slot not in self._learner_set]
         self._ally_spec = allies
         if isinstance(allies, str):
-            make_agent(allies)  # fails with the list of agent names
+            make_agent(allies, ruleset=self.ruleset.name)  # one line: unknown, other ruleset
         self.opponent_ids = [c.id for c in probe.combatants if c.side != learner]
         if opponents is None:  # each side's scenario agent, else scripted
             opponents = [self.scenario.sides[c.side].agent or "scripted"
@@ -197,7 +197,7 @@ class SingleAgentEnv(gymnasium.Env):
                                      f"combatants ({', '.join(self.opponent_ids)})")
         for s in out:
             if isinstance(s, str):
-                make_agent(s)  # fails with the list of agent names
+                make_agent(s, ruleset=self.ruleset.name)  # one line: unknown, other ruleset
             elif not callable(getattr(s, "act", None)):
                 raise WastelandError(f"opponents: {s!r} is neither an agent name nor an Agent")
         return out

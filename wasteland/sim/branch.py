@@ -77,7 +77,7 @@ def from_spec(b: Battle, agents: list[str] | None, party: int) -> FromSpec:
     from wasteland.agents.external import check_program
 
     for k in dict.fromkeys(kinds):
-        check_program(make_agent(k, 0))  # a program must start and say hello
+        check_program(make_agent(k, 0, b.ruleset))  # a program must start and say hello
     return FromSpec(b, tuple(kinds), party)
 
 

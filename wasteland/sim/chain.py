@@ -331,10 +331,10 @@ def build_chain(req: SimRequest) -> ChainSpec:
     rs = get_ruleset(req.ruleset)
     kinds, side = req.agent_names, req.side_text
     first, me = encounter(names[0], side, req.party, None, options=("--party", "--enemies"))
-    stages = [Stage(first, me, side_agents(first, kinds))]
+    stages = [Stage(first, me, side_agents(first, kinds, req.ruleset))]
     for name in names[1:]:
         sc = load_scenario(name)
-        stages.append(Stage(sc, resolve_side(sc, side), side_agents(sc, kinds)))
+        stages.append(Stage(sc, resolve_side(sc, side), side_agents(sc, kinds, req.ruleset)))
     head = SimSpec(req.ruleset, first, stages[0].agents, me)
     spec = ChainSpec(req.ruleset, tuple(stages), tuple(head.party_ids),
                      tuple(head.party_creatures))

@@ -52,7 +52,7 @@ def build_spec(req: SimRequest) -> SimSpec:
     rs = get_ruleset(req.ruleset)
     sc, me = encounter(req.scenario, req.side_text, req.party, req.enemies,
                        options=("--party", "--enemies"))
-    spec = SimSpec(req.ruleset, sc, side_agents(sc, req.agent_names), me)
+    spec = SimSpec(req.ruleset, sc, side_agents(sc, req.agent_names, req.ruleset), me)
     rs.new_battle(sc, req.seed, keep_log=False)
     return spec
 

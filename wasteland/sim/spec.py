@@ -59,11 +59,12 @@ class SimSpec:
         return [p.creature for p in self.scenario.sides[self.party].combatants]
 
 
-def side_agents(scenario: Scenario, names: list[str] | None) -> tuple[str, ...]:
+def side_agents(scenario: Scenario, names: list[str] | None, ruleset: str | None = None
+                ) -> tuple[str, ...]:
     """One agent kind per side: ``names`` in side order (one name plays every side); a
     side it does not name plays by its scenario's agent, else the packet. Each is made
-    once here, so an unknown agent, a broken policy or a program that does not answer is
-    refused before any fight."""
+    once here, so an unknown agent, a broken policy, a policy of another ruleset than
+    ``ruleset`` or a program that does not answer is refused before any fight."""
     from wasteland.agents.base import make_agent
 
     defaults = [side.agent or "packet" for side in scenario.sides]
@@ -78,5 +79,5 @@ def side_agents(scenario: Scenario, names: list[str] | None) -> tuple[str, ...]:
     from wasteland.agents.external import check_program
 
     for k in dict.fromkeys(kinds):
-        check_program(make_agent(k, 0))  # a program must start and say hello
+        check_program(make_agent(k, 0, ruleset))  # a program must start and say hello
     return tuple(kinds)

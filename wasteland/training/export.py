@@ -11,7 +11,14 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from wasteland.agents.policy import FORMAT, Policy, action_hash, load_policy, observation_hash
+from wasteland.agents.policy import (
+    FORMAT,
+    OBSERVATION_VERSION,
+    Policy,
+    action_hash,
+    load_policy,
+    observation_hash,
+)
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.savefile import write_atomic
 
@@ -39,12 +46,11 @@ def policy_from_linears(linears: list[Any], name: str, cfg: TrainConfig,
     biases = [m.bias.detach().cpu().numpy().astype(np.float32).copy() for m in linears]
     manifest: dict[str, Any] = {
         "format": FORMAT, "name": name, "ruleset": cfg.ruleset, "creatures": list(creatures),
+        "observation_version": OBSERVATION_VERSION, "sight": cfg.sight,
         "observation_hash": observation_hash(cfg.sight), "action_hash": action_hash(),
         "layers": len(linears), "activation": cfg.activation, "network": list(cfg.network),
         "config": cfg.dump(), "config_hash": cfg.hash(),
     }
-    if cfg.sight != "own":  # own sight's manifests are as they were before sight existed
-        manifest["sight"] = cfg.sight
     manifest.update(extra or {})
     return Policy(name, manifest, [w.astype(np.float64) for w in weights],
                   [b.astype(np.float64) for b in biases], cfg.activation, frozenset(creatures))

@@ -31,10 +31,12 @@ from typing import Any
 import numpy as np
 
 from wasteland.agents.base import make_agent, view_of
+from wasteland.agents.policy import OBSERVATION_VERSION
 from wasteland.agents.search import value as logistic_value
 from wasteland.agents.valuenet import (
     FORMAT,
     N_FEATURES,
+    SIGHT,
     ValueNet,
     assemble,
     feature_hash,
@@ -325,6 +327,7 @@ def run(ruleset: str, fights: int, n_arenas: int, heldout_fights: int, out: Path
     shapes = [list(w.shape) for w in weights]
     manifest: dict[str, Any] = {
         "format": FORMAT, "ruleset": ruleset, "feature_hash": feature_hash(),
+        "observation_version": OBSERVATION_VERSION, "sight": SIGHT,
         "inputs": N_FEATURES, "layers": shapes, "activation": "tanh",
         "command": f"python -m wasteland.training.value --rulesets {ruleset} --fights {fights} "
                    f"--arenas {n_arenas} --heldout-fights {heldout_fights} --seed {seed}",
