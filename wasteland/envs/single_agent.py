@@ -397,9 +397,13 @@ class SingleAgentEnv(gymnasium.Env):
 
 
 ENV_ID = "Wasteland/Combat-v0"
+# what every Wasteland id registers: the env, and the batched env for gymnasium.make_vec
+ENTRY_POINT = "wasteland.envs.single_agent:SingleAgentEnv"
+VECTOR_ENTRY_POINT = "wasteland.envs.batched:make_vector_env"
 
 
 def register() -> None:
     """Register ``Wasteland/Combat-v0`` with Gymnasium (done on importing wasteland.envs)."""
     if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point="wasteland.envs.single_agent:SingleAgentEnv")
+        gymnasium.register(id=ENV_ID, entry_point=ENTRY_POINT,
+                           vector_entry_point=VECTOR_ENTRY_POINT)
