@@ -3,7 +3,7 @@ battles as observation vectors and action masks. Nothing else in Wasteland knows
 vectors.
 
 Importing this package registers the Gymnasium id ``Wasteland/Combat-v0`` (the
-single-agent env).
+single-agent env; ``gymnasium.make_vec`` on it returns the batched env).
 """
 
 from . import combat_v0
