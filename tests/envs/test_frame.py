@@ -12,6 +12,7 @@ from wasteland.agents.base import view_of
 from wasteland.bestiary.models import Placement, Scenario, Side
 from wasteland.envs import SingleAgentEnv, combat_v0
 from wasteland.envs.encoding import to_ego
+from wasteland.envs.errors import ResetNeededError
 from wasteland.envs.frame import (
     BAR,
     CELL,
@@ -120,3 +121,11 @@ def test_the_frame_shows_wounds_and_the_dead(ruleset: str) -> None:
             assert green == max(0, min(BAR, round(BAR * c.hp / max(1, c.max_hp))))
             if c.status == ACTIVE and c.hp < c.max_hp:
                 assert green < BAR
+
+
+def test_render_before_reset_is_one_line() -> None:
+    for e in (combat_v0.raw_env(scenario=room(), render_mode="rgb_array"),
+              SingleAgentEnv(scenario=room(), render_mode="rgb_array")):
+        with pytest.raises(ResetNeededError) as err:
+            e.render()
+        assert "\n" not in str(err.value) and "reset()" in str(err.value)

@@ -190,16 +190,17 @@ gives the same pixels; `render_fps` is 4, one frame a decision, for Gymnasium's
 ## Calls made wrongly
 
 Each is one line, a `WastelandError` that is also the Python type a caller would catch
-(`wasteland.envs.errors`): `step`, `observe`, `order`, `action_text` or `state` before
-`reset()` raise `ResetNeededError` (a `RuntimeError`); `action_text` of an id off the
-table (`-1`, `319`, `10**9`) raises `ActionIdError` (an `IndexError` and a `ValueError`),
-of anything not an integer `EnvArgumentTypeError` (a `TypeError`); an agent name the env
-does not have, `UnknownAgentError` (a `KeyError`). `parallel_env().step` takes a dict of
-actions by agent name (a list is `EnvArgumentTypeError`); once the episode is over it
-returns five empty dicts, as PettingZoo's parallel envs do, but before `reset()` it
-raises. The Gymnasium env and the batched env answer the same way (the batch takes
-integer actions only: a float array is refused, not cut to integers). The wrapped
-`combat_v0.env()` keeps PettingZoo's own call-order check in front of these.
+(`wasteland.envs.errors`): `step`, `observe`, `order`, `action_text`, `state` or (with a
+render mode) `render` before `reset()` raise `ResetNeededError` (a `RuntimeError`);
+`action_text` of an id off the table (`-1`, `319`, `10**9`) raises `ActionIdError` (an
+`IndexError` and a `ValueError`), of anything not an integer `EnvArgumentTypeError` (a
+`TypeError`); an agent name the env does not have, `UnknownAgentError` (a `KeyError`).
+`parallel_env().step` takes a dict of actions by agent name (a list is
+`EnvArgumentTypeError`); once the episode is over it returns five empty dicts, as
+PettingZoo's parallel envs do, but before `reset()` it raises. The Gymnasium env and the
+batched env answer the same way (the batch takes integer actions only: a float array is
+refused, not cut to integers). The wrapped `combat_v0.env()` keeps PettingZoo's own
+call-order check in front of these.
 
 ## Version History
 
