@@ -4,14 +4,11 @@ ruleset-neutral properties run under every registered ruleset (RULESETS)."""
 
 from __future__ import annotations
 
-import types
-
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, max_cycles_test, render_test, seed_test
+from pettingzoo.test import api_test, seed_test
 from pettingzoo.test.api_test import play_test
 from pettingzoo.test.parallel_test import parallel_api_test
-from pettingzoo.test.seed_test import parallel_seed_test
 
 from wasteland.agents import ScriptedAgent
 from wasteland.agents.base import view_of
@@ -111,36 +108,14 @@ def test_seed(ruleset: str) -> None:
     seed_test(lambda **kw: combat_v0.env(ruleset=ruleset, **kw), num_cycles=300)
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
-def test_parallel_seed(ruleset: str) -> None:
-    parallel_seed_test(lambda: combat_v0.parallel_env(ruleset=ruleset, illegal_action="end"),
-                       num_cycles=300)
-
-
 @pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_parallel_api(ruleset: str) -> None:
     parallel_api_test(combat_v0.parallel_env(ruleset=ruleset), num_cycles=3000)
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
-def test_max_cycles(ruleset: str) -> None:
-    mod = types.SimpleNamespace(
-        env=lambda **kw: combat_v0.env(ruleset=ruleset, illegal_action="end", **kw),
-        parallel_env=lambda **kw: combat_v0.parallel_env(ruleset=ruleset, illegal_action="end",
-                                                         **kw),
-    )
-    max_cycles_test(mod)
-
-
-@pytest.mark.parametrize("ruleset", RULESETS)
-def test_render(ruleset: str, capsys: pytest.CaptureFixture[str]) -> None:
-    def ansi_ok(text: object) -> bool:
-        return isinstance(text, str) and "#" in text and "HP" in text and "ted" in text
-
-    render_test(lambda render_mode=None: combat_v0.env(ruleset=ruleset, render_mode=render_mode),
-                custom_tests={"ansi": ansi_ok})
-    assert "Round" in capsys.readouterr().out  # "human" printed the same picture
+# parallel_seed, max_cycles, render and state at the defaults, and check_env:
+# tests/envs/test_standard_checks.py
 
 
 def test_ansi_render_shows_map_status_and_events() -> None:
@@ -270,7 +245,7 @@ def test_observation_is_egocentric() -> None:
 
 # --- illegal actions ---------------------------------------------------------------------
 def test_illegal_action_raises_one_line_with_the_legal_list() -> None:
-    e = combat_v0.env(scenario=face_off())
+    e = combat_v0.env(scenario=face_off(), illegal_action="raise")
     e.reset(seed=0)
     mask = e.observe(e.agent_selection)["action_mask"]
     # the last masked-off action aimed at a combatant there is (the empty blocks' own
@@ -418,7 +393,7 @@ def test_parallel_env_applies_only_the_deciders_action() -> None:
 def test_bad_arguments_are_one_line_errors() -> None:
     from wasteland.rules.errors import WastelandError
 
-    for kw in ({"illegal_action": "ignore"}, {"render_mode": "rgb_array"},
+    for kw in ({"illegal_action": "ignore"}, {"render_mode": "rgb"},
                {"scenario": "no_such_place"}, {"max_cycles": 0}):
         with pytest.raises(WastelandError) as err:
             combat_v0.raw_env(**kw)

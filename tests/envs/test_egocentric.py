@@ -233,7 +233,7 @@ def face_off() -> Scenario:
 @pytest.mark.parametrize("rules", RULESETS)
 def test_the_envs_refuse_an_empty_block_in_one_line(rules: str) -> None:
     empty = ACTION_INDEX[Action("attack", 5)]  # two combatants: block 5 is empty
-    e = combat_v0.env(ruleset=rules, scenario=face_off())
+    e = combat_v0.env(ruleset=rules, scenario=face_off(), illegal_action="raise")
     e.reset(seed=0)
     raw = e.unwrapped
     assert not e.observe(e.agent_selection)["action_mask"][empty]
@@ -245,7 +245,8 @@ def test_the_envs_refuse_an_empty_block_in_one_line(rules: str) -> None:
     assert "\n" not in msg and "no combatant in that observation block" in msg
     assert len(raw.battle.history) == n  # nothing happened
 
-    env = SingleAgentEnv(scenario=face_off(), ruleset=rules, opponents=Ender())
+    env = SingleAgentEnv(scenario=face_off(), ruleset=rules, opponents=Ender(),
+                         illegal_action="raise")
     env.reset(seed=0)
     assert not env.action_masks()[empty]
     with pytest.raises(IllegalActionError) as err:

@@ -118,15 +118,15 @@ def test_aec_env_refuses_a_non_integer_in_one_line(bad: Any) -> None:
 
 
 @pytest.mark.parametrize("bad", NOT_ACTIONS, ids=repr)
-def test_fallback_treats_a_non_integer_as_illegal(bad: Any) -> None:
+def test_fallback_does_not_take_a_non_integer_for_an_action(bad: Any) -> None:
+    # "end" stands in for an action the mask forbids, not for something that is no action
     e = combat_v0.env(scenario="duel", illegal_action="end")
     e.reset(seed=0)
-    agent = e.agent_selection
     raw = e.unwrapped
     n = len(raw.battle.history)
-    e.step(bad)
-    assert e.infos[agent] == {"illegal_action": True}
-    assert raw.battle.history[n].endswith(": end")
+    with pytest.raises(IllegalActionError, match="not an action"):
+        e.step(bad)
+    assert len(raw.battle.history) == n
 
 
 @pytest.mark.parametrize("good", [np.int64, np.int32, np.uint8, int,
@@ -157,7 +157,7 @@ def test_gymnasium_env_refuses_a_non_integer(bad: Any) -> None:
     with pytest.raises(IllegalActionError) as err:
         env.step(bad)
     assert "\n" not in str(err.value) and "not an action" in str(err.value)
-    fallback = SingleAgentEnv(scenario="duel", illegal_action="end")
-    fallback.reset(seed=0)
-    *_, info = fallback.step(bad)
-    assert info["illegal_action"] is True
+    raising = SingleAgentEnv(scenario="duel", illegal_action="raise")
+    raising.reset(seed=0)
+    with pytest.raises(IllegalActionError, match="not an action"):
+        raising.step(bad)

@@ -4,12 +4,10 @@ sb3-contrib's MaskablePPO through DummyVecEnv and SubprocVecEnv."""
 from __future__ import annotations
 
 import functools
-import warnings
 
 import gymnasium
 import numpy as np
 import pytest
-from gymnasium.utils.env_checker import check_env
 
 from wasteland.agents import RandomAgent, ScriptedAgent
 from wasteland.bestiary.models import Placement, Scenario, Side
@@ -50,12 +48,7 @@ def play(env: SingleAgentEnv, rng: np.random.Generator, check=None):
             return total, term, trunc, info
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
-def test_gymnasium_check_env(ruleset: str) -> None:
-    env = gymnasium.make(ENV_ID, ruleset=ruleset, illegal_action="end")
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # check_env reports problems as warnings
-        check_env(env.unwrapped)
+# Gymnasium's and SB3's check_env at the defaults: tests/envs/test_standard_checks.py
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -95,7 +88,7 @@ def test_mask_is_the_learners_legal_ids(ruleset: str) -> None:
 
 
 def test_illegal_action_raises_one_line() -> None:
-    env = SingleAgentEnv()
+    env = SingleAgentEnv(illegal_action="raise")
     env.reset(seed=0)
     bad = int(np.flatnonzero(~env.action_masks())[-1])
     with pytest.raises(IllegalActionError) as err:

@@ -6,19 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from pettingzoo.test.state_test import state_test
 
 from wasteland.envs import combat_v0
 from wasteland.envs.encoding import OBS_SIZE
 from wasteland.rules.errors import WastelandError
 
-
-@pytest.mark.parametrize("ruleset", ["pnp", "simple", "f2d20"])
-def test_pettingzoo_state_test_passes(ruleset: str) -> None:
-    # random actions with illegal ones ending the turn, as the state test samples unmasked
-    state_test(combat_v0.env(ruleset=ruleset, scenario="ruined_street", illegal_action="end"),
-               combat_v0.parallel_env(ruleset=ruleset, scenario="ruined_street",
-                                      illegal_action="end"), num_cycles=20)
+# PettingZoo's state_test at the defaults: tests/envs/test_standard_checks.py
 
 
 def test_state_is_every_agents_full_view_in_slot_order() -> None:

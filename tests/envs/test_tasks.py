@@ -77,6 +77,21 @@ def test_a_mirror_task_seats_the_learner_on_both_sides():
     assert np.array_equal(a[0], a[1])  # a seed gives the same side and battle
 
 
+def test_make_vec_on_a_task_gives_the_batched_env_on_the_tasks_seat():
+    from wasteland.envs.batched import BatchedVectorEnv
+
+    vec = gymnasium.make_vec("Wasteland/RadscorpionDuel-f2d20-v0", num_envs=2)
+    try:
+        assert isinstance(vec, BatchedVectorEnv)
+        obs, info = vec.reset(seed=3)
+        single = gymnasium.make("Wasteland/RadscorpionDuel-f2d20-v0")
+        first, _ = single.reset(seed=3)
+        assert np.array_equal(obs[0], first)  # the same seat, the same first observation
+        single.close()
+    finally:
+        vec.close()
+
+
 def test_each_tasks_definition_is_the_one_recorded_for_its_version():
     """Changing a task (its map, line-up, learner, opponents, reward, observation, sight or
     round limit) changes its hash: give it a new version (VERSIONS in

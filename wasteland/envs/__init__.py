@@ -3,8 +3,9 @@ battles as observation vectors and action masks. Nothing else in Wasteland knows
 vectors.
 
 Importing this package registers the Gymnasium id ``Wasteland/Combat-v0`` (the
-single-agent env) and the benchmark tasks, one a seat of the suite
-(``Wasteland/RadscorpionDuel-f2d20-v0``, ...; tasks.py, docs/tasks.md).
+single-agent env; ``gymnasium.make_vec`` on it returns the batched env) and the benchmark
+tasks, one a seat of the suite (``Wasteland/RadscorpionDuel-f2d20-v0``, ...; tasks.py,
+docs/tasks.md).
 """
 
 from . import combat_v0

@@ -1,7 +1,12 @@
 """Many single-agent battles stepped as one batch, into preallocated arrays.
 
 ``BattleBatch`` holds N Gymnasium envs that have ``action_masks()`` (SingleAgentEnv,
-the training league's LeagueEnv) and steps them all at once: the actions come from one
+the training league's LeagueEnv), bare or inside Gymnasium wrappers (what
+``gymnasium.make`` adds: OrderEnforcing, PassiveEnvChecker, TimeLimit) or SB3's
+``Monitor``, and steps them all at once: each env is stepped through its wrappers, so a
+Monitor records its episodes (its ``episode`` info comes back with the battle that ended)
+and a TimeLimit cuts them, while the mask is read from the first env down the chain that
+has ``action_masks()``, as those wrappers do not pass it on. The actions come from one
 int64 array, and each env writes its observation, mask, reward and done flags into its
 row of preallocated arrays, resetting itself when its battle ends (the last observation of
 the finished battle goes to that env's info as ``terminal_observation``). The opponents'
@@ -39,6 +44,73 @@ from .errors import EnvArgumentTypeError
 EnvFn = Callable[[], Any]
 MAX_BATCH = 4096
 MAX_WORKERS = 64
+MAX_WRAPPERS = 32  # how far down a chain of wrappers the mask is looked for
+TAKES = ("the batched env takes makers of envs with action_masks() and the single-agent "
+         "env's spaces (Box ({obs},), Discrete({n})): a SingleAgentEnv, bare or in "
+         "Gymnasium wrappers (gymnasium.make's) or SB3's Monitor; got {got}")
+
+
+def _refused(env: Any, why: str) -> WastelandError:
+    return WastelandError(TAKES.format(obs=OBS_SIZE, n=N_ACTIONS,
+                                       got=f"{type(env).__name__} ({why})"))
+
+
+def _masks_of(env: Any) -> Callable[[], np.ndarray]:
+    """``env.action_masks``, or that of the first env down its chain of wrappers that has
+    it; one line naming what the batch takes for an env that has none or other spaces."""
+    obs = getattr(env, "observation_space", None)
+    act = getattr(env, "action_space", None)
+    if getattr(obs, "shape", None) != (OBS_SIZE,):
+        raise _refused(env, f"observation space {obs}")
+    if not isinstance(act, spaces.Discrete) or int(act.n) != N_ACTIONS:
+        raise _refused(env, f"action space {act}")
+    inner = env
+    for _ in range(MAX_WRAPPERS):
+        fn = getattr(inner, "action_masks", None)
+        if callable(fn):
+            return fn
+        inner = getattr(inner, "env", None)
+        if inner is None:
+            break
+    raise _refused(env, "no action_masks() on it or on any env it wraps")
+
+
+def _make(env_fns: Sequence[EnvFn]) -> tuple[list[Any], list[Callable[[], np.ndarray]]]:
+    envs = [fn() for fn in env_fns]
+    return envs, [_masks_of(env) for env in envs]
+
+
+def _attr(env: Any, name: str) -> Any:
+    """An attribute as SB3's DummyVecEnv reads it: through Gymnasium wrappers."""
+    get = getattr(env, "get_wrapper_attr", None)
+    return get(name) if callable(get) else getattr(env, name)
+
+
+def _has(env: Any, name: str) -> bool:
+    try:
+        _attr(env, name)
+    except AttributeError:
+        return False
+    return True
+
+
+def _set(env: Any, name: str, value: Any) -> None:
+    put = getattr(env, "set_wrapper_attr", None)
+    if callable(put):
+        put(name, value)
+    else:
+        setattr(env, name, value)
+
+
+def _wrapped(env: Any, wrapper: type) -> bool:
+    """Whether ``wrapper`` is somewhere in ``env``'s chain (SB3's env_is_wrapped)."""
+    for _ in range(MAX_WRAPPERS):
+        if isinstance(env, wrapper):
+            return True
+        env = getattr(env, "env", None)
+        if env is None:
+            return False
+    return False
 
 
 class _Arrays:
@@ -73,23 +145,23 @@ class _Arrays:
     actions: np.ndarray
 
 
-def _write(a: _Arrays, i: int, env: Any, obs: np.ndarray) -> None:
-    a.obs[i] = obs
-    a.masks[i] = env.action_masks()
+Masks = Sequence[Callable[[], np.ndarray]]
 
 
-def _reset(envs: Sequence[Any], a: _Arrays, lo: int, seeds: Sequence[int | None],
-           options: dict[str, Any] | None) -> list[dict[str, Any]]:
+def _reset(envs: Sequence[Any], masks: Masks, a: _Arrays, lo: int,
+           seeds: Sequence[int | None], options: dict[str, Any] | None) -> list[dict[str, Any]]:
     infos = []
     for k, env in enumerate(envs):
         obs, info = env.reset(seed=seeds[k], options=options)
         info.pop("action_mask", None)
-        _write(a, lo + k, env, obs)
+        a.obs[lo + k] = obs
+        a.masks[lo + k] = masks[k]()
         infos.append(info)
     return infos
 
 
-def _step(envs: Sequence[Any], a: _Arrays, lo: int) -> list[tuple[int, dict[str, Any]]]:
+def _step(envs: Sequence[Any], masks: Masks, a: _Arrays,
+          lo: int) -> list[tuple[int, dict[str, Any]]]:
     """Step env ``k`` with ``actions[lo + k]``; the infos of the battles that ended."""
     ended = []
     acts = a.actions
@@ -106,7 +178,8 @@ def _step(envs: Sequence[Any], a: _Arrays, lo: int) -> list[tuple[int, dict[str,
             obs, reset_info = env.reset()
             info["reset_info"] = {k2: v for k2, v in reset_info.items() if k2 != "action_mask"}
             ended.append((i, info))
-        _write(a, i, env, obs)
+        a.obs[i] = obs
+        a.masks[i] = masks[k]()
     return ended
 
 
@@ -116,32 +189,52 @@ def _call(envs: Sequence[Any], lo: int, indices: Sequence[int], name: str, args:
     for i in indices:
         env = envs[i - lo]
         if attr:
-            out.append(getattr(env, name))
+            out.append(_attr(env, name))
         else:
-            out.append(getattr(env, name)(*args, **kwargs))
+            out.append(_attr(env, name)(*args, **kwargs))
     return out
+
+
+def _refuse_all(remote: Any, why: str) -> None:
+    """A worker whose envs could not be made: every command is answered with why, so the
+    parent reads one reply per command as always, until it closes the batch."""
+    try:
+        while True:
+            cmd, _ = remote.recv()
+            remote.send(None if cmd == "close" else ("error", why))
+            if cmd == "close":
+                return
+    except (EOFError, KeyboardInterrupt):
+        pass
 
 
 def _worker(remote: Any, parent: Any, env_fns: Sequence[EnvFn], lo: int, a: _Arrays) -> None:
     parent.close()
-    envs = [fn() for fn in env_fns]
+    try:
+        envs, masks = _make(env_fns)
+    except Exception as e:  # noqa: BLE001 - reported to the parent as one line
+        _refuse_all(remote, f"{type(e).__name__}: {e}")
+        return
     try:
         while True:
             cmd, data = remote.recv()
             if cmd == "step":
-                remote.send(_step(envs, a, lo))
+                remote.send(_step(envs, masks, a, lo))
             elif cmd == "reset":
                 seeds, options = data
-                remote.send(_reset(envs, a, lo, seeds, options))
+                remote.send(_reset(envs, masks, a, lo, seeds, options))
             elif cmd == "has":
-                remote.send(all(hasattr(env, data) for env in envs))
+                remote.send(all(_has(env, data) for env in envs))
+            elif cmd == "wrapped":
+                indices, wrapper = data
+                remote.send([_wrapped(envs[i - lo], wrapper) for i in indices])
             elif cmd in ("call", "attr"):
                 indices, name, args, kwargs = data
                 remote.send(_call(envs, lo, indices, name, args, kwargs, cmd == "attr"))
             elif cmd == "set":
                 indices, name, value = data
                 for i in indices:
-                    setattr(envs[i - lo], name, value)
+                    _set(envs[i - lo], name, value)
                 remote.send(None)
             elif cmd == "close":
                 for env in envs:
@@ -195,7 +288,11 @@ class BattleBatch:
             self.remotes.append(remote)
             self.procs.append(p)
         lo, hi = self.shares[0]
-        self.envs = [fn() for fn in env_fns[lo:hi]]
+        try:
+            self.envs, self._masks = _make(env_fns[lo:hi])
+        except BaseException:
+            self.close()  # the workers would wait for commands forever
+            raise
 
     # --- batch operations ---------------------------------------------------------------
     def _gather(self) -> list[Any]:
@@ -228,7 +325,7 @@ class BattleBatch:
         for r, (lo, hi) in zip(self.remotes, self.shares[1:]):
             r.send(("reset", (seeds[lo:hi], options)))
         lo, hi = self.shares[0]
-        here = self._here(_reset, self.envs, self.a, lo, seeds[lo:hi], options)
+        here = self._here(_reset, self.envs, self._masks, self.a, lo, seeds[lo:hi], options)
         return here + [info for part in self._gather() for info in part]
 
     def step(self, actions: np.ndarray) -> list[tuple[int, dict[str, Any]]]:
@@ -242,7 +339,7 @@ class BattleBatch:
         self.a.actions[:] = acts
         for r in self.remotes:
             r.send(("step", None))
-        here = self._here(_step, self.envs, self.a, self.shares[0][0])
+        here = self._here(_step, self.envs, self._masks, self.a, self.shares[0][0])
         return here + [e for part in self._gather() for e in part]
 
     def _split(self, indices: Sequence[int] | None) -> list[list[int]]:
@@ -268,8 +365,17 @@ class BattleBatch:
         """Whether every env has ``name``, asked where the envs live."""
         for r in self.remotes:
             r.send(("has", name))
-        here = all(hasattr(env, name) for env in self.envs)
+        here = all(_has(env, name) for env in self.envs)
         return all(self._gather()) and here
+
+    def is_wrapped(self, wrapper: type, indices: Sequence[int] | None = None) -> list[bool]:
+        """Whether each env's chain holds ``wrapper`` (SB3's ``env_is_wrapped``)."""
+        parts = self._split(indices)
+        for r, part in zip(self.remotes, parts[1:]):
+            r.send(("wrapped", (part, wrapper)))
+        lo = self.shares[0][0]
+        here = [_wrapped(self.envs[i - lo], wrapper) for i in parts[0]]
+        return here + [x for part in self._gather() for x in part]
 
     def set_attr(self, name: str, value: Any, indices: Sequence[int] | None = None) -> None:
         parts = self._split(indices)
@@ -277,14 +383,14 @@ class BattleBatch:
             r.send(("set", (part, name, value)))
         lo = self.shares[0][0]
         for i in parts[0]:
-            setattr(self.envs[i - lo], name, value)
+            _set(self.envs[i - lo], name, value)
         self._gather()
 
     def close(self) -> None:
         if self.closed:
             return
         self.closed = True
-        for env in self.envs:
+        for env in getattr(self, "envs", ()):  # none when making them failed
             env.close()
         for r in self.remotes:
             try:
@@ -342,5 +448,45 @@ class BatchedVectorEnv(gymnasium.vector.VectorEnv):
     def action_masks(self) -> np.ndarray:
         return self.batch.a.masks.copy()
 
+    def render(self) -> tuple[Any, ...] | None:
+        """Every env's render() in order, as Gymnasium's SyncVectorEnv gives them."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        return tuple(self.batch.call("render"))
+
     def close_extras(self, **kwargs: Any) -> None:
         self.batch.close()
+
+
+def make_vector_env(num_envs: int = 1, workers: int = 0, max_episode_steps: int | None = None,
+                    **kwargs: Any) -> BatchedVectorEnv:
+    """The ``vector_entry_point`` of the Wasteland Gymnasium ids: ``gymnasium.make_vec(id,
+    num_envs=64)`` comes here with the id's kwargs and make_vec's own (scenario, ruleset,
+    learner, opponents, render_mode, ...: the single-agent env's arguments, the same for
+    every env) and returns ``num_envs`` single-agent envs as one BatchedVectorEnv.
+    ``workers`` (a kwarg of make_vec here) steps them in that many processes;
+    ``max_episode_steps`` (the id's, or given) cuts each episode with a TimeLimit, as
+    ``gymnasium.make`` would."""
+    from .single_agent import SingleAgentEnv
+
+    if isinstance(num_envs, bool) or not isinstance(num_envs, int) or not 1 <= num_envs <= MAX_BATCH:
+        raise WastelandError(f"num_envs must be a whole number from 1 to {MAX_BATCH}, got "
+                             f"{str(num_envs)[:40]!r}")
+    if max_episode_steps is not None and (isinstance(max_episode_steps, bool) or not isinstance(
+            max_episode_steps, int) or max_episode_steps < 1):
+        raise WastelandError(f"max_episode_steps must be a whole number of at least 1, got "
+                             f"{str(max_episode_steps)[:40]!r}")
+    SingleAgentEnv(**kwargs)  # a mistyped argument: one line here, before any worker starts
+
+    def make() -> Any:
+        env: Any = SingleAgentEnv(**kwargs)
+        if max_episode_steps is not None:
+            env = gymnasium.wrappers.TimeLimit(env, max_episode_steps)
+        return env
+
+    vec = BatchedVectorEnv([make] * num_envs, workers)
+    vec.render_mode = kwargs.get("render_mode")
+    vec.metadata = {**vec.metadata, "render_modes": SingleAgentEnv.metadata["render_modes"],
+                    "render_fps": SingleAgentEnv.metadata["render_fps"]}
+    return vec

@@ -38,7 +38,7 @@ for agent in env.agent_iter():
 ## Arguments
 
 ``env(ruleset="pnp", scenario="vault_corridor", render_mode=None, max_rounds=None,
-max_cycles=None, reward_shaping=0.0, illegal_action="raise", bestiary=None)``
+max_cycles=None, reward_shaping=0.0, illegal_action="end", bestiary=None, sight="own")``
 
 * `ruleset`: a registered ruleset name (`wasteland.rules.protocol.RULESETS`) or a Ruleset.
 * `scenario`: a built-in scenario name (`wasteland.bestiary.loader.scenario_names()`), a
@@ -50,15 +50,20 @@ max_cycles=None, reward_shaping=0.0, illegal_action="raise", bestiary=None)``
 * `reward_shaping`: adds `reward_shaping * (damage dealt - damage taken) / max HP` to each
   agent on every step (max HP at the start of the battle: 2d20 radiation lowers it). Damage
   dealt counts harm to enemies only; a blast that hurts an ally or oneself is damage taken.
-* `illegal_action`: what an illegal action does - one outside the mask, or not an
-  integer (an action is an int, a numpy integer or a one-element integer array; a float,
-  a string or a bool is never read as a number): `"raise"` (it raises
+* `illegal_action`: what an action id outside the mask does. `"end"` (the default): the
+  agent passes - the action is replaced by `end` (in a 2d20 window where `end` is not
+  legal, by the cheapest choice, `buy 0` / `boost 0`), the agent's info gets
+  `illegal_action: True`, and the fight goes on. `"raise"`: it raises
   `wasteland.rules.errors.IllegalActionError`, whose one-line message names the action and
-  lists the legal ones) or `"end"` (it is replaced by `end` - or, in a 2d20 window where
-  `end` is not legal, by the cheapest choice, `buy 0` / `boost 0` - and the agent's info
-  gets `illegal_action: True`). PettingZoo's `max_cycles_test` samples actions without the
-  mask, so test it through a namespace whose `env` / `parallel_env` pass
-  `illegal_action="end"`.
+  lists the legal ones, and nothing happens (for code that means to act inside the mask
+  and wants to hear when it does not: the trainers ask for it). PettingZoo's classic games
+  end the game with -1 for the mover instead; here that would end every fight at the
+  first unmasked sample, and `max_cycles_test`, which samples without the mask, expects
+  the fight to run its cycles. Passing wastes the turn, which a policy learns to avoid
+  without being told the rules. In either mode, something that is not an action id at all
+  (a float, a string, a bool, None, an integer off the table 0..318; an action is an int,
+  a numpy integer or a one-element integer array) is refused with `IllegalActionError` in
+  one line, not taken for `end` or for action 0.
 
 ## Turn order
 
@@ -170,22 +175,32 @@ ends the battle as a draw, or `max_cycles` is used up, all agents are truncated 
 `"ansi"` returns the map (combatants as slot digits, downed ones `x`, walls `#`, cover
 `,` `=` `%`), a status line per combatant and the last events' text; `"human"` prints
 it. Under 2d20 the zone map (each square as its zone's letter) stands beside the terrain,
-with a line of zone cover and one of each side's AP pool. With a render mode set the
+with a line of zone cover and one of each side's AP pool. With either text mode the
 battle keeps its event log (otherwise it does not, for speed).
+
+`"rgb_array"` returns a picture of the battle as a `(height * 16, width * 16, 3)` uint8
+array, drawn with numpy (`wasteland.envs.frame`): each square 16 pixels, coloured by its
+terrain (walls dark, the three covers in browns and green, high ground pale, obscured
+grey-blue), zone borders under 2d20, each combatant a block of its side's colour
+(`frame.SIDE_COLOURS`: side 0 blue, side 1 red, ...) under an HP bar, the fallen at half
+brightness, the dead a cross, and a yellow frame round the one deciding. The same battle
+gives the same pixels; `render_fps` is 4, one frame a decision, for Gymnasium's
+`RecordVideo` (moviepy) on the single-agent env.
 
 ## Calls made wrongly
 
 Each is one line, a `WastelandError` that is also the Python type a caller would catch
-(`wasteland.envs.errors`): `step`, `observe`, `order`, `action_text` or `state` before
-`reset()` raise `ResetNeededError` (a `RuntimeError`); `action_text` of an id off the
-table (`-1`, `319`, `10**9`) raises `ActionIdError` (an `IndexError` and a `ValueError`),
-of anything not an integer `EnvArgumentTypeError` (a `TypeError`); an agent name the env
-does not have, `UnknownAgentError` (a `KeyError`). `parallel_env().step` takes a dict of
-actions by agent name (a list is `EnvArgumentTypeError`); once the episode is over it
-returns five empty dicts, as PettingZoo's parallel envs do, but before `reset()` it
-raises. The Gymnasium env and the batched env answer the same way (the batch takes
-integer actions only: a float array is refused, not cut to integers). The wrapped
-`combat_v0.env()` keeps PettingZoo's own call-order check in front of these.
+(`wasteland.envs.errors`): `step`, `observe`, `order`, `action_text`, `state` or (with a
+render mode) `render` before `reset()` raise `ResetNeededError` (a `RuntimeError`);
+`action_text` of an id off the table (`-1`, `319`, `10**9`) raises `ActionIdError` (an
+`IndexError` and a `ValueError`), of anything not an integer `EnvArgumentTypeError` (a
+`TypeError`); an agent name the env does not have, `UnknownAgentError` (a `KeyError`).
+`parallel_env().step` takes a dict of actions by agent name (a list is
+`EnvArgumentTypeError`); once the episode is over it returns five empty dicts, as
+PettingZoo's parallel envs do, but before `reset()` it raises. The Gymnasium env and the
+batched env answer the same way (the batch takes integer actions only: a float array is
+refused, not cut to integers). The wrapped `combat_v0.env()` keeps PettingZoo's own
+call-order check in front of these.
 
 ## Version History
 
@@ -225,8 +240,12 @@ from .encoding import (
     to_table,
 )
 from .errors import ActionIdError, EnvArgumentTypeError, ResetNeededError, UnknownAgentError
+from .frame import frame
 
-ILLEGAL_MODES = ("raise", "end")
+ILLEGAL_MODES = ("end", "raise")
+RENDER_MODES = ["ansi", "human", "rgb_array"]
+TEXT_MODES = ("ansi", "human")
+RENDER_FPS = 4  # a frame a decision: a 100-decision fight plays in 25 s
 
 
 def check_options(modes: list[str], render_mode: str | None, illegal_action: str,
@@ -286,12 +305,17 @@ def real_option(name: str, value: Any, lo: float, hi: float) -> float:
     return float(value)
 
 
-def render_battle(mode: str | None, battle: Battle | None, ruleset: Ruleset) -> str | None:
-    """The envs' render(): "ansi" returns the text picture, "human" prints it."""
+def render_battle(mode: str | None, battle: Battle | None,
+                  ruleset: Ruleset) -> str | np.ndarray | None:
+    """The envs' render(): "ansi" returns the text picture, "human" prints it,
+    "rgb_array" returns the picture of ``wasteland.envs.frame``."""
     if mode is None:
         gymnasium.logger.warn("You are calling render method without specifying any render mode.")
         return None
-    assert battle is not None
+    if battle is None:
+        raise not_reset("render()")
+    if mode == "rgb_array":
+        return frame(battle, ruleset)
     text = render_text(battle, ruleset)
     if mode == "human":
         print(text)
@@ -329,9 +353,10 @@ def start_battle(ruleset: Ruleset, scenario: Scenario, seed: int, bestiary: Best
                  sight: str = "own") -> tuple[Battle, Encoder]:
     """A new battle for an env and its encoder (observing with ``sight``); events are only
     built when rendered."""
-    b = ruleset.new_battle(scenario, seed, bestiary, keep_log=render_mode is not None,
-                           max_rounds=max_rounds)
-    b.quiet = render_mode is None  # nobody reads the events
+    # only the text picture shows events; the rgb_array frame does not
+    texts = render_mode in TEXT_MODES
+    b = ruleset.new_battle(scenario, seed, bestiary, keep_log=texts, max_rounds=max_rounds)
+    b.quiet = not texts  # nobody reads the events
     return b, Encoder(b, ruleset, sight)
 
 
@@ -402,10 +427,10 @@ class raw_env(AECEnv, EzPickle):
     """The combat AEC env without wrappers; see the module docstring."""
 
     metadata: dict[str, Any] = {
-        "render_modes": ["ansi", "human"],
+        "render_modes": RENDER_MODES,
         "name": "combat_v0",
         "is_parallelizable": False,
-        "render_fps": 1,
+        "render_fps": RENDER_FPS,
     }
 
     def __init__(
@@ -416,7 +441,7 @@ class raw_env(AECEnv, EzPickle):
         max_rounds: int | None = None,
         max_cycles: int | None = None,
         reward_shaping: float = 0.0,
-        illegal_action: str = "raise",
+        illegal_action: str = "end",
         bestiary: Bestiary | None = None,
         sight: str = "own",
     ) -> None:
@@ -553,8 +578,10 @@ class raw_env(AECEnv, EzPickle):
         dec = self._decision
         assert b is not None and dec is not None
         ego = action if type(action) is int else action_index(action)
-        idx = to_table(ego, self._order) if ego is not None else None
-        if idx not in self._legal:  # also None and out-of-table indices
+        if ego is None or not 0 <= ego < N_ACTIONS:  # not an action id: refused in any mode
+            raise IllegalActionError(illegal_message(b, dec, action, self._legal, self._order))
+        idx = to_table(ego, self._order)
+        if idx not in self._legal:  # also None: a target block with nobody in it
             if self.illegal_action == "raise":
                 raise IllegalActionError(illegal_message(b, dec, action, self._legal,
                                                          self._order))
@@ -670,7 +697,7 @@ class raw_env(AECEnv, EzPickle):
             return f"{ACTION_TABLE[action].text()} (no combatant in that block)"
         return ACTION_TABLE[table].text(self.battle.ids, actor)
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         return render_battle(self.render_mode, self.battle, self.ruleset)
 
     def close(self) -> None:
@@ -744,7 +771,7 @@ class ParallelCombat(ParallelEnv):
                 o["action_mask"] = np.zeros(N_ACTIONS, dtype=np.int8)
         return observations, rewards, terminations, truncations, infos
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         return self.aec_env.render()
 
     def state(self) -> np.ndarray:

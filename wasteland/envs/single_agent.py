@@ -33,10 +33,22 @@ on a draw, plus optionally ``reward_shaping * (damage dealt - damage taken) / ma
 ``terminated`` when a side wins (or nobody is left), ``truncated`` when the round limit
 ends the battle as a draw.
 
-An action outside the mask raises ``IllegalActionError`` (one line naming the action and
-the legal ones); with ``illegal_action="end"`` it is replaced by ``end`` and the step's
-info has ``illegal_action: True`` (what ``gymnasium.utils.env_checker.check_env`` needs,
-since it samples actions without the mask).
+An action id outside the mask is, by default (``illegal_action="end"``), replaced by
+``end`` (in a 2d20 window where ``end`` is not legal, by the cheapest choice) and the
+step's info has ``illegal_action: True``: the learner passes and the fight goes on, so
+Gymnasium's and SB3's ``check_env``, which sample without the mask, pass as they are.
+``illegal_action="raise"`` raises ``IllegalActionError`` instead (one line naming the
+action and the legal ones), for code that means to act inside the mask (the trainers use
+it). Something that is not an action id at all (not an integer, or off the table) is
+refused in one line in either mode. combat_v0's env card says why not PettingZoo
+classic's "the game ends, -1 for the mover".
+
+``render_mode="rgb_array"`` draws the battle as an RGB array (combat_v0's env card,
+"Rendering"), so ``gymnasium.wrappers.RecordVideo`` records a fight (it needs moviepy,
+in the ``dev`` extra) and ``stable_baselines3.common.env_util.make_vec_env``, which asks
+for that mode, makes it. ``gymnasium.make_vec`` on the id returns the batched env
+(``wasteland.envs.batched.make_vector_env``: the id's kwargs and make_vec's go to every
+env; ``workers=2`` steps them in two processes).
 """
 
 from __future__ import annotations
@@ -59,6 +71,8 @@ from wasteland.rules.errors import IllegalActionError, WastelandError
 from wasteland.rules.protocol import Decision, Ruleset
 
 from .combat_v0 import (
+    RENDER_FPS,
+    RENDER_MODES,
     action_index,
     check_options,
     illegal_message,
@@ -99,7 +113,7 @@ class SingleAgentEnv(gymnasium.Env):
     ``random.Random`` in ``rng``.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": RENDER_FPS}
 
     def __init__(
         self,
@@ -109,7 +123,7 @@ class SingleAgentEnv(gymnasium.Env):
         opponents: OpponentSpec | Sequence[OpponentSpec] | Mapping[str, OpponentSpec] | None = None,
         max_rounds: int | None = None,
         reward_shaping: float = 0.0,
-        illegal_action: str = "raise",
+        illegal_action: str = "end",
         render_mode: str | None = None,
         bestiary: Bestiary | None = None,
         learner_kinds: Sequence[str] | None = None,
@@ -254,8 +268,11 @@ class SingleAgentEnv(gymnasium.Env):
         if b.over or self._decision is None:
             raise ResetNeededError("step() called on a finished episode; call reset() first")
         ego = action_index(action)
-        illegal = ego is None or not self._mask[ego]
-        idx = to_table(ego, self._order) if not illegal and ego is not None else None
+        if ego is None:  # not an action id: refused whatever illegal_action says
+            raise IllegalActionError(illegal_message(b, self._decision, action, self._legal,
+                                                     self._order))
+        illegal = not self._mask[ego]
+        idx = to_table(ego, self._order) if not illegal else None
         if idx is None:
             if self.illegal_action == "raise":
                 raise IllegalActionError(illegal_message(b, self._decision, action, self._legal,
@@ -372,7 +389,7 @@ class SingleAgentEnv(gymnasium.Env):
         return to_ego(idx, self._order)
 
     # gymnasium types render by version (1.2's RenderFrame, 1.4's object); ansi is a str
-    def render(self) -> str | None:  # type: ignore[override,unused-ignore]
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override,unused-ignore]
         return render_battle(self.render_mode, self.battle, self.ruleset)
 
     def close(self) -> None:
@@ -380,9 +397,13 @@ class SingleAgentEnv(gymnasium.Env):
 
 
 ENV_ID = "Wasteland/Combat-v0"
+# what every Wasteland id registers: the env, and the batched env for gymnasium.make_vec
+ENTRY_POINT = "wasteland.envs.single_agent:SingleAgentEnv"
+VECTOR_ENTRY_POINT = "wasteland.envs.batched:make_vector_env"
 
 
 def register() -> None:
     """Register ``Wasteland/Combat-v0`` with Gymnasium (done on importing wasteland.envs)."""
     if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point="wasteland.envs.single_agent:SingleAgentEnv")
+        gymnasium.register(id=ENV_ID, entry_point=ENTRY_POINT,
+                           vector_entry_point=VECTOR_ENTRY_POINT)

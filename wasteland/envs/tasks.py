@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 import gymnasium
 import numpy as np
 
-from .single_agent import SingleAgentEnv
+from .single_agent import VECTOR_ENTRY_POINT, SingleAgentEnv
 
 if TYPE_CHECKING:
     from wasteland.arena.suite import Seat
@@ -141,7 +141,10 @@ def register_tasks() -> None:
         if t.id not in gymnasium.registry:
             entry = "MirrorSeatEnv" if t.mirror else "SingleAgentEnv"
             module = "tasks" if t.mirror else "single_agent"
+            # a mirror seat draws its side per reset: the batch makes plain single-agent
+            # envs, so make_vec gives Gymnasium's own vector env there
             gymnasium.register(id=t.id, entry_point=f"wasteland.envs.{module}:{entry}",
+                               vector_entry_point=None if t.mirror else VECTOR_ENTRY_POINT,
                                kwargs=t.kwargs())
 
 

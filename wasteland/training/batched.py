@@ -70,7 +70,8 @@ class BatchedVecEnv(VecEnv):
                                **method_kwargs)
 
     def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
-        return [False] * len(self._indices(indices))
+        # asked where the envs live: evaluate_policy reads a Monitor's episodes when there is one
+        return self.batch.is_wrapped(wrapper_class, self._indices(indices))
 
     def _indices(self, indices: VecEnvIndices) -> list[int]:
         if indices is None:

@@ -83,9 +83,10 @@ class LeagueEnv(gymnasium.Env):
     def _make(self, rng: np.random.Generator, opponent: Any, kind: str) -> SingleAgentEnv:
         cfg = self.cfg
         a = cfg.arenas
+        # MaskablePPO acts inside the mask: an illegal action is a bug to hear about
         common = dict(ruleset=cfg.ruleset, opponents=opponent, learner_kinds=cfg.creatures,
                       allies=cfg.allies, reward_shaping=cfg.reward.shaping, sight=cfg.sight,
-                      draw_reward=cfg.reward.draw)
+                      draw_reward=cfg.reward.draw, illegal_action="raise")
         if not self.scenarios or rng.random() < a.share:
             sc, mirror = self._arena(rng)
             self.episode = {"map": "arena" + (" (mirror)" if mirror else ""), "opponents": kind}

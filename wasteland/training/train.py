@@ -25,9 +25,10 @@ def make_env(scenario: str, ruleset: str = "pnp", learner: int | str = 0,
              reward_shaping: float = 0.0) -> Any:
     from wasteland.envs.single_agent import SingleAgentEnv
 
+    # MaskablePPO acts inside the mask: an illegal action is a bug to hear about
     return SingleAgentEnv(scenario=scenario, ruleset=ruleset, learner=learner,
                           opponents=opponents, max_rounds=max_rounds,
-                          reward_shaping=reward_shaping)
+                          reward_shaping=reward_shaping, illegal_action="raise")
 
 
 def train(scenario: str = "duel", ruleset: str = "pnp", timesteps: int = 20_000,
