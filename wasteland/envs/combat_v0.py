@@ -214,6 +214,7 @@ from wasteland.rules.errors import IllegalActionError, WastelandError
 from wasteland.rules.protocol import Decision, Ruleset, get_ruleset
 from wasteland.rules.textmap import render_text
 
+from . import fog
 from .encoding import (
     SIGHTS,
     Encoder,
@@ -460,6 +461,7 @@ class raw_env(AECEnv, EzPickle):
         self._enc: Encoder | None = None
         self._decision: Decision | None = None
         self._legal: list[int] = []
+        self._fogged = False  # an enemy out of the decider's sight: the mask is fog.py's
         self._order: list[int] = []
         self._rewarded = False
         self._used: list[int] = []
@@ -568,9 +570,17 @@ class raw_env(AECEnv, EzPickle):
             for a in rewards:
                 rewards[a] = 0.0
             self._rewarded = False
+        act = ACTION_TABLE[idx]
+        if self._fogged:  # acting on what it knows: the true battle plays fog.resolve's
+            got = fog.resolve(self.ruleset, b, dec.combatant, idx, self.sight == "side")
+            if got is None:  # refused (someone unseen in the way): the decision stands
+                self._legal = [i for i in self._legal if i != idx]
+                self.infos[agent] = {"refused": True}
+                return
+            act = got
         if self.max_cycles is not None:
             self._used[dec.combatant] += 1
-        self.ruleset.apply(b, ACTION_TABLE[idx], check=False)
+        self.ruleset.apply(b, act, check=act is not ACTION_TABLE[idx])
         self._advance()
         if self.reward_shaping:
             self._shape()
@@ -597,7 +607,7 @@ class raw_env(AECEnv, EzPickle):
                         check=False)
                 continue
             self._decision = dec
-            self._legal = R.legal_ids(b)
+            self._legal, self._fogged = fog.mask(R, b, dec.combatant, self.sight == "side")
             assert self._enc is not None
             self._enc.look(dec.combatant)
             self._order = self._enc.order(dec.combatant)
@@ -614,6 +624,7 @@ class raw_env(AECEnv, EzPickle):
     def _end_episode(self, truncated: bool) -> None:
         self._decision = None
         self._legal = []
+        self._fogged = False
         self._order = []
         done = self.truncations if truncated else self.terminations
         for a in self.agents:
