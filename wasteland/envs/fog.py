@@ -34,6 +34,13 @@ from wasteland.rules.protocol import Ruleset
 NOT_THERE: Final = "not_there"
 # the actions that may aim at an enemy out of sight: toward or away from where it is thought
 MOVES: Final = frozenset({"move", "sprint", "step"})
+# per ruleset, the actions the belief may allow that the true battle cannot play when
+# someone unseen is in the way (2d20's zone moves need a free square to end on, Simple's
+# charge a free straight line): refused then. Elsewhere a move blocked by someone unseen
+# goes as far as the rules let it (PnP's and Simple's walks, steps and cover stop short).
+REFUSABLE: Final = {"f2d20": frozenset({"move", "sprint"}),
+                    "simple": frozenset({"charge", "disarm"})}
+PLACED: Final = MOVES | {"charge", "disarm"}
 
 
 def _eyes(b: Battle, me: int, side_sight: bool) -> list[Any]:
@@ -76,10 +83,21 @@ def belief(b: Battle, me: int, side_sight: bool = False,
     back on leaving, whatever the block raised."""
     if unseen is None:
         unseen = hidden(b, me, side_sight)
+    undo = _enter(b, me, side_sight, unseen)
+    try:
+        yield undo[2]
+    finally:
+        _leave(b, undo)
+
+
+Undo = tuple[dict[int, int], list[tuple[Combatant, int, str, dict[str, int]]], list[Combatant]]
+
+
+def _enter(b: Battle, me: int, side_sight: bool, unseen: list[Combatant]) -> Undo:
+    """Make the battle the believed board (``belief``); what ``_leave`` needs to undo it.
+    Left half done by an error, ``_leave`` still puts everything back."""
     occ = b.occupied
-    kept = dict(occ)
-    saved = [(o, o.pos, o.status, o.crippled) for o in unseen]
-    placed: list[Combatant] = []
+    undo: Undo = (dict(occ), [(o, o.pos, o.status, o.crippled) for o in unseen], [])
     try:
         for o in unseen:
             o.status = NOT_THERE
@@ -99,14 +117,27 @@ def belief(b: Battle, me: int, side_sight: bool = False,
                 o.status = ACTIVE
                 o.pos = q
                 occ[q] = o.slot
-                o.crippled = _remembered_crippled(rec)
-                placed.append(o)
-        yield placed
-    finally:
-        for o, pos, status, crippled in saved:
-            o.pos, o.status, o.crippled = pos, status, crippled
-        occ.clear()
-        occ.update(kept)
+                st = rec[2]
+                if st[1] or st[2] or st[3]:
+                    o.crippled = _remembered_crippled(rec)
+                elif o.crippled:
+                    o.crippled = {}
+                undo[2].append(o)
+    except BaseException:
+        _leave(b, undo)
+        raise
+    return undo
+
+
+def _leave(b: Battle, undo: Undo) -> None:
+    """Put back what ``_enter`` changed: squares, statuses, limbs, the occupancy in its
+    order."""
+    kept, saved, _ = undo
+    for o, pos, status, crippled in saved:
+        o.pos, o.status, o.crippled = pos, status, crippled
+    occ = b.occupied
+    occ.clear()
+    occ.update(kept)
 
 
 def legal_ids(R: Ruleset, b: Battle, me: int, side_sight: bool = False,
@@ -117,8 +148,11 @@ def legal_ids(R: Ruleset, b: Battle, me: int, side_sight: bool = False,
         unseen = hidden(b, me, side_sight)
     if not unseen:
         return R.legal_ids(b)
-    with belief(b, me, side_sight, unseen):
+    undo = _enter(b, me, side_sight, unseen)
+    try:
         ids = R.legal_ids(b)
+    finally:
+        _leave(b, undo)
     gone = {o.slot for o in unseen}
     table = ACTION_TABLE
     return [i for i in ids if table[i].target not in gone or table[i].kind in MOVES]
@@ -129,13 +163,23 @@ def resolve(R: Ruleset, b: Battle, me: int, idx: int, side_sight: bool = False
     """The action the true battle plays for table id ``idx``, chosen by the decider ``me``
     from ``legal_ids``: the same action, or for a move aimed at an enemy it does not see a
     `goto` of the square that move ends on in its belief (``stale_move``). None: the true
-    battle refuses it (someone unseen is in the way); the decision stands, not lost."""
+    battle cannot play it (someone unseen in the way: ``REFUSABLE``); the decision
+    stands, not lost."""
     a = ACTION_TABLE[idx]
+    if a.kind not in PLACED:
+        return a
     unseen = hidden(b, me, side_sight)
     if not unseen:
         return a
     if a.kind in MOVES and a.target in {o.slot for o in unseen}:
         return stale_move(R, b, me, a, side_sight, unseen)
+    if a.kind not in REFUSABLE.get(b.ruleset, ()):
+        return a
+    if b.ruleset == "f2d20" and a.target is not None:  # where the zone move would end
+        cs = b.combatants
+        end = R.tactics.destination(b, cs[me], cs[a.target], a.option or "toward",
+                                    2 if a.kind == "sprint" else 1)
+        return None if end is None else a
     return a if idx in R.legal_ids(b) else None
 
 
@@ -150,18 +194,79 @@ def _walked(b: Battle, goal: int) -> list[int]:
 
 def believed_end(R: Ruleset, b: Battle, me: int, a: Action, side_sight: bool = False
                  ) -> int:
-    """The square action ``a`` (a move) of combatant ``me`` ends on in its belief: the rules'
-    own move, played on a fork of the battle (its own dice) with the belief's board and no
-    reaction to pause it."""
-    f = fork(b, 0)
-    with belief(f, me, side_sight):
-        for o in f.combatants:  # nobody answers the move: where it ends is all we ask
-            if o.slot != me:
-                o.free_used, o.readied = True, False
-                o.cond.pop("overwatch", None)
-                o.cond.pop("ready", None)
-        R.apply(f, a, check=False)
-        return f.combatants[me].pos
+    """The square action ``a`` (a move) of combatant ``me`` ends on in its belief, by the
+    ruleset's own movement with nobody answering the move: 2d20's zone move
+    (Tactics.destination), PnP's walk and 5-ft step, Simple's walk, played on the believed
+    board and put back. Anything else: the rules' move on a fork of the battle."""
+    cs = b.combatants
+    c = cs[me]
+    with belief(b, me, side_sight):
+        t = cs[a.target] if a.target is not None else c
+        mode = a.option or "toward"
+        if b.ruleset == "f2d20":
+            got = R.tactics.destination(b, c, t, mode, 2 if a.kind == "sprint" else 1)
+            if got is not None:
+                return got
+        elif b.ruleset == "pnp" and a.kind == "step":
+            from wasteland.rules.pnp import movement as pm
+
+            step = pm.step_toward(b, c, t.pos) if mode == "toward" else pm.step_away(b, c, t.pos)
+            return c.pos if step is None else step
+        elif b.ruleset in ("pnp", "simple") and b.pending_move is None:
+            return _walked_to(b, c, t, mode, a.kind == "sprint")
+        x = b.extra
+        rows = x.get("sightings")
+        if rows is not None:  # the fork needs no memories: the belief is on the board
+            x["sightings"] = None
+        try:
+            f = fork(b, 0)
+        finally:
+            if rows is not None:
+                x["sightings"] = rows
+    for o in f.combatants:  # nobody answers the move: where it ends is all we ask
+        if o.slot != me:
+            o.free_used, o.readied = True, False
+            o.cond.pop("overwatch", None)
+            o.cond.pop("ready", None)
+    R.apply(f, a, check=False)
+    return f.combatants[me].pos
+
+
+def _walked_to(b: Battle, c: Combatant, t: Combatant, mode: str, run: bool) -> int:
+    """Where PnP's or Simple's walk toward or away from ``t`` takes ``c``, walked on the
+    battle with every reaction held back (no attack of opportunity, readied attack, step
+    or overwatch offered, nothing logged), then put back: ``c``'s square, the others'
+    free actions and overwatch, the log switch. The caller restores the occupancy."""
+    start = c.pos
+    others = [o for o in b.combatants if o is not c]
+    used = [o.free_used for o in others]
+    watch = [o.cond.get("overwatch") for o in others]
+    quiet, keep = b.quiet, b.keep_log
+    b.quiet, b.keep_log = True, False
+    try:
+        for o, w in zip(others, watch):
+            o.free_used = True
+            if w:
+                o.cond["overwatch"] = None
+        if b.ruleset == "pnp":
+            from wasteland.rules.pnp import movement as pm
+            from wasteland.rules.pnp.stats import speed
+
+            pm.walk(b, c, mode, t.slot, speed(c), [])
+        else:
+            from wasteland.rules.simple import movement as sm
+            from wasteland.rules.simple import stats as S
+
+            sm.walk(b, c, mode, t.pos, S.move_hexes(c, run), "", [])
+        return c.pos
+    finally:
+        b.pending_move = None
+        c.pos = start
+        b.quiet, b.keep_log = quiet, keep
+        for o, u, w in zip(others, used, watch):
+            o.free_used = u
+            if w:
+                o.cond["overwatch"] = w
 
 
 def stale_move(R: Ruleset, b: Battle, me: int, a: Action, side_sight: bool = False,
