@@ -295,3 +295,39 @@ def test_the_battle_is_put_back_exactly_after_a_look() -> None:
             return
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     pytest.fail("no decision with an enemy out of sight")
+
+
+def test_an_action_the_true_battle_refuses_keeps_the_decision_without_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Someone unseen in the way (fog.resolve gives None): nothing is played, the same
+    agent decides again with that action gone from its mask, and info says so."""
+    env = combat_v0.env(ruleset="pnp", scenario="ruined_street")
+    env.reset(seed=3)
+    raw = env.unwrapped
+    rng = np.random.default_rng(3)
+    for agent in env.agent_iter(300):
+        obs, _, term, trunc, _ = env.last()
+        assert not (term or trunc)
+        if raw._fogged:
+            break
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    monkeypatch.setattr(fog, "resolve", lambda *a, **k: None)
+    before = raw.battle.state()
+    pick = int(np.flatnonzero(obs["action_mask"])[-1])
+    env.step(pick)
+    assert raw.agent_selection == agent and raw.infos[agent] == {"refused": True}
+    assert raw.battle.state() == before
+    mask = env.observe(agent)["action_mask"]
+    assert mask[pick] == 0 and mask.sum() == obs["action_mask"].sum() - 1
+    single = SingleAgentEnv(scenario="ruined_street", ruleset="pnp", opponents="packet")
+    got, _ = single.reset(seed=0)
+    for _ in range(200):
+        if single._fogged:
+            break
+        got, *_ = single.step(int(rng.choice(np.flatnonzero(single.action_masks()))))
+    assert single._fogged
+    m = single.action_masks()
+    pick = int(np.flatnonzero(m)[-1])
+    again, reward, term, trunc, info = single.step(pick)
+    assert info["refused"] and reward == 0.0 and not (term or trunc)
+    assert again.tobytes() == got.tobytes() and not single.action_masks()[pick]

@@ -128,9 +128,18 @@ observation hash covers it. Under 2d20, cover is the zone's,
 weapons fire from the ammunition supply (no magazines) and Speed is 0. Empty blocks are
 zeros.
 
-`action_mask` is exactly the ruleset's `legal_ids` for the deciding agent (in the
-egocentric ids below) and all zeros for every other agent (and for everybody once the
-battle is over).
+`action_mask` is the ruleset's `legal_ids` for the deciding agent (in the egocentric ids
+below) on the board as that agent knows it, and all zeros for every other agent (and for
+everybody once the battle is over). When the agent sees every standing enemy that is the
+true battle's `legal_ids`, unchanged. Otherwise (`wasteland.envs.fog`, the reading in
+docs/rules/sight.md) each enemy out of its sight (its side's, with `sight="side"`) counts
+as standing where the agent last saw it, or not at all when never seen or when that
+square is in view and empty, so moving or hurting an enemy it cannot see changes neither
+its observation nor its mask. Nothing but a move toward or away from such an enemy is
+legal; such a move goes where it would go if the enemy stood there (played as `goto X
+Y`, or `goto X Y sprint`, at the move's cost). An action the true battle cannot make
+(someone unseen in the way) is refused: nothing happens, the same agent decides again
+with that id gone from its mask, and its info has `refused: True`.
 
 ## State
 
