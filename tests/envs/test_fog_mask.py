@@ -305,12 +305,13 @@ def test_an_action_the_true_battle_refuses_keeps_the_decision_without_it(
     env.reset(seed=3)
     raw = env.unwrapped
     rng = np.random.default_rng(3)
-    for agent in env.agent_iter(300):
+    for _agent in env.agent_iter(300):
         obs, _, term, trunc, _ = env.last()
         assert not (term or trunc)
         if raw._fogged:
             break
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    agent = raw.agent_selection
     monkeypatch.setattr(fog, "resolve", lambda *a, **k: None)
     before = raw.battle.state()
     pick = int(np.flatnonzero(obs["action_mask"])[-1])
