@@ -74,8 +74,8 @@ from .encoding import (
     END_ID,
     Encoder,
     ego_ids,
+    ego_mask,
     fallback_id,
-    mask_of,
     observation_box,
     to_ego,
     to_table,
@@ -306,7 +306,7 @@ class SingleAgentEnv(gymnasium.Env):
                 self._decision = dec
                 self._legal = legal
                 self._order = order = self._enc.order(dec.combatant)
-                self._mask = mask_of(ego_ids(legal, order), np.bool_)
+                self._mask = ego_mask(legal, order).view(np.bool_)  # one C pass
                 return
             agent = self.opponents[dec.combatant]
             action = agent.act(View(b, R, dec, legal))
