@@ -573,7 +573,8 @@ class raw_env(AECEnv, EzPickle):
             raise not_reset("observe()")
         if dec is not None and dec.combatant == slot:
             order = self._order
-            return {"observation": enc.observe(slot, dec, order),
+            # _advance looked around for this decision already
+            return {"observation": enc.observe(slot, dec, order, look=False),
                     "action_mask": ego_mask(self._legal, order)}
         return {"observation": enc.observe(slot, None),
                 "action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}

@@ -89,8 +89,8 @@ from .encoding import (
     END_ID,
     Encoder,
     ego_ids,
+    ego_mask,
     fallback_id,
-    mask_of,
     observation_box,
     to_ego,
     to_table,
@@ -336,7 +336,7 @@ class SingleAgentEnv(gymnasium.Env):
                 self._legal, self._fogged = fog.mask(R, b, dec.combatant, self.sight == "side")
                 legal = self._legal
                 self._order = order = self._enc.order(dec.combatant)
-                self._mask = mask_of(ego_ids(legal, order), np.bool_)
+                self._mask = ego_mask(legal, order).view(np.bool_)  # one C pass
                 return
             legal = R.legal_ids(b)  # the GM's NPCs decide on the true battle
             agent = self.opponents[dec.combatant]
