@@ -65,11 +65,12 @@ from gymnasium import spaces
 from wasteland.agents.base import Agent, View, make_agent
 from wasteland.bestiary.loader import Bestiary
 from wasteland.bestiary.models import Scenario
-from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, N_ACTIONS, Action
+from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, GOTO, N_ACTIONS, Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import IllegalActionError, WastelandError
 from wasteland.rules.protocol import Decision, Ruleset
 
+from . import fog
 from .combat_v0 import (
     RENDER_FPS,
     RENDER_MODES,
@@ -180,6 +181,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._enc: Encoder | None = None
         self._decision: Decision | None = None
         self._legal: list[int] = []
+        self._fogged = False  # an enemy out of the learner's sight: the mask is fog.py's
         self._order: list[int] = []
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
         self._net = 0.0
@@ -278,7 +280,18 @@ class SingleAgentEnv(gymnasium.Env):
                 raise IllegalActionError(illegal_message(b, self._decision, action, self._legal,
                                                          self._order))
             idx = fallback_id(self._legal)
-        self.ruleset.apply(b, ACTION_TABLE[idx], check=False)
+        act = ACTION_TABLE[idx]
+        if self._fogged:  # acting on what it knows: the true battle plays fog.resolve's
+            got = fog.resolve(self.ruleset, b, self._decision.combatant, idx,
+                              self.sight == "side")
+            if got is None:  # refused (someone unseen in the way): the decision stands
+                self._legal = [i for i in self._legal if i != idx]
+                self._mask = mask_of(ego_ids(self._legal, self._order), np.bool_)
+                info = self._info()
+                info["refused"] = True
+                return self._obs(), 0.0, False, False, info
+            act = got
+        self.ruleset.apply(b, act, check=act is not ACTION_TABLE[idx])
         self._advance()
         reward = 0.0
         if self.reward_shaping:
@@ -317,17 +330,21 @@ class SingleAgentEnv(gymnasium.Env):
         mine = self._learner_set
         while not b.over:
             dec = R.decider(b)
-            legal = R.legal_ids(b)
             if dec.combatant in mine:
                 assert self._enc is not None
                 self._decision = dec
-                self._legal = legal
+                self._legal, self._fogged = fog.mask(R, b, dec.combatant, self.sight == "side")
+                legal = self._legal
                 self._order = order = self._enc.order(dec.combatant)
                 self._mask = mask_of(ego_ids(legal, order), np.bool_)
                 return
+            legal = R.legal_ids(b)  # the GM's NPCs decide on the true battle
             agent = self.opponents[dec.combatant]
             action = agent.act(View(b, R, dec, legal))
             idx = ACTION_INDEX.get(action)
+            if idx is None and getattr(action, "kind", None) == GOTO:
+                R.apply(b, action)  # a policy's move on stale knowledge (envs/fog.py), checked
+                continue
             if idx is None or idx not in legal:
                 raise IllegalActionError(
                     f"opponent agent {getattr(agent, 'name', agent)!r} for {b.ids[dec.combatant]}: "
@@ -335,6 +352,7 @@ class SingleAgentEnv(gymnasium.Env):
             R.apply(b, action, check=False)
         self._decision = None
         self._legal = []
+        self._fogged = False
         self._order = []
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
 

@@ -30,7 +30,7 @@ import gymnasium as gym
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from wasteland.agents.base import Agent, View, make_agent
+from wasteland.agents.base import Agent, View, intent_of, make_agent
 from wasteland.bestiary.models import Scenario
 from wasteland.envs import combat_v0
 from wasteland.envs.encoding import observation_box, to_ego
@@ -247,6 +247,6 @@ class RLlibCombat(MultiAgentEnv):
             agent = self._others.get(dec.combatant)
             if agent is None:
                 return
-            action = agent.act(View(b, R, dec, R.legal_ids(b)))
+            action = intent_of(agent, agent.act(View(b, R, dec, R.legal_ids(b))))
             env.step(to_ego(ACTION_INDEX[action], env.order()))
             self._collect()

@@ -66,7 +66,7 @@ def evaluate(policy: Any, scenario: str = "duel", ruleset: str = "pnp", fights: 
     seat (side ``learner``) against ``opponents``. ``policy`` is a MaskablePPO model
     (deterministic actions), an agent name ("random": uniform among legal actions,
     "packet", "scripted") or any Agent, so a baseline can sit in the same seat."""
-    from wasteland.agents.base import make_agent, view_of
+    from wasteland.agents.base import intent_of, make_agent, view_of
 
     env = make_env(scenario, ruleset, learner, opponents)
     rng = np.random.default_rng(first_seed)
@@ -80,7 +80,8 @@ def evaluate(policy: Any, scenario: str = "duel", ruleset: str = "pnp", fights: 
             mask = env.action_masks()
             if agent is not None:
                 raw = env.unwrapped
-                action = raw.env_action(agent.act(view_of(raw.ruleset, raw.battle)))
+                action = raw.env_action(intent_of(agent, agent.act(view_of(raw.ruleset,
+                                                                           raw.battle))))
             elif policy == "random":
                 action = int(rng.choice(np.flatnonzero(mask)))
             else:
