@@ -454,7 +454,7 @@ class raw_env(AECEnv, EzPickle):
         illegal_action: str = "end",
         bestiary: Bestiary | None = None,
         sight: str = "own",
-    ) -> None:
+    ) -> None:  # params: the env's keyword arguments, as makers and registries pass them
         EzPickle.__init__(self, ruleset, scenario, render_mode, max_rounds, max_cycles,
                           reward_shaping, illegal_action, bestiary, sight)
         super().__init__()

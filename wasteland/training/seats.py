@@ -80,6 +80,7 @@ def agent_maker(spec: str | AgentMaker) -> AgentMaker:
 def fight(scenario: Scenario, ruleset: str, seed: int, seat_side: int, kinds: Sequence[str],
           seat: AgentMaker, opponents: AgentMaker, allies: AgentMaker | None = None,
           max_rounds: int | None = None) -> int | None:
+    # params: a seat fight's line-up, as the seat suite builds it
     """One battle; the winning side's index, or None for a draw."""
     R = get_ruleset(ruleset)
     b = R.new_battle(scenario, seed, keep_log=False, max_rounds=max_rounds)
@@ -98,6 +99,7 @@ def fight(scenario: Scenario, ruleset: str, seed: int, seat_side: int, kinds: Se
 def seat(seat_agent: str | AgentMaker, scenario: Scenario, ruleset: str, kinds: Sequence[str],
          seat_side: int | None = None, opponents: str | AgentMaker = "packet",
          fights: int = 100, first_seed: int = 0, max_rounds: int | None = None) -> Record:
+    # params: a seat's record request, as the suite and the CLI pass it
     """The seat side's record over seeds first_seed .. first_seed + fights - 1. The seat
     side defaults to the first side holding one of ``kinds``."""
     if seat_side is None:

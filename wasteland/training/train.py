@@ -35,6 +35,7 @@ def train(scenario: str = "duel", ruleset: str = "pnp", timesteps: int = 20_000,
           seed: int = 0, learner: int | str = 0, opponents: str = "random",
           n_envs: int = 1, reward_shaping: float = 0.1, subproc: bool = False,
           verbose: int = 0) -> Any:
+    # params: the baseline trainer's knobs, one per keyword, as scripts call it
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
