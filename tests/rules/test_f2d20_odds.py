@@ -17,6 +17,7 @@ import pytest
 from wasteland.rules import events
 from wasteland.rules.f2d20 import odds
 from wasteland.rules.f2d20.dice import count
+from wasteland.rules.f2d20.skills import SkillTest
 
 from .kit2d20 import F, arena
 
@@ -196,10 +197,10 @@ def test_the_engine_on_fixed_seeds(seed):
     n = 20_000
     passes = comps = dying_comps = 0
     for _ in range(n):
-        ok, _, comp = a.rs._test(b, c, "x", "small_guns", 2, [], [], 1, reroll=True)
+        ok, _, comp = a.rs._test(b, c, SkillTest("x", "small_guns", 2, [], 1, reroll=True), [])
         passes += ok
         comps += comp > 0
-        _, _, comp = a.rs._test(b, c, "x", "survival", 1, [], [], complication_from=19)
+        _, _, comp = a.rs._test(b, c, SkillTest("x", "survival", 1, [], complication_from=19), [])
         dying_comps += comp > 0
     for got, p in ((passes, odds.p_pass(11, 3, 2, 3, True)),
                    (comps, odds.p_complication(11, 3, 3, 20, True)),

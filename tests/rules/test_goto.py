@@ -138,3 +138,58 @@ def test_f2d20_goto_is_a_move_to_the_next_zone_or_a_sprint_two_zones_off():
     two = min(cell for cell in rs.destinations(b) if rs.destinations(b)[cell] == 2)
     rs.apply(b, goto(*xy(b, two)))
     assert c.pos == two and b.extra["major"] == 1 and b.extra["minor"] == 0
+
+
+def test_goto_at_a_sprint_parses_and_prints():
+    """`goto X Y sprint`: the pace a stale `sprint toward` keeps (envs/fog.py)."""
+    a = parse_action("goto 3 4 sprint", ["ted"])
+    assert a == goto(3, 4, sprint=True) and a.text() == "goto 3 4 sprint"
+    with pytest.raises(NotationError, match="'goto' needs a square"):
+        parse_action("goto 3 4 run", ["ted"])
+
+
+def test_f2d20_goto_at_a_sprint_is_a_major_action_however_near():
+    """Seed 002, Sprint: a major action; a goto at a sprint costs one even one zone off."""
+    rs, b = battle("f2d20", "ruined_street")
+    c = b.combatants[rs.decider(b).combatant]
+    one = min(cell for cell, hops in rs.destinations(b).items() if hops == 1)
+    assert one in rs.destinations(b, sprint=True)
+    rs.apply(b, goto(*xy(b, one), sprint=True))
+    assert c.pos == one and b.extra["major"] == 1 and b.extra["minor"] == 0
+
+
+def test_simple_goto_at_a_sprint_is_a_run_however_near_and_none_when_crouched():
+    """Seed 001, Move Phase: a run forfeits the charge and action phases."""
+    rs, b = battle("simple")
+    ted = b.combatants[0]
+    near = min(c for c, n in rs.destinations(b).items() if n == 2)
+    rs.apply(b, goto(*xy(b, near), sprint=True))
+    assert ted.pos == near and ted.cond.get("forfeit") == b.round
+    rs2, b2 = battle("simple")
+    b2.combatants[0].cond["stance"] = "crouch"  # no run from a crouch
+    assert rs2.destinations(b2, sprint=True) == {}
+
+
+def test_pnp_goto_in_a_five_foot_step_is_a_step_to_a_chosen_free_square():
+    """Seed 000, Free Actions (5-ft step): one square, the free action spent."""
+    rs, b = battle("pnp", "vault_corridor")
+    for _ in range(200):
+        if b.over or (b.reactions and b.reactions[0].kind == "step"):
+            break
+        legal = rs.legal_actions(b)
+        moves = [a for a in legal if a.kind == "move" and a.option == "toward"]
+        rs.apply(b, moves[0] if moves else legal[0])
+    assert b.reactions and b.reactions[0].kind == "step"
+    me = b.combatants[b.reactions[0].reactor]
+    can = rs.destinations(b)
+    assert can and all(b.grid.dist(me.pos, c) == 1 and c not in b.occupied for c in can)
+    assert rs.destinations(b, sprint=True) == {}
+    far = next(c for c in range(b.grid.n_cells) if b.grid.dist(me.pos, c) == 2
+               and b.grid.passable[c])
+    with pytest.raises(IllegalActionError, match="cannot be reached now"):
+        rs.apply(b, goto(*xy(b, far)))
+    there = min(can)
+    rs.apply(b, goto(*xy(b, there)))
+    assert me.pos == there and me.free_used
+    again = saves.replay("pnp", b.scenario, b.seed, b.history)
+    assert again.state() == b.state()

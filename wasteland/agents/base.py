@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Protocol, cast
 
 from wasteland.bestiary.models import AGENT_KINDS, LEVEL_KINDS
-from wasteland.rules.actions import ACTION_TABLE, Action
+from wasteland.rules.actions import ACTION_TABLE, GOTO, Action
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.protocol import Decision, Ruleset
@@ -43,6 +43,19 @@ class Agent(Protocol):
     last_reason: str
 
     def act(self, view: View) -> Action: ...
+
+
+def intent_of(agent: object, action: Action) -> Action:
+    """The table action behind ``action``: an agent deciding on what its combatant knows
+    (a policy: envs/fog.py) answers a move aimed at an enemy out of sight with a `goto`
+    of where that move ends in its belief, and keeps the move it chose as ``intent``.
+    Whatever speaks in action ids (the envs, which resolve the same way themselves, and
+    the agent protocol) sends that."""
+    if action.kind == GOTO:
+        intent = getattr(agent, "intent", None)
+        if isinstance(intent, Action):
+            return intent
+    return action
 
 
 def rounds_ready(b: Battle, c: Combatant, i: int) -> int:

@@ -38,15 +38,23 @@ def by_side(b: Battle, agents: Sequence[Agent | None]) -> list[Agent | None]:
     return [agents[c.side] for c in b.combatants]
 
 
+def checked(rs: Ruleset) -> Take:
+    """An ``apply`` hook for `play` that has the ruleset check each action first (a goto
+    an agent worked out on stale knowledge, envs/fog.py, is checked against the board)."""
+    def apply(view: View, agent: Agent, action: Action) -> None:
+        rs.apply(view.battle, action)
+    return apply
+
+
 def play(rs: Ruleset, b: Battle, seats: Sequence[Agent | None], *,
+         # params: seven optional hooks by keyword; kept apart, an unused one is one test
          forced: Sequence[bool] | None = None,
          decide: Decide | None = None,
          apply: Take | None = None,
          after: Take | None = None,
          stop: Callable[[Battle], bool] | None = None,
          watch: Watch | None = None,
-         limit: int = NO_LIMIT,
-         check: bool = False) -> tuple[int, Decision | None]:
+         limit: int = NO_LIMIT) -> tuple[int, Decision | None]:
     """Let the agents in ``seats`` (one per combatant slot, as ``b.combatants`` numbers
     them) decide in turn and apply their choices until the battle is over, ``limit``
     decisions were taken, ``stop(b)`` (asked before each decision) says so, or the deciding
@@ -63,8 +71,8 @@ def play(rs: Ruleset, b: Battle, seats: Sequence[Agent | None], *,
       if the seat were empty;
     - ``apply(view, agent, action)``: apply it in the caller's way (physical dice, a
       snapshot to restore when interrupted, the line that says it); by default
-      ``rs.apply(b, action, check)``: the agents pick among the legal actions, so most
-      callers need no second check;
+      ``rs.apply(b, action, check=False)``: the agents pick among the legal actions, so
+      most callers need no second check (`checked` makes one);
     - ``after(view, agent, action)``: once it is applied (the events told, a save, a count);
     - ``watch``: (side, called): ``called()`` after each decision while a member of
       ``side`` is not active, so a fall is seen when it happens, not read from the end.
@@ -94,7 +102,7 @@ def play(rs: Ruleset, b: Battle, seats: Sequence[Agent | None], *,
                 return n, dec
             action = chosen
         if apply is None:
-            rs_apply(b, action, check)
+            rs_apply(b, action, False)
         else:
             apply(v, agent, action)
         n += 1

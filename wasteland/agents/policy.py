@@ -376,6 +376,7 @@ class PolicyAgent:
         self.temperature = float(temperature)
         self.rng = random.Random(seed)
         self.last_reason = ""
+        self.intent: Action | None = None  # the table action behind its last choice
         self._battle: Battle | None = None
         self._enc: Any = None
         if fallback is None:
@@ -427,28 +428,42 @@ class PolicyAgent:
             self.last_reason = (f"packet ({policy_words(p.name)} {why}): "
                                 f"{self.fallback.last_reason}")
             return action
+        from wasteland.envs import fog
         from wasteland.envs.encoding import ego_ids, to_table
 
         enc = self._encoder(view)
         enc.side_sight = p.sight == "side"  # its policies may differ (one per ruleset)
         order = enc.order(me.slot)
         logits = p.logits(enc.observe(me.slot, view.decision, order))
-        legal = ego_ids(view.legal_ids, order)
-        z = logits[legal]
-        z = z - z.max()
-        probs = np.exp(z)
-        probs /= probs.sum()
-        if self.temperature > 0:
-            # one draw of the agent's own RNG, so a saved game resumes the same
-            t = np.exp((z - z.max()) / self.temperature)
-            t /= t.sum()
-            u = self.rng.random()
-            k = min(int(np.searchsorted(np.cumsum(t), u, side="right")), len(legal) - 1)
-        else:
-            k = int(np.argmax(z))
-        table = to_table(legal[k], order)
-        assert table is not None
-        action = ACTION_TABLE[table]
+        # the mask it was trained on: what is legal on the board as it knows it
+        b = view.battle
+        unseen = fog.hidden(b, me.slot, enc.side_sight)
+        table_ids = (fog.legal_ids(view.ruleset, b, me.slot, enc.side_sight, unseen)
+                     if unseen else view.legal_ids)
+        legal = ego_ids(table_ids, order)
+        while True:
+            z = logits[legal]
+            z = z - z.max()
+            probs = np.exp(z)
+            probs /= probs.sum()
+            if self.temperature > 0:
+                # one draw of the agent's own RNG, so a saved game resumes the same
+                t = np.exp((z - z.max()) / self.temperature)
+                t /= t.sum()
+                u = self.rng.random()
+                k = min(int(np.searchsorted(np.cumsum(t), u, side="right")), len(legal) - 1)
+            else:
+                k = int(np.argmax(z))
+            table = to_table(legal[k], order)
+            assert table is not None
+            action = self.intent = ACTION_TABLE[table]
+            if unseen:  # acting on what it knows (envs/fog.py): a stale move is a goto
+                got = fog.resolve(view.ruleset, b, me.slot, table, enc.side_sight)
+                if got is None and len(legal) > 1:  # refused: someone unseen in the way
+                    legal = [i for i in legal if i != legal[k]]
+                    continue
+                action = got or action
+            break
         prob = float(probs[k])
         from wasteland.cli.words import plainly
 

@@ -271,6 +271,7 @@ WEIGHTS: Final[dict[str, tuple[float, ...]]] = {
 def continuation(rs: Ruleset, b: Battle, first: int, side: int, seed: int, horizon: int,
                  base: Any, plan: Plan | None = None, slot: int = -1,
                  judge: Callable[[Battle, int], float] | None = None) -> float:
+    # params: what one continuation varies (first, seed, plan, slot) beside what a decision fixes
     """The value for ``side`` of fork(b, seed) after action id ``first``, played on by
     ``base(seed + s)`` agents on every side s for ``horizon`` rounds (0: to the end);
     with a ``plan``, combatant ``slot`` follows it (its packet with the plan's fields).
@@ -671,7 +672,7 @@ class SearchAgent:
 
     def _halve(self, rs: Ruleset, b: Battle, side: int, seed: int, arms: list[Arm],
                slot: int, horizon: int | None, bud: Budget, total: int,
-               deadline: float) -> int:
+               deadline: float) -> int:  # params: _spend's state handed to its rungs, one call per decision
         """The rungs of ``_spend``; the continuations played."""
         alive = list(arms)
         rungs = max(1, math.ceil(math.log2(len(arms))))

@@ -22,7 +22,7 @@ from wasteland.rules.errors import WastelandError
 from wasteland.rules.protocol import get_ruleset
 
 from . import protocol as P
-from .base import Agent, check_ruleset, make_agent, view_of
+from .base import Agent, check_ruleset, intent_of, make_agent, view_of
 
 # the engine counts requests from 1; JSON numbers past 2**53 lose digits in other readers
 SEQ_MAX = 2**53
@@ -131,7 +131,7 @@ def _answer(msg: dict[str, Any], agent: Agent | None, game: Follower | None) -> 
         b = game.battle
         rs = get_ruleset(b.ruleset)
         v = view_of(rs, b)
-        action = agent.act(v)
+        action = intent_of(agent, agent.act(v))
         return {"seq": seq, "id": ACTION_INDEX[action], "reason": agent.last_reason}
     except WastelandError as e:
         return {"seq": seq, "action": fallback, "reason": f"lost the game: {e}"}

@@ -137,6 +137,7 @@ def refused_undo(say: Say, line: str | None, undo: bool, no_undo: str) -> bool:
 
 def ask_faces(say: Say, read: Read, name: str, sides: int, n: int, why: str,
               note: str = "", undo: bool = True, no_undo: str = NO_UNDO_YET) -> list[int]:
+    # params: the prompt's I/O, the roll asked, and how undo is answered
     """The faces of ``n`` real dice of ``sides`` faces rolled for ``name``, asked until
     they make sense; ``note`` says first what the roll is for. Quit or the end of the
     input raise Quit; undo raises TakeBack (or, when ``undo`` is False, is refused with

@@ -10,11 +10,13 @@ from __future__ import annotations
 import json
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from wasteland.cli.flags import command
 from wasteland.cli.options import lowered
 from wasteland.rules.errors import WastelandError
 
@@ -79,24 +81,23 @@ def render(rep: dict[str, Any], console: Console) -> None:
                       f"played (cached: a rerun fights only the rest)", style="yellow")
 
 
-def run(agents: str | None, scenarios: str | None, rulesets: str | None, n: int, seed: int,
-        jobs: int | None, backend: str | None, address: str | None, cache: Path | None,
-        no_cache: bool, bar: bool, suite: str | None = None) -> dict[str, Any]:
+def run(o: EvaluateOptions, bar: bool) -> dict[str, Any]:
     from wasteland.arena.cache import ResultCache, default_path
     from wasteland.arena.field import make_field
     from wasteland.arena.report import report
     from wasteland.arena.tournament import play
     from wasteland.sim.runner import default_jobs, make_backend
 
+    jobs, backend, address, cache = o.jobs, o.backend, o.address, o.cache
     be = make_backend(backend or "local", address)
     if be is not None and jobs is not None:
         raise WastelandError("--jobs sizes the local pool; with --backend ray every CPU of "
                              "the cluster fights")
-    if no_cache and cache is not None:
+    if o.no_cache and cache is not None:
         raise WastelandError("--no-cache and --cache FILE say opposite things; give one")
     procs = default_jobs() if jobs is None else jobs
-    field = make_field(agents, scenarios, rulesets, n, seed, procs, suite)
-    path = None if no_cache else (cache or default_path())
+    field = make_field(o.agents, o.scenarios, o.rulesets, o.games, o.seed, procs, o.suite)
+    path = None if o.no_cache else (cache or default_path())
     store = ResultCache(path, make_folder=cache is None)
     start = time.perf_counter()
     try:
@@ -139,52 +140,57 @@ def _with_bar(field: Any, store: Any, jobs: int, be: Any) -> Any:
         return play(field, store, jobs, be, on_game=tick)
 
 
-def evaluate(
+@dataclass(frozen=True)
+class EvaluateOptions:
+    """`wasteland evaluate`'s flags as typed (cli/flags.py)."""
+
     agents: Annotated[str | None, typer.Option(
         help="Two or more agents, comma-separated: random, scripted, packet, policy:NAME (a "
-             "shipped policy, or policy:path/to/NAME.npz).")] = None,
+             "shipped policy, or policy:path/to/NAME.npz).")] = None
     scenarios: Annotated[str | None, typer.Option(
         help="Two-sided scenarios, comma-separated: built-in names or files. "
-             "[default: every built-in scenario]")] = None,
+             "[default: every built-in scenario]")] = None
     rulesets: Annotated[str | None, typer.Option(
         callback=lowered,
-        help="Rulesets, comma-separated: pnp, f2d20, simple. [default: all]")] = None,
+        help="Rulesets, comma-separated: pnp, f2d20, simple. [default: all]")] = None
     suite: Annotated[str | None, typer.Option(
         help="Fight on the seat suite's scenarios instead (docs/seats.md): all, or a family "
              "(radscorpions, super_mutants, robots); each under the ruleset it was tuned "
-             "for, those with a bar, filtered by --rulesets.")] = None,
+             "for, those with a bar, filtered by --rulesets.")] = None
     games: Annotated[int, typer.Option(
         "-n", "--games", help="Games per pairing, side order, scenario and ruleset.")
-    ] = DEFAULT_GAMES,
+    ] = DEFAULT_GAMES
     seed: Annotated[int, typer.Option(
-        help="Game i of every pairing uses seed SEED + i.")] = 0,
+        help="Game i of every pairing uses seed SEED + i.")] = 0
     jobs: Annotated[int | None, typer.Option(
-        help="Processes of the local backend. [default: the number of cores]")] = None,
+        help="Processes of the local backend. [default: the number of cores]")] = None
     backend: Annotated[str | None, typer.Option(
         help="Where the games run: local (a pool of processes) or ray (Ray tasks, here or "
-             "on a cluster). Same numbers either way. [default: local]")] = None,
+             "on a cluster). Same numbers either way. [default: local]")] = None
     address: Annotated[str | None, typer.Option(
-        help="With --backend ray: the cluster's head, HOST:PORT, or auto.")] = None,
+        help="With --backend ray: the cluster's head, HOST:PORT, or auto.")] = None
     cache: Annotated[Path | None, typer.Option(
         help="The results cache, an SQLite file: games already in it are not fought again. "
-             "[default: wasteland/arena.sqlite in the user's cache folder]")] = None,
+             "[default: wasteland/arena.sqlite in the user's cache folder]")] = None
     no_cache: Annotated[bool, typer.Option(
-        "--no-cache", help="Fight every game; read and keep no cache.")] = False,
+        "--no-cache", help="Fight every game; read and keep no cache.")] = False
     plot: Annotated[Path | None, typer.Option(
         help="Also draw the results as PNGs in this folder (made if missing): "
-             "win_matrix.png, ratings.png, by_scenario.png.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
-) -> None:
+             "win_matrix.png, ratings.png, by_scenario.png.")] = None
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False
+
+
+def evaluate(o: EvaluateOptions) -> None:
     """Which agent is better? A round robin: every pair of agents, both side orders, on
     every scenario and ruleset, the same seeds; win/draw/loss with 95% intervals and
     openskill ratings (the packet anchored at 25)."""
+    plot, as_json = o.plot, o.as_json
     if plot is not None:
         from wasteland.arena.plot import check_folder
 
         check_folder(plot)
     try:
-        rep = run(agents, scenarios, rulesets, games, seed, jobs, backend, address, cache,
-                  no_cache, not as_json and sys.stderr.isatty(), suite)
+        rep = run(o, not as_json and sys.stderr.isatty())
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         raise typer.Exit(130) from None
@@ -205,4 +211,4 @@ def evaluate(
 
 
 def register(app: typer.Typer) -> None:
-    app.command()(evaluate)
+    app.command()(command(EvaluateOptions, evaluate))

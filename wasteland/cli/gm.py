@@ -27,7 +27,7 @@ from typing import NoReturn
 from rich.console import Console
 
 from wasteland.agents.base import Agent, View
-from wasteland.agents.loop import play
+from wasteland.agents.loop import checked, play
 from wasteland.rules import saves
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
@@ -317,7 +317,7 @@ class GmSession(Game):
             b.dice_hook = spy
             try:
                 rs.apply(b, plan[0][1])
-                play(rs, b, seats, decide=decide, stop=lambda b: bool(rolled), check=True)
+                play(rs, b, seats, decide=decide, apply=checked(rs), stop=lambda b: bool(rolled))
             finally:
                 b.dice_hook = hook
                 b.restore(snap[0])

@@ -8,12 +8,14 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 import typer.core
 
+from wasteland.cli.flags import command
 from wasteland.cli.options import AGENT_NAMES, lowered
 from wasteland.rules.errors import WastelandError, did_you_mean, one_line
 from wasteland.rules.protocol import RULESETS
@@ -155,70 +157,82 @@ def _lines() -> Iterator[str]:
     return typed_lines()
 
 
-@app.command()
-def play(
+@dataclass(frozen=True)
+class PlayOptions:
+    """`wasteland play`'s flags as typed (cli/flags.py)."""
+
     scenario: Annotated[str | None, typer.Option(help=SCENARIO_HELP + " [default: vault_corridor]")
-                        ] = None,
+                        ] = None
     ruleset: Annotated[str | None, typer.Option(
         callback=lowered,
-        help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None,
+        help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None
     side: Annotated[str | None, typer.Option(
-        help="The side you play (name or number). [default: 0]")] = None,
-    seed: Annotated[int | None, typer.Option(help=SEED_HELP)] = None,
-    resume: Annotated[Path | None, typer.Option(help="Continue a saved game.")] = None,
+        help="The side you play (name or number). [default: 0]")] = None
+    seed: Annotated[int | None, typer.Option(help=SEED_HELP)] = None
+    resume: Annotated[Path | None, typer.Option(help="Continue a saved game.")] = None
     save_to: Annotated[Path | None, typer.Option(
         help="Where the game is saved (every round, save, quit, Ctrl-C); another game's save "
              "is never overwritten. [default: the resumed file, else wasteland-save.json]")
-    ] = None,
+    ] = None
     character: Annotated[str | None, typer.Option(
-        help="Your character or squad: creature ids, comma-separated (default: the map's).")] = None,
+        help="Your character or squad: creature ids, comma-separated (default: the map's).")] = None
     enemies: Annotated[str | None, typer.Option(
-        help="The enemies: creature ids, comma-separated (default: the map's).")] = None,
-    ai: Annotated[str | None, typer.Option("--ai", metavar="AGENT", help=AI_HELP)] = None,
+        help="The enemies: creature ids, comma-separated (default: the map's).")] = None
+    ai: Annotated[str | None, typer.Option("--ai", metavar="AGENT", help=AI_HELP)] = None
     plain: Annotated[bool, typer.Option(
         "--plain", help="Numbered menus on plain lines, not the full-screen game (piped "
                         "input always gets these, and is asked every question until it "
-                        "says `set auto`).")] = False,
+                        "says `set auto`).")] = False
     physical_dice: Annotated[bool, typer.Option(
         "--physical-dice", help="Roll your side's dice yourself: each roll is asked, "
-                                "saying what it is for (on plain lines).")] = False,
-) -> None:
+                                "saying what it is for (on plain lines).")] = False
+
+
+def play(o: PlayOptions) -> None:
     """Fight the AI alone: you play one side, the NPCs play by their AI packets (or --ai).
     At a terminal the game is full-screen (map, status, log, actions; keys and mouse)."""
     from rich.console import Console
 
     from wasteland.cli.play import start
 
-    code = start(ruleset, scenario, side, seed, resume, save_to, Console(highlight=False),
-                 _lines(), character, enemies, ai, full_screen=_full_screen(plain),
-                 piped=not sys.stdin.isatty(), physical_dice=physical_dice)
+    code = start(o.ruleset, o.scenario, o.side, o.seed, o.resume, o.save_to,
+                 Console(highlight=False), _lines(), o.character, o.enemies, o.ai,
+                 full_screen=_full_screen(o.plain), piped=not sys.stdin.isatty(),
+                 physical_dice=o.physical_dice)
     sys.exit(code)
 
 
-@app.command()
-def gm(
+app.command()(command(PlayOptions, play))
+
+
+@dataclass(frozen=True)
+class GmOptions:
+    """`wasteland gm`'s flags as typed (cli/flags.py)."""
+
     scenario: Annotated[str | None, typer.Option(help=SCENARIO_HELP + " [default: vault_corridor]")
-                        ] = None,
+                        ] = None
     ruleset: Annotated[str | None, typer.Option(
         callback=lowered,
-        help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None,
+        help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None
     party: Annotated[str | None, typer.Option(
-        help="The players' side (name or number). [default: 0]")] = None,
+        help="The players' side (name or number). [default: 0]")] = None
     seed: Annotated[int | None, typer.Option(help=SEED_HELP.replace("battle's", "NPCs'"))
-                    ] = None,
+                    ] = None
     physical_dice: Annotated[bool, typer.Option(
-        "--physical-dice", help="Ask for every roll a party member makes.")] = False,
-    resume: Annotated[Path | None, typer.Option(help="Continue a saved session.")] = None,
+        "--physical-dice", help="Ask for every roll a party member makes.")] = False
+    resume: Annotated[Path | None, typer.Option(help="Continue a saved session.")] = None
     save_to: Annotated[Path | None, typer.Option(
         help="Where the session is saved (every round, save, quit, Ctrl-C); another "
              "session's save is never overwritten. [default: the resumed file, else "
-             "wasteland-gm.json]")] = None,
+             "wasteland-gm.json]")] = None
     character: Annotated[str | None, typer.Option(
-        help="The party: creature ids, comma-separated (default: the map's).")] = None,
+        help="The party: creature ids, comma-separated (default: the map's).")] = None
     enemies: Annotated[str | None, typer.Option(
-        help="The enemies: creature ids, comma-separated (default: the map's).")] = None,
-    ai: Annotated[str | None, typer.Option("--ai", metavar="AGENT", help=AI_HELP)] = None,
-) -> None:
+        help="The enemies: creature ids, comma-separated (default: the map's).")] = None
+    ai: Annotated[str | None, typer.Option("--ai", metavar="AGENT", help=AI_HELP)] = None
+
+
+def gm(o: GmOptions) -> None:
     """Run an encounter at the table: type the party's actions, accept or override the
     NPCs' choices (proposed by their AI packets, or --ai), undo, add newcomers, optionally
     roll real dice."""
@@ -226,9 +240,13 @@ def gm(
 
     from wasteland.cli.gm import start_gm
 
-    code = start_gm(ruleset, scenario, party, seed, resume, save_to, Console(highlight=False),
-                    _lines(), physical_dice, character, enemies, ai)
+    code = start_gm(o.ruleset, o.scenario, o.party, o.seed, o.resume, o.save_to,
+                    Console(highlight=False), _lines(), o.physical_dice, o.character,
+                    o.enemies, o.ai)
     sys.exit(code)
+
+
+app.command()(command(GmOptions, gm))
 
 
 @app.command()

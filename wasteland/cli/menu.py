@@ -106,10 +106,11 @@ def notes(b: Battle, rs: Ruleset, slot: str, a: Action, aim_first: bool = False
     return out
 
 
-def destinations(b: Battle, rs: Ruleset) -> dict[int, int]:
-    """The squares a `goto` reaches now (none for a ruleset without chosen moves)."""
+def destinations(b: Battle, rs: Ruleset, sprint: bool = False) -> dict[int, int]:
+    """The squares a `goto` reaches now (none for a ruleset without chosen moves);
+    ``sprint``: a `goto X Y sprint`."""
     fn = getattr(rs, "destinations", None)
-    return {} if fn is None else dict(fn(b))
+    return {} if fn is None else dict(fn(b, sprint))
 
 
 def goto_hint(b: Battle, rs: Ruleset) -> str | None:

@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterator
 from wasteland.rules.actions import GOTO, Action, parse_action
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import NotationError, clip
+from wasteland.rules.goto import sprinting as goto_sprinting
+from wasteland.rules.goto import xy as goto_xy
 from wasteland.rules.protocol import Ruleset
 
 from .menu import destinations
@@ -107,9 +109,9 @@ def choose(text: str, legal: list[Action], labels: list[str], b: Battle, rs: Rul
         a = parse_action(text, b.ids)
     except NotationError as e:
         raise ChoiceError(str(e)) from None
-    x, y = (int(v) for v in (a.option or "").split())
+    x, y = goto_xy(a)
     g = b.grid
-    can = destinations(b, rs)
+    can = destinations(b, rs, goto_sprinting(a))
     if not (0 <= x < g.width and 0 <= y < g.height) or g.index(x, y) not in can:
         raise ChoiceError(f"({x}, {y}) cannot be reached now; " + (
             "`reach` lists the squares that can" if can else "no move to a chosen square now"))

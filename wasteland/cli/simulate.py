@@ -14,10 +14,12 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 import typer
 
+from wasteland.cli.flags import command, given
 from wasteland.cli.options import AGENT_NAMES, lowered
 from wasteland.rules.protocol import RULESETS
 from wasteland.sim.request import DEFAULT_FIGHTS, SimRequest
@@ -72,76 +74,82 @@ def console(width: int) -> Any:
     return Console(highlight=False, width=None if sys.stdout.isatty() else width)
 
 
-def simulate(
+@dataclass(frozen=True)
+class SimulateOptions:
+    """`wasteland simulate`'s flags as typed (cli/flags.py), before SimRequest reads them."""
+
     scenario: Annotated[str | None, typer.Option(
         help="Built-in scenario name, or a scenario file (a path: with / or .yaml). "
-             "[default: vault_corridor]")] = None,
+             "[default: vault_corridor]")] = None
     ruleset: Annotated[str | None, typer.Option(
-        callback=lowered, help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None,
+        callback=lowered, help=f"Rules: {', '.join(RULESETS)}. [default: pnp]")] = None
     side: Annotated[str | None, typer.Option(
-        help="The party's side, whose odds are counted (name or number). [default: 0]")] = None,
+        help="The party's side, whose odds are counted (name or number). [default: 0]")] = None
     party: Annotated[str | None, typer.Option(
         help="The party: creature ids, comma-separated, each with an optional count "
-             "('brawler,2 vault_dweller'). [default: the map's]")] = None,
+             "('brawler,2 vault_dweller'). [default: the map's]")] = None
     enemies: Annotated[str | None, typer.Option(
         help="The enemies, as --party ('3 radscorpion, super_mutant'). [default: the map's]")
-    ] = None,
+    ] = None
     agents: Annotated[str | None, typer.Option(
         help=f"Agent per side, comma-separated: {AGENT_NAMES}. One name plays every side. "
-             f"[default: the scenario's, else packet]")] = None,
+             f"[default: the scenario's, else packet]")] = None
     fights: Annotated[int, typer.Option(
         "-n", "--fights", help=f"Fights (the cap with --until-precision). "
-                               f"[default: {DEFAULT_FIGHTS}]")] = DEFAULT_FIGHTS,
+                               f"[default: {DEFAULT_FIGHTS}]")] = DEFAULT_FIGHTS
     seed: Annotated[int, typer.Option(
         help="Fight i uses seed SEED + i, the fight `wasteland fight --seed` shows. "
-             "[default: 0]")] = 0,
+             "[default: 0]")] = 0
     jobs: Annotated[int | None, typer.Option(
-        help="Processes of the local backend. [default: the number of cores]")] = None,
+        help="Processes of the local backend. [default: the number of cores]")] = None
     backend: Annotated[str | None, typer.Option(
         help="Where the fights run: local (a pool of processes) or ray (Ray tasks, here or "
              "on a cluster; pip install 'wasteland[ray]'). Same numbers either way. "
-             "[default: local]")] = None,
+             "[default: local]")] = None
     address: Annotated[str | None, typer.Option(
         help="With --backend ray: the cluster's head, HOST:PORT (`ray start --head` says "
-             "it), or auto. [default: a Ray instance on this machine's cores]")] = None,
+             "it), or auto. [default: a Ray instance on this machine's cores]")] = None
     until_precision: Annotated[float | None, typer.Option(
         help="Stop once the party's win rate's 95% interval is at most this wide (0.02: "
-             "two points); -n is then the cap.")] = None,
+             "two points); -n is then the cap.")] = None
     balance: Annotated[str | None, typer.Option(
         help="Search the enemy count closest to --target: 'enemies' (the enemy list taken "
              "round and round, 1, 2, ... creatures) or one enemy creature id (its count). "
-             "-n fights per count.")] = None,
+             "-n fights per count.")] = None
     target: Annotated[str | None, typer.Option(
         help="The difficulty --balance aims for: trivial, easy, medium, hard, deadly. "
-             "[default: medium]")] = None,
+             "[default: medium]")] = None
     chain: Annotated[str | None, typer.Option(
         help="Encounters in a row, comma-separated (built-in names or files): the party "
              "carries HP, ammunition, items and lasting injuries from one to the next; the "
-             "dead stay out, the fallen come back at 1 HP. Says how far it gets.")] = None,
+             "dead stay out, the fallen come back at 1 HP. Says how far it gets.")] = None
     from_save: Annotated[str | None, typer.Option(
         "--from", help="Simulate the rest of a saved fight (a save of play, gm or fight "
                        "--save): continuation i reseeds the dice from SEED + i; packets on "
-                       "every side unless --agents.")] = None,
+                       "every side unless --agents.")] = None
     plot: Annotated[str | None, typer.Option(
         help="Also draw the outcomes, rounds and each member's HP left as a picture at "
-             "this path, ending in .png, .svg or .pdf (with --balance: the pick's).")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
-) -> None:
+             "this path, ending in .png, .svg or .pdf (with --balance: the pick's).")] = None
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False
+
+
+def simulate(o: SimulateOptions) -> None:
     """How deadly is this encounter? Fight it many times and read the odds and a verdict:
     trivial, easy, medium, hard or deadly; or find the enemy count for a verdict."""
     from wasteland.sim.modes import answer
 
-    named = {"--scenario": scenario, "--ruleset": ruleset, "--side": side, "--party": party,
-             "--enemies": enemies, "--agents": agents, "--jobs": jobs, "--backend": backend,
-             "--address": address, "--until-precision": until_precision,
-             "--balance": balance, "--target": target, "--chain": chain, "--from": from_save,
-             "--plot": plot}
-    req = SimRequest(scenario=scenario or "vault_corridor", ruleset=ruleset or "pnp",
-                     side=side, party=party, enemies=enemies, agents=agents, fights=fights,
-                     seed=seed, jobs=jobs, backend=backend or "local", address=address,
-                     until_precision=until_precision, balance=balance,
-                     target=target or "medium", chain=chain, from_save=from_save, plot=plot,
-                     given=frozenset(k for k, v in named.items() if v is not None))
+    flags = {"--scenario": "scenario", "--ruleset": "ruleset", "--side": "side",
+             "--party": "party", "--enemies": "enemies", "--agents": "agents",
+             "--jobs": "jobs", "--backend": "backend", "--address": "address",
+             "--until-precision": "until_precision", "--balance": "balance",
+             "--target": "target", "--chain": "chain", "--from": "from_save", "--plot": "plot"}
+    req = SimRequest(scenario=o.scenario or "vault_corridor", ruleset=o.ruleset or "pnp",
+                     side=o.side, party=o.party, enemies=o.enemies, agents=o.agents,
+                     fights=o.fights, seed=o.seed, jobs=o.jobs, backend=o.backend or "local",
+                     address=o.address, until_precision=o.until_precision,
+                     balance=o.balance, target=o.target or "medium", chain=o.chain,
+                     from_save=o.from_save, plot=o.plot, given=given(o, flags))
+    as_json, plot = o.as_json, o.plot
     bar = progress_bar if not as_json and sys.stderr.isatty() else None
     try:
         rep = answer(req, bar)
@@ -179,4 +187,4 @@ def simulate(
 
 
 def register(app: typer.Typer) -> None:
-    app.command()(simulate)
+    app.command()(command(SimulateOptions, simulate))

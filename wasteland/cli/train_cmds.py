@@ -48,7 +48,7 @@ def train(
                                 "config or the run folder names, allowed to run: the same "
                                 "text; repeatable. A file never starts a program by itself.")
                              ] = None,
-) -> None:
+) -> None:  # params: one per flag of `wasteland train` (typer reads them off the signature)
     """Train a policy from a config: MaskablePPO (the `train` extra) or RLlib (`ray`)."""
     from wasteland.training.run import prepare_run
 

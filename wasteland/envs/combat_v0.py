@@ -133,9 +133,18 @@ observation hash covers it. Under 2d20, cover is the zone's,
 weapons fire from the ammunition supply (no magazines) and Speed is 0. Empty blocks are
 zeros.
 
-`action_mask` is exactly the ruleset's `legal_ids` for the deciding agent (in the
-egocentric ids below) and all zeros for every other agent (and for everybody once the
-battle is over).
+`action_mask` is the ruleset's `legal_ids` for the deciding agent (in the egocentric ids
+below) on the board as that agent knows it, and all zeros for every other agent (and for
+everybody once the battle is over). When the agent sees every standing enemy that is the
+true battle's `legal_ids`, unchanged. Otherwise (`wasteland.envs.fog`, the reading in
+docs/rules/sight.md) each enemy out of its sight (its side's, with `sight="side"`) counts
+as standing where the agent last saw it, or not at all when never seen or when that
+square is in view and empty, so moving or hurting an enemy it cannot see changes neither
+its observation nor its mask. Nothing but a move toward or away from such an enemy is
+legal; such a move goes where it would go if the enemy stood there (played as `goto X
+Y`, or `goto X Y sprint`, at the move's cost). An action the true battle cannot make
+(someone unseen in the way) is refused: nothing happens, the same agent decides again
+with that id gone from its mask, and its info has `refused: True`.
 
 ## State
 
@@ -231,6 +240,7 @@ from wasteland.rules.errors import IllegalActionError, WastelandError
 from wasteland.rules.protocol import Decision, Ruleset, get_ruleset
 from wasteland.rules.textmap import render_text
 
+from . import fog
 from .encoding import (
     SIGHTS,
     Encoder,
@@ -460,7 +470,7 @@ class raw_env(AECEnv, EzPickle):
         illegal_action: str = "end",
         bestiary: Bestiary | None = None,
         sight: str = "own",
-    ) -> None:
+    ) -> None:  # params: the env's keyword arguments, as makers and registries pass them
         EzPickle.__init__(self, ruleset, scenario, render_mode, max_rounds, max_cycles,
                           reward_shaping, illegal_action, bestiary, sight)
         super().__init__()
@@ -502,6 +512,7 @@ class raw_env(AECEnv, EzPickle):
         self._enc: Encoder | None = None
         self._decision: Decision | None = None
         self._legal: list[int] = []
+        self._fogged = False  # an enemy out of the decider's sight: the mask is fog.py's
         self._order: list[int] = []
         self._rewarded = False
         self._used: list[int] = []
@@ -579,7 +590,8 @@ class raw_env(AECEnv, EzPickle):
             raise not_reset("observe()")
         if dec is not None and dec.combatant == slot:
             order = self._order
-            return {"observation": enc.observe(slot, dec, order),
+            # _advance looked around for this decision already
+            return {"observation": enc.observe(slot, dec, order, look=False),
                     "action_mask": ego_mask(self._legal, order)}
         return {"observation": enc.observe(slot, None),
                 "action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}
@@ -612,9 +624,17 @@ class raw_env(AECEnv, EzPickle):
             for a in rewards:
                 rewards[a] = 0.0
             self._rewarded = False
+        act = ACTION_TABLE[idx]
+        if self._fogged:  # acting on what it knows: the true battle plays fog.resolve's
+            got = fog.resolve(self.ruleset, b, dec.combatant, idx, self.sight == "side")
+            if got is None:  # refused (someone unseen in the way): the decision stands
+                self._legal = [i for i in self._legal if i != idx]
+                self.infos[agent] = {"refused": True}
+                return
+            act = got
         if self.max_cycles is not None:
             self._used[dec.combatant] += 1
-        self.ruleset.apply(b, ACTION_TABLE[idx], check=False)
+        self.ruleset.apply(b, act, check=act is not ACTION_TABLE[idx])
         self._advance()
         if self.reward_shaping:
             self._shape()
@@ -645,7 +665,7 @@ class raw_env(AECEnv, EzPickle):
                 return
         if dec is not None:
             self._decision = dec
-            self._legal = R.legal_ids(b)
+            self._legal, self._fogged = fog.mask(R, b, dec.combatant, self.sight == "side")
             assert self._enc is not None
             self._enc.look(dec.combatant)
             self._order = self._enc.order(dec.combatant)
@@ -662,6 +682,7 @@ class raw_env(AECEnv, EzPickle):
     def _end_episode(self, truncated: bool) -> None:
         self._decision = None
         self._legal = []
+        self._fogged = False
         self._order = []
         done = self.truncations if truncated else self.terminations
         for a in self.agents:

@@ -66,7 +66,9 @@ from .features import (
     PATCH_CHANNELS,
     PATCH_SIDE,
     STATIC_FEATURES,
+    condition_bits,
     condition_features,
+    condition_row,
     patch_names,
     static_features,
     terrain_patch,
@@ -316,6 +318,126 @@ def weapon_features(w: Weapon, ruleset: str, size: int) -> WeaponFeatures:
 _EMPTY_HANDS: Final[WeaponFeatures] = (0.0, 0.0, 0.0, 0.0, 0.0, SUPPLY, 1.0, "")
 
 
+class _Slot:
+    """What the encoder reads of one of a combatant's weapon slots, as plain attributes:
+    read from a fixed-length tuple, mypyc unpacked every number of it into C and boxed
+    them all again whenever the tuple was passed on (a fifth of the odds' time)."""
+
+    def __init__(self, wf: WeaponFeatures, spare: float, gone: bool) -> None:
+        # melee, ranged, range, RoF, reach, spare weapons: the global block's weapon part
+        self.shown: Floats = wf[:5] + (spare,)
+        self.ranged = wf[1] > 0.0
+        self.feed = wf[5]
+        self.capacity = wf[6]
+        self.ammo = wf[7]
+        self.gone = gone  # taken from it or put away: empty hands
+
+
+class _Kept:
+    """A value worked out from fixed bestiary objects (a creature and its armor, a weapon),
+    kept with them: holding them keeps their ids from being reused by another object."""
+
+    def __init__(self, a: object, b: object, floats: Floats, number: float,
+                 weapon: WeaponFeatures | None = None) -> None:
+        self.a = a
+        self.b = b
+        self.floats = floats
+        self.number = number
+        self.weapon = weapon
+
+
+# a new battle's encoder used to read every combatant's stat block and weapons again
+# through pydantic's attribute lookups, as much work as a hundred observations; these
+# keep what it found by the identity of the (unchanging) objects read
+_KEPT_MAX: Final = 4096
+_STATIC_KEPT: Final[dict[tuple[int, int, str], _Kept]] = {}
+_WEAPON_KEPT: Final[dict[tuple[int, str, int], _Kept]] = {}
+_PREFIX_KEPT: Final[dict[tuple[int, ...], tuple[list[list[Floats]], list[list[Floats]]]]] = {}
+
+
+def _static_of(c: Combatant, ruleset: str) -> _Kept:
+    """``static_features`` and base Speed of ``c``, kept per creature, armor and ruleset."""
+    key = (id(c.creature), id(c.armor), ruleset)
+    got = _STATIC_KEPT.get(key)
+    if got is not None and got.a is c.creature and got.b is c.armor:
+        return got
+    if len(_STATIC_KEPT) >= _KEPT_MAX:
+        _STATIC_KEPT.clear()
+    stats = getattr(c.creature, ruleset, None)
+    got = _STATIC_KEPT[key] = _Kept(c.creature, c.armor, static_features(c, ruleset),
+                                    _clip(getattr(stats, "speed", 0) / SPEED_SCALE))
+    return got
+
+
+def _weapon_of(w: Weapon, ruleset: str, size: int) -> WeaponFeatures:
+    """``weapon_features``, kept per weapon, ruleset and map size."""
+    key = (id(w), ruleset, size)
+    got = _WEAPON_KEPT.get(key)
+    if got is not None and got.a is w and got.weapon is not None:
+        return got.weapon
+    if len(_WEAPON_KEPT) >= _KEPT_MAX:
+        _WEAPON_KEPT.clear()
+    wf = weapon_features(w, ruleset, size)
+    _WEAPON_KEPT[key] = _Kept(w, None, (), 0.0, wf)
+    return wf
+
+
+def _prefixes(sides: list[int]) -> tuple[list[list[Floats]], list[list[Floats]]]:
+    """Per observer, per combatant: present, is_me, ally, enemy (and then alive, in the
+    second), kept per line-up of sides. Shared and never written to."""
+    key = tuple(sides)
+    got = _PREFIX_KEPT.get(key)
+    if got is None:
+        n = len(sides)
+        prefix: list[list[Floats]] = [
+            [(1.0, 1.0 if i == j else 0.0, 1.0 if (sides[i] == sides[j] and i != j) else 0.0,
+              0.0 if sides[i] == sides[j] else 1.0) for j in range(n)] for i in range(n)]
+        if len(_PREFIX_KEPT) >= _KEPT_MAX:
+            _PREFIX_KEPT.clear()
+        alive: list[list[Floats]] = [[p + (1.0,) for p in row] for row in prefix]
+        got = _PREFIX_KEPT[key] = (prefix, alive)
+    return got
+
+
+# STATE_FEATURES after hp_frac, by the bits that decide them (``Encoder._state_bits``):
+# shared rows rather than twenty numbers boxed again for each combatant observed
+_TAILS: Final[dict[int, tuple[Any, ...]]] = {}
+# where the bits of _state_bits sit (conditions take bits 0-10)
+_READIED: Final = 1 << 11
+_RANGED: Final = 1 << 12
+_FREE_USED: Final = 1 << 13
+_UNGUARDED: Final = 1 << 14
+_EMPTY: Final = 1 << 15
+_CRIPPLED: Final = 1 << 16  # a crippled dict that is not empty: the head is a bool then
+_HEAD: Final = 1 << 17
+_ARM_AT: Final = 18  # two bits each: none, one (0.5), two or more (1.0)
+_LEG_AT: Final = 20
+_LIMB: Final[Floats] = (0.0, 0.5, 1.0)
+
+
+def _limb(n: float) -> int:
+    """The two bits of a crippled-limb count scaled by a half (``_state``), -1 for a
+    value off the three the bits hold (then the row is built as it is)."""
+    return 0 if n == 0.0 else 1 if n == 0.5 else 2 if n >= 1.0 else -1
+
+
+def _tail(bits: int) -> tuple[Any, ...]:
+    """The row of ``_TAILS`` for ``bits``, made the first time it is asked for."""
+    got = _TAILS.get(bits)
+    if got is not None:
+        return got
+    if bits & _CRIPPLED:
+        crip: tuple[Any, ...] = (bits & _HEAD != 0, _LIMB[(bits >> _ARM_AT) & 3],
+                                 _LIMB[(bits >> _LEG_AT) & 3])
+    else:
+        crip = _WHOLE
+    # bools where the features were bools: a remembered state keeps its JSON as it was
+    got = _TAILS[bits] = crip + (bits & _READIED != 0, bits & _RANGED != 0,
+                                 bits & _FREE_USED != 0, bits & _UNGUARDED != 0,
+                                 bits & _EMPTY != 0) + condition_row(bits & 2047)
+    return got
+
+
 class Encoder:
     """Encodes one battle; the parts that never change during a fight are computed once
     (a combatant's weapon features again when a disarm changes what it carries).
@@ -342,19 +464,20 @@ class Encoder:
         healing = {k for k, it in battle.items.items() if getattr(it, "kind", "") == "healing"}
         self.healing = healing
         # per combatant: the static features of each weapon, and base Speed
-        self.weapons: list[list[WeaponFeatures]] = []
-        self._wglobal: list[list[tuple[float, ...]]] = []
+        self._slots: list[list[_Slot]] = []
         self._arm()
-        self.speed: list[float] = []
-        for c in battle.combatants:
-            stats = getattr(c.creature, battle.ruleset, None)
-            self.speed.append(_clip(getattr(stats, "speed", 0) / SPEED_SCALE))
+        kept = [_static_of(c, battle.ruleset) for c in battle.combatants]
+        self.speed: list[float] = [k.number for k in kept]
         # zones (2d20): the cover of a square is its zone's, and range bands are known
         self.zones: Zones | None = ruleset.tactics.zones(battle)
         z = self.zones
         if z is not None:
-            self.cover: Sequence[int] = [z.cover(k) if k >= 0 else 0 for k in z.zone_of]
             geo_key = f"_obs_geometry_{battle.ruleset}"
+            cover: list[int] | None = g.caches.get(f"{geo_key}_cover")
+            if cover is None:
+                cover = g.caches[f"{geo_key}_cover"] = [z.cover(k) if k >= 0 else 0
+                                                        for k in z.zone_of]
+            self.cover: Sequence[int] = cover
         else:
             self.cover = g.cover
             geo_key = "_obs_geometry"
@@ -366,13 +489,7 @@ class Encoder:
                            _clip(min(g.vis[i], self.ambient) / -10.0)) for i in range(g.n_cells)]
             g.caches[cells_key] = self._cell
         # per observer, per combatant: present, is_me, ally, enemy
-        sides = [c.side for c in battle.combatants]
-        self._prefix: list[list[Floats]] = [
-            [(1.0, 1.0 if i == j else 0.0, 1.0 if (sides[i] == sides[j] and i != j) else 0.0,
-              0.0 if sides[i] == sides[j] else 1.0) for j in range(self.n)]
-            for i in range(self.n)]
-        self._prefix_alive: list[list[Floats]] = [[p + (1.0,) for p in row]
-                                                  for row in self._prefix]
+        self._prefix, self._prefix_alive = _prefixes([c.side for c in battle.combatants])
         self._cells = g.n_cells
         # per observer square, the geometry to every square (filled as squares are seen)
         self._geo: dict[int, list[tuple[float, ...] | None]] = g.caches.setdefault(geo_key, {})
@@ -382,8 +499,7 @@ class Encoder:
         self._enemy_sides = [[s for s in range(n_sides) if s != side] for side in range(n_sides)]
         self.tactics = ruleset.tactics
         # kind, Defense and DR: fixed for a creature and its armor
-        self._static: list[Floats] = [static_features(c, battle.ruleset)
-                                      for c in battle.combatants]
+        self._static: list[Floats] = [k.floats for k in kept]
         # the terrain around each square (kept with the map, like the geometry)
         self._patch: dict[int, Floats] = g.caches.setdefault(f"{geo_key}_patch_{self.ambient}", {})
 
@@ -396,16 +512,18 @@ class Encoder:
         g = b.grid
         size = max(g.width, g.height)
         self._armory = int(b.extra.get("armory", 0) or 0)
-        self.weapons = []
-        self._wglobal = []  # per weapon: melee, ranged, range, RoF, reach, spare weapons
+        self._slots = []
         for c in b.combatants:
             gone = c.cond.get("gone", ())
             away = c.active_weapon if c.cond.get("stowed") else -1
-            ws = [_EMPTY_HANDS if (i in gone or i == away) else
-                  weapon_features(w, b.ruleset, size) for i, w in enumerate(c.weapons)]
-            self.weapons.append(ws)
             spare = _clip((len(c.weapons) - len(gone) - 1) / max(1, MAX_WEAPONS - 1))
-            self._wglobal.append([wf[:5] + (spare if spare > 0.0 else 0.0,) for wf in ws])
+            spare = spare if spare > 0.0 else 0.0
+            slots = []
+            for i, w in enumerate(c.weapons):
+                empty = i in gone or i == away
+                slots.append(_Slot(_EMPTY_HANDS if empty else _weapon_of(w, b.ruleset, size),
+                                   spare, empty))
+            self._slots.append(slots)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # copied and pickled (vector envs, Ray) by building it again from its battle:
@@ -490,49 +608,86 @@ class Encoder:
 
     def _state(self, o: Combatant) -> tuple[Any, ...]:
         """``STATE_FEATURES`` of combatant ``o`` (what it shows to anyone who sees it)."""
-        ohp, omhp = o.hp, o.max_hp
-        aw = o.active_weapon
-        ow = self.weapons[o.slot][aw]
-        ofeed = ow[5]
-        if not ofeed:
-            empty = False
-        elif ofeed == MAGAZINE:
-            ost = o.weapon_states[aw]
-            empty = ost.loaded == 0 or ost.reload_step != 0
-        else:  # SUPPLY
-            empty = o.ammo.get(ow[7], 0) <= 0
+        hp, mhp = o.hp, o.max_hp
+        return (hp / mhp if mhp > 0 else 0.0,) + self._state_tail(o)
+
+    def _state_tail(self, o: Combatant) -> tuple[Any, ...]:
+        """``STATE_FEATURES`` of ``o`` after ``hp_frac``: one of the shared ``_TAILS``."""
+        bits = self._state_bits(o)
+        if bits >= 0:
+            got = _TAILS.get(bits)
+            return got if got is not None else _tail(bits)
+        # a crippled count off 0, 1, 2+ (none the rules write): built as it is
+        cr = o.crippled
+        ca = cr.get("arm", 0) * 0.5
+        cl = cr.get("leg", 0) * 0.5
+        w = self._slots[o.slot][o.active_weapon]
+        return ((cr.get("head", 0) != 0, ca if ca < 1.0 else 1.0, cl if cl < 1.0 else 1.0)
+                + (o.readied, w.ranged, o.free_used, o.unguarded, self._empty(o, w))
+                + condition_features(self.battle, o))
+
+    def _state_bits(self, o: Combatant) -> int:
+        """What decides ``o``'s state after its HP fraction, as the bits of ``_TAILS``;
+        -1 when a crippled count is off the values the bits hold."""
+        w = self._slots[o.slot][o.active_weapon]
+        bits = condition_bits(self.battle, o)
+        if o.readied:
+            bits |= _READIED
+        if w.ranged:
+            bits |= _RANGED
+        if o.free_used:
+            bits |= _FREE_USED
+        if o.unguarded:
+            bits |= _UNGUARDED
+        if self._empty(o, w):
+            bits |= _EMPTY
         cr = o.crippled
         if cr:
-            ca = cr.get("arm", 0) * 0.5
-            cl = cr.get("leg", 0) * 0.5
-            crip: tuple[Any, ...] = (cr.get("head", 0) != 0, ca if ca < 1.0 else 1.0,
-                                     cl if cl < 1.0 else 1.0)
-        else:
-            crip = _WHOLE
-        # bools where a feature is 0 or 1: the buffer reads them as 0.0 and 1.0
-        return ((ohp / omhp if omhp > 0 else 0.0,) + crip
-                + (o.readied, ow[1] > 0.0, o.free_used, o.unguarded, empty)
-                + condition_features(self.battle, o))
+            arm = _limb(cr.get("arm", 0) * 0.5)
+            leg = _limb(cr.get("leg", 0) * 0.5)
+            if arm < 0 or leg < 0:
+                return -1
+            bits |= _CRIPPLED | (arm << _ARM_AT) | (leg << _LEG_AT)
+            if cr.get("head", 0) != 0:
+                bits |= _HEAD
+        return bits
+
+    def _empty(self, o: Combatant, w: _Slot) -> bool:
+        """Whether the weapon in ``o``'s hand (``w``) shows empty: a magazine with no
+        rounds or being reloaded, or a supply run out."""
+        feed = w.feed
+        if not feed:
+            return False
+        if feed == MAGAZINE:
+            st = o.weapon_states[o.active_weapon]
+            return st.loaded == 0 or st.reload_step != 0
+        return o.ammo.get(w.ammo, 0) <= 0  # SUPPLY
 
     def _ready(self, c: Combatant, i: int) -> bool:
         """Whether ``c`` can fire or swing weapon slot ``i`` now without reloading: it
         still has it, it is not put away, and it has the rounds."""
-        if self.weapons[c.slot][i] is _EMPTY_HANDS:
+        if self._slots[c.slot][i].gone:
             return False
         return self.tactics.rounds_ready(c, i) > 0
 
-    def _odds(self, c: Combatant, o: Combatant) -> tuple[float, ...]:
+    def _odds(self, c: Combatant, o: Combatant, ready: list[bool] | None = None
+              ) -> tuple[float, ...]:
         """For each of ``c``'s weapon slots, the exact chance its attack on ``o`` hits if
         made now (0 when that weapon cannot attack ``o`` from here, or is not ready) and
         the expected damage of a hit over ``o``'s HP left; then the same two for ``o``'s
-        weapon in hand against ``c`` (the threat it poses)."""
+        weapon in hand against ``c`` (the threat it poses). ``ready``: ``_ready`` of each
+        of ``c``'s first MAX_WEAPONS slots, when the caller has it (it is ``c``'s alone)."""
         b = self.battle
         tac = self.tactics
         held = c.active_weapon
         out: list[float] = []
         n = len(c.weapons)
-        for i in range(MAX_WEAPONS):
-            if i < n and self._ready(c, i) and tac.can_attack(b, c, o, i):
+        if n > MAX_WEAPONS:
+            n = MAX_WEAPONS
+        if ready is None:
+            ready = [self._ready(c, i) for i in range(n)]
+        for i in range(n):
+            if ready[i] and tac.can_attack(b, c, o, i):
                 c.active_weapon = i  # the odds read the weapon in hand: put back at once
                 try:
                     p = tac.hit_chance(b, c, o, None, 0)
@@ -544,6 +699,9 @@ class Encoder:
             else:
                 out.append(0.0)
                 out.append(0.0)
+        for _ in range(n, MAX_WEAPONS):
+            out.append(0.0)
+            out.append(0.0)
         ow = o.active_weapon
         if self._ready(o, ow) and tac.can_attack(b, o, c, ow):
             d = max(0.0, tac.damage_per_hit(b, o, ow, c)) / max(1, c.hp)
@@ -622,12 +780,15 @@ class Encoder:
         return out
 
     def observe(self, me: int, dec: Decision | None = None,
-                order: Sequence[int] | None = None, full: bool = False) -> np.ndarray:
+                order: Sequence[int] | None = None, full: bool = False,
+                look: bool = True) -> np.ndarray:
         """The observation of combatant slot ``me``; ``dec`` is the current decision if it is
         ``me``'s (else the decision features are zeros; given, ``me`` looks around first:
-        ``look``); ``order`` the block order if already known (``self.order(me)``).
-        ``full``: every enemy as it is now, seen or not (the env's ``state()``)."""
-        if dec is not None:
+        ``look``, unless ``look`` is False because the caller has just done it for this
+        decision, as the AEC env does when it finds the decision); ``order`` the block
+        order if already known (``self.order(me)``). ``full``: every enemy as it is now,
+        seen or not (the env's ``state()``)."""
+        if dec is not None and look:
             self.look(me)
         blocks = order if order is not None else self.order(me)
         b = self.battle
@@ -637,7 +798,7 @@ class Encoder:
         c = cs[me]
         pos = c.pos
         aw = c.active_weapon
-        wf = self.weapons[me][aw]
+        wf = self._slots[me][aw]
         st = c.weapon_states[aw]
         x = b.round / self.max_rounds
         subject = -1
@@ -653,20 +814,20 @@ class Encoder:
         else:
             out = [0.0, x if x < 1.0 else 1.0]
             out.append(_NO_CHOICE)
-        feed = wf[5]
+        feed = wf.feed
         if not feed:
             loaded, reserve = 1.0, 0.0
         elif feed == MAGAZINE:
-            loaded = st.loaded / wf[6]
+            loaded = st.loaded / wf.capacity
             if loaded > 1.0:
                 loaded = 1.0
-            reserve = c.ammo.get(wf[7], 0) / (wf[6] * RESERVE_MAGAZINES)
+            reserve = c.ammo.get(wf.ammo, 0) / (wf.capacity * RESERVE_MAGAZINES)
             if reserve > 1.0:
                 reserve = 1.0
         else:  # SUPPLY, no magazine: the weapon fires while the supply lasts
-            left = c.ammo.get(wf[7], 0)
+            left = c.ammo.get(wf.ammo, 0)
             loaded = 1.0 if left > 0 else 0.0
-            reserve = left / (wf[6] * RESERVE_MAGAZINES)
+            reserve = left / (wf.capacity * RESERVE_MAGAZINES)
             if reserve > 1.0:
                 reserve = 1.0
         heal = 0.0
@@ -684,7 +845,7 @@ class Encoder:
             hp / mhp if (hp > 0 and mhp > 0) else 0.0,
             ap if ap < 1.0 else 1.0, loaded, reserve, 1.0 if st.reload_step else 0.0,
         ))
-        out.append(self._wglobal[me][aw])
+        out.append(wf.shown)
         out.append((heal, c.readied, c.free_used,
                     0.0 if c.crippled.get("leg") else self.speed[me]))
         out.append(self._cell[pos])
@@ -720,6 +881,7 @@ class Encoder:
         by_side = self._side_sees(me) if self.side_sight and not full else None
         side = c.side
         seen_by = self._seen_by(me, False)
+        ready: list[bool] | None = None  # my weapons' _ready, asked once for all enemies
         for j in blocks:
             o = cs[j]
             if o.status != ACTIVE:  # out of the fight: who it was is all that is left
@@ -731,10 +893,18 @@ class Encoder:
             if full or o.side == side or (seen_row[p] if by_side is None else by_side[j]):
                 out.append(_SEEN)
                 out.append(row[p] or self._geometry(pos, p))
-                out.append(self._state(o))
+                ohp, omhp = o.hp, o.max_hp
+                out.append(ohp / omhp if omhp > 0 else 0.0)
+                out.append(self._state_tail(o))
                 out.append(static[j])
                 out.append(o is subj)
-                out.append(_NO_ODDS if o.side == side else self._odds(c, o))
+                if o.side == side:
+                    out.append(_NO_ODDS)
+                    continue
+                if ready is None:
+                    n = len(c.weapons)
+                    ready = [self._ready(c, i) for i in range(n if n < MAX_WEAPONS else MAX_WEAPONS)]
+                out.append(self._odds(c, o, ready))
                 continue
             rec = seen_by[j] if seen_by is not None and j < len(seen_by) else None
             if rec is None:  # never seen: that it is there, and no more

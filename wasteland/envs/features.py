@@ -88,25 +88,41 @@ def condition_features(b: Battle, c: Combatant) -> Floats:
     on it and 2d20's persistent damage; winded is Simple's fatigue at or past HP; crippled
     is any crippled limb; ready_action a readied action (PnP's and 2d20's Ready) or a
     readied attack; evading Simple's evade this round or 2d20's Defend bonus."""
+    return condition_row(condition_bits(b, c))
+
+
+# the rows seen so far, by their bits: a row is shared, not built number by number again
+# each time a combatant is observed (boxing eleven floats was a fifth of an observation)
+_ROWS: Final[dict[int, Floats]] = {}
+
+
+def condition_row(bits: int) -> Floats:
+    """The ``CONDITIONS`` row whose bit k (``condition_bits``) says condition k holds."""
+    row = _ROWS.get(bits)
+    if row is None:
+        row = _ROWS[bits] = tuple(1.0 if (bits >> k) & 1 else 0.0 for k in range(len(CONDITIONS)))
+    return row
+
+
+def condition_bits(b: Battle, c: Combatant) -> int:
+    """``condition_features`` as bits, condition k (in ``CONDITIONS`` order) at bit k."""
     cond = c.cond
     if not cond:
-        return (0.0, 0.0, 0.0, 1.0 if c.burn_left > 0 else 0.0, 0.0, 0.0, 0.0,
-                1.0 if c.crippled else 0.0, 1.0 if c.readied else 0.0, 0.0, 0.0)
+        return ((8 if c.burn_left > 0 else 0) | (128 if c.crippled else 0)
+                | (256 if c.readied else 0))
     fatigue = cond.get("fatigue", 0)
     winded = isinstance(fatigue, int) and fatigue > 0 and fatigue >= c.hp
-    return (
-        1.0 if cond.get("prone") else 0.0,
-        1.0 if cond.get("burrowed") else 0.0,
-        1.0 if (cond.get("bleeding") or cond.get("torso_bleed")) else 0.0,
-        1.0 if (c.burn_left > 0 or cond.get("persist")) else 0.0,
-        1.0 if winded else 0.0,
-        1.0 if cond.get("stunned") else 0.0,
-        1.0 if cond.get("dying") else 0.0,
-        1.0 if c.crippled else 0.0,
-        1.0 if (c.readied or cond.get("ready")) else 0.0,
-        1.0 if cond.get("overwatch") else 0.0,
-        1.0 if (cond.get("evade") == b.round or cond.get("defend")) else 0.0,
-    )
+    return ((1 if cond.get("prone") else 0)
+            | (2 if cond.get("burrowed") else 0)
+            | (4 if (cond.get("bleeding") or cond.get("torso_bleed")) else 0)
+            | (8 if (c.burn_left > 0 or cond.get("persist")) else 0)
+            | (16 if winded else 0)
+            | (32 if cond.get("stunned") else 0)
+            | (64 if cond.get("dying") else 0)
+            | (128 if c.crippled else 0)
+            | (256 if (c.readied or cond.get("ready")) else 0)
+            | (512 if cond.get("overwatch") else 0)
+            | (1024 if (cond.get("evade") == b.round or cond.get("defend")) else 0))
 
 
 def terrain_patch(g: Grid, cover: Any, pos: int, ambient: int) -> Floats:

@@ -66,11 +66,12 @@ from wasteland.agents.base import Agent, View, make_agent
 from wasteland.agents.loop import play
 from wasteland.bestiary.loader import Bestiary
 from wasteland.bestiary.models import Scenario
-from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, N_ACTIONS, Action
+from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, GOTO, N_ACTIONS, Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import IllegalActionError, WastelandError
 from wasteland.rules.protocol import Decision, Ruleset
 
+from . import fog
 from .combat_v0 import (
     RENDER_FPS,
     RENDER_MODES,
@@ -89,8 +90,8 @@ from .encoding import (
     END_ID,
     Encoder,
     ego_ids,
+    ego_mask,
     fallback_id,
-    mask_of,
     observation_box,
     to_ego,
     to_table,
@@ -181,6 +182,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._enc: Encoder | None = None
         self._decision: Decision | None = None
         self._legal: list[int] = []
+        self._fogged = False  # an enemy out of the learner's sight: the mask is fog.py's
         self._order: list[int] = []
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
         self._net = 0.0
@@ -281,7 +283,18 @@ class SingleAgentEnv(gymnasium.Env):
                 raise IllegalActionError(illegal_message(b, self._decision, action, self._legal,
                                                          self._order))
             idx = fallback_id(self._legal)
-        self.ruleset.apply(b, ACTION_TABLE[idx], check=False)
+        act = ACTION_TABLE[idx]
+        if self._fogged:  # acting on what it knows: the true battle plays fog.resolve's
+            got = fog.resolve(self.ruleset, b, self._decision.combatant, idx,
+                              self.sight == "side")
+            if got is None:  # refused (someone unseen in the way): the decision stands
+                self._legal = [i for i in self._legal if i != idx]
+                self._mask = ego_mask(self._legal, self._order).view(np.bool_)
+                info = self._info()
+                info["refused"] = True
+                return self._obs(), 0.0, False, False, info
+            act = got
+        self.ruleset.apply(b, act, check=act is not ACTION_TABLE[idx])
         self._advance()
         reward = 0.0
         if self.reward_shaping:
@@ -322,20 +335,25 @@ class SingleAgentEnv(gymnasium.Env):
         if dec is not None:
             assert self._enc is not None
             self._decision = dec
-            self._legal = legal = R.legal_ids(b)
+            self._legal, self._fogged = fog.mask(R, b, dec.combatant, self.sight == "side")
+            legal = self._legal
             self._order = order = self._enc.order(dec.combatant)
-            self._mask = mask_of(ego_ids(legal, order), np.bool_)
+            self._mask = ego_mask(legal, order).view(np.bool_)  # one C pass
             return
         self._decision = None
         self._legal = []
+        self._fogged = False
         self._order = []
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
 
     def _take(self, view: View, agent: Agent, action: Action) -> None:
         """An opponent's choice, applied once it is found legal (an Agent given by the
         caller is not trusted to keep to the legal actions)."""
-        b, legal = view.battle, view.legal_ids
+        b, legal = view.battle, view.legal_ids  # the GM's NPCs decide on the true battle
         idx = ACTION_INDEX.get(action)
+        if idx is None and getattr(action, "kind", None) == GOTO:
+            self.ruleset.apply(b, action)  # a policy's move on stale knowledge (envs/fog.py), checked
+            return
         if idx is None or idx not in legal:
             me = view.decision.combatant
             raise IllegalActionError(

@@ -92,6 +92,7 @@ _KINDS: Final[tuple[tuple[str, bool, tuple[str | None, ...]], ...]] = (
 )
 KINDS: Final = tuple(k for k, _, _ in _KINDS)
 GOTO: Final = "goto"  # a move to a chosen square: notation, saves and replays only
+SPRINT: Final = "sprint"  # `goto X Y sprint`: there at a sprint (2d20) or a run (Simple)
 TARGETED: Final = {k for k, t, _ in _KINDS if t}
 OPTIONS: Final = {k: o for k, _, o in _KINDS}
 
@@ -193,10 +194,12 @@ def parse_action(text: str, ids: Sequence[str], actor: int | None = None) -> Act
         raise NotationError("empty action; try 'end', 'attack ID', 'move toward ID', 'reload'")
     kind = words[0]
     if kind == GOTO:  # notation only, not in the table (rules/goto.py)
-        if len(words) != 3 or not all(w.isdigit() for w in words[1:]):
+        pace = words[3:] == [SPRINT]
+        if (len(words) != 3 and not (len(words) == 4 and pace)) or not all(
+                w.isdigit() for w in words[1:3]):
             raise NotationError("'goto' needs a square: 'goto X Y' with whole numbers, "
-                                "e.g. goto 3 4")
-        return Action(GOTO, None, f"{int(words[1])} {int(words[2])}")
+                                "e.g. goto 3 4 (or 'goto X Y sprint': there at a sprint)")
+        return Action(GOTO, None, f"{int(words[1])} {int(words[2])}" + (" sprint" if pace else ""))
     if kind not in OPTIONS:
         raise NotationError(f"unknown action {kind!r}; accepted: {', '.join(KINDS)}, "
                             f"{GOTO} X Y")

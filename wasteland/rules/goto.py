@@ -14,17 +14,30 @@ from collections import deque
 from collections.abc import Callable, Sequence
 
 from .actions import GOTO as KIND
-from .actions import Action
+from .actions import SPRINT, Action
 from .errors import IllegalActionError
 
 
-def goto(x: int, y: int) -> Action:
-    return Action(KIND, None, f"{x} {y}")
+def goto(x: int, y: int, sprint: bool = False) -> Action:
+    """A goto of square (x, y); ``sprint``: at a sprint (2d20's major-action move, Simple's
+    run), whatever the distance, as a `sprint toward` played on stale knowledge costs."""
+    return Action(KIND, None, f"{x} {y}" + (f" {SPRINT}" if sprint else ""))
+
+
+def xy(a: Action) -> tuple[int, int]:
+    """The square a goto names, as (x, y)."""
+    w = (a.option or "").split()
+    return int(w[0]), int(w[1])
+
+
+def sprinting(a: Action) -> bool:
+    """Whether a goto is made at a sprint (`goto X Y sprint`)."""
+    return (a.option or "").endswith(SPRINT)
 
 
 def square(a: Action, width: int, height: int) -> int:
     """The square index a goto names; IllegalActionError when it is off the map."""
-    x, y = (int(v) for v in (a.option or "").split())
+    x, y = xy(a)
     if not (0 <= x < width and 0 <= y < height):
         raise IllegalActionError(f"square ({x}, {y}) is off the map "
                                  f"(0..{width - 1}, 0..{height - 1})")

@@ -76,6 +76,7 @@ def simulate(spec: Encounter, n: int, seed: int = 0, jobs: int = 1,
              on_fight: Callable[[int], None] | None = None,
              fn: FightFn | None = None, tally: Counts | None = None,
              backend: Backend | None = None) -> Simulation:
+    # params: the run's size, seeds, stop rule and where it runs, as SimRequest gives them
     """Fight ``spec`` with seeds ``seed``, ``seed + 1``, ... : ``n`` fights, or fewer once
     the Wilson 95% interval of the party's win rate is at most ``until_precision`` wide
     (checked every CHECK_EVERY fights). ``on_fight(done)`` follows the progress. Ctrl-C

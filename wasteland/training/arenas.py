@@ -391,14 +391,14 @@ def packet_fight(scenario: Scenario, ruleset: str, seed: int) -> str | None:
     """The side name that wins ``scenario`` under ``ruleset`` with the packet agent on
     every side, or None for a draw."""
     from wasteland.agents.base import make_agent
-    from wasteland.agents.loop import by_side, play
+    from wasteland.agents.loop import by_side, checked, play
     from wasteland.rules.protocol import get_ruleset
 
     rs = get_ruleset(ruleset)
     b = rs.new_battle(scenario, seed, keep_log=False)
     b.quiet = True  # nobody reads the events
     agents = [make_agent("packet", seed + i) for i in range(len(scenario.sides))]
-    play(rs, b, by_side(b, agents), check=True)
+    play(rs, b, by_side(b, agents), apply=checked(rs))
     return None if b.winner is None else b.side_names[b.winner]
 
 

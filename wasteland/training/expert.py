@@ -22,8 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from wasteland.agents.base import make_agent, view_of
+from wasteland.agents.base import View, intent_of, make_agent
 from wasteland.agents.policy import Policy
+from wasteland.envs import fog
+from wasteland.rules.battle import ACTIVE
 
 from .belief import last_seen
 from .config import TrainConfig, teacher_agent
@@ -42,15 +44,23 @@ def _choose(policy: Policy, obs: np.ndarray, mask: np.ndarray, rng: np.random.Ge
 
 
 def _teach(expert: Any, inner: Any, blind: bool) -> int:
-    """The teacher's action as an env id; ``blind``: decided with hidden enemies where the
-    decider last saw them (the view's legal actions are the true battle's, so its choice
-    is legal there too)."""
+    """The teacher's action as an env id, chosen among the learner's own legal actions
+    (its mask: what is legal on the board as it knows it, envs/fog.py), so every label is
+    one the network may play. ``blind``: decided on that board too (an enemy out of sight
+    where last seen, one never seen away), or, while it knows of no enemy at all, with
+    hidden enemies where last seen (``last_seen``) as before."""
     b = inner.battle
-    view = view_of(inner.ruleset, b)
+    dec = inner._decision
+    view = View(b, inner.ruleset, dec, list(inner._legal))
     if not blind:
-        return int(inner.env_action(expert.act(view)))
-    with last_seen(b, view.me.slot):
-        return int(inner.env_action(expert.act(view)))
+        return int(inner.env_action(intent_of(expert, expert.act(view))))
+    me = dec.combatant
+    with fog.belief(b, me, inner.sight == "side"):
+        side = b.combatants[me].side
+        if any(o.side != side and o.status == ACTIVE for o in b.combatants):
+            return int(inner.env_action(intent_of(expert, expert.act(view))))
+    with last_seen(b, me):
+        return int(inner.env_action(intent_of(expert, expert.act(view))))
 
 
 def label(cfg: TrainConfig, policy: Policy | None, decisions: int, seed: int, beta: float,

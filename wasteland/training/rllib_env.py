@@ -30,7 +30,7 @@ import gymnasium as gym
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from wasteland.agents.base import Agent, View, make_agent
+from wasteland.agents.base import Agent, View, intent_of, make_agent
 from wasteland.agents.loop import play
 from wasteland.bestiary.models import Scenario
 from wasteland.envs import combat_v0
@@ -245,7 +245,8 @@ class RLlibCombat(MultiAgentEnv):
         b = env.battle
 
         def take(view: View, agent: Agent, action: Action) -> None:
-            env.step(to_ego(ACTION_INDEX[action], env.order()))  # the env applies it
+            # the env applies it, by its table id (a policy's stale goto: the move behind it)
+            env.step(to_ego(ACTION_INDEX[intent_of(agent, action)], env.order()))
             self._collect()
 
         play(env.ruleset, b, [self._others.get(c.slot) for c in b.combatants], apply=take)

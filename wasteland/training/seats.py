@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from wasteland.agents.base import Agent, make_agent
-from wasteland.agents.loop import play
+from wasteland.agents.loop import checked, play
 from wasteland.bestiary.models import Scenario
 from wasteland.rules.protocol import get_ruleset
 
@@ -81,6 +81,7 @@ def agent_maker(spec: str | AgentMaker) -> AgentMaker:
 def fight(scenario: Scenario, ruleset: str, seed: int, seat_side: int, kinds: Sequence[str],
           seat: AgentMaker, opponents: AgentMaker, allies: AgentMaker | None = None,
           max_rounds: int | None = None) -> int | None:
+    # params: a seat fight's line-up, as the seat suite builds it
     """One battle; the winning side's index, or None for a draw."""
     R = get_ruleset(ruleset)
     b = R.new_battle(scenario, seed, keep_log=False, max_rounds=max_rounds)
@@ -89,13 +90,14 @@ def fight(scenario: Scenario, ruleset: str, seed: int, seat_side: int, kinds: Se
     mine, friends, others = seat(seed), (allies or agent_maker("packet"))(seed + 1), opponents(seed + 2)
     by_slot = [(mine if c.creature.id in kindset else friends) if c.side == seat_side else others
                for c in b.combatants]
-    play(R, b, by_slot, check=True)
+    play(R, b, by_slot, apply=checked(R))
     return b.winner
 
 
 def seat(seat_agent: str | AgentMaker, scenario: Scenario, ruleset: str, kinds: Sequence[str],
          seat_side: int | None = None, opponents: str | AgentMaker = "packet",
          fights: int = 100, first_seed: int = 0, max_rounds: int | None = None) -> Record:
+    # params: a seat's record request, as the suite and the CLI pass it
     """The seat side's record over seeds first_seed .. first_seed + fights - 1. The seat
     side defaults to the first side holding one of ``kinds``."""
     if seat_side is None:

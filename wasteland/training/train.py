@@ -35,6 +35,7 @@ def train(scenario: str = "duel", ruleset: str = "pnp", timesteps: int = 20_000,
           seed: int = 0, learner: int | str = 0, opponents: str = "random",
           n_envs: int = 1, reward_shaping: float = 0.1, subproc: bool = False,
           verbose: int = 0) -> Any:
+    # params: the baseline trainer's knobs, one per keyword, as scripts call it
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
@@ -65,7 +66,7 @@ def evaluate(policy: Any, scenario: str = "duel", ruleset: str = "pnp", fights: 
     seat (side ``learner``) against ``opponents``. ``policy`` is a MaskablePPO model
     (deterministic actions), an agent name ("random": uniform among legal actions,
     "packet", "scripted") or any Agent, so a baseline can sit in the same seat."""
-    from wasteland.agents.base import make_agent, view_of
+    from wasteland.agents.base import intent_of, make_agent, view_of
 
     env = make_env(scenario, ruleset, learner, opponents)
     rng = np.random.default_rng(first_seed)
@@ -79,7 +80,8 @@ def evaluate(policy: Any, scenario: str = "duel", ruleset: str = "pnp", fights: 
             mask = env.action_masks()
             if agent is not None:
                 raw = env.unwrapped
-                action = raw.env_action(agent.act(view_of(raw.ruleset, raw.battle)))
+                action = raw.env_action(intent_of(agent, agent.act(view_of(raw.ruleset,
+                                                                           raw.battle))))
             elif policy == "random":
                 action = int(rng.choice(np.flatnonzero(mask)))
             else:

@@ -12,7 +12,7 @@ from wasteland.rules.events import Event, Healed, Note, article
 
 from . import stats as S
 from .movement import Movement
-from .skills import _test_penalties
+from .skills import SkillTest, _test_penalties
 
 CHEM_KIND: Final = {"stimpak": "healing", "radaway": "radaway"}  # draw_chem option -> item kind
 
@@ -50,8 +50,8 @@ class Aid(Movement):
             parts.append(("on yourself", 1))
         parts += _test_penalties(b, c)
         diff = sum(v for _, v in parts)
-        passed, _, _ = self._test(b, c, f"gives first aid to {t.id} (INT + Medicine)",
-                                  "medicine", diff, parts, events)
+        passed, _, _ = self._test(b, c, SkillTest(f"gives first aid to {t.id} (INT + Medicine)",
+                                             "medicine", diff, parts), events)
         if not passed:
             return
         if t.cond.get("dying"):

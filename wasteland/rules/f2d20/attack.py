@@ -19,7 +19,7 @@ from .dice import EXTRA_DICE_COST
 from .odds import aims
 from .odds import hit_chance as odds_hit_chance
 from .reach import _within_reach
-from .skills import _pool
+from .skills import SkillTest, _pool
 
 # reading: obscured +1, heavily obscured +2 (+1 for a melee attack: what is within arm's
 # reach still shows against a moonless sky), barely visible (thick fog, -5) as heavily
@@ -176,10 +176,12 @@ class Attacks(Damage):
             c.ammo[wpn.ammo] -= 1
         aim = aims(b, c)
         c.cond["attacked"] = b.round  # Aim: only the first attack of the round rerolls
-        passed, excess, _ = self._test(b, c, f"attacks {t.id} with {wpn.name}",
-                                       p.skill, diff, parts, events, extra,
-                                       tn_tag=S.attack_test(c, ws), reroll=aim,
-                                       roll_anyway=bool(w.get("zero") and w.get("roll")))
+        passed, excess, _ = self._test(b, c, SkillTest(f"attacks {t.id} with {wpn.name}", p.skill,
+                                                  diff, parts, extra,
+                                                  tn_tag=S.attack_test(c, ws), reroll=aim,
+                                                  roll_anyway=bool(w.get("zero")
+                                                                   and w.get("roll"))),
+                                       events)
         t.last_attacker = c.slot
         if not passed:
             return

@@ -3,6 +3,7 @@ Injuries, and Dying, Radiation Damage)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
@@ -14,7 +15,7 @@ from wasteland.rules.zones import zones_for
 
 from . import stats as S
 from .dice import score_cd
-from .skills import Skills
+from .skills import Skills, SkillTest
 
 # reading (published game): a character's melee and unarmed attacks gain +1 CD at STR 7-8,
 # +2 at 9-10, +3 at 11 or more ("bonuses from derived statistics", seed 002 Inflict Damage)
@@ -24,10 +25,30 @@ AURA_RADS: Final = 2  # reading: radiation a Radiant creature's aura deals at th
 
 
 
+@dataclass(frozen=True, slots=True)
+class Hurt:
+    """Damage as it was rolled, before ``Damage._hurt`` applies it: what gets through DR,
+    of which type, where, and what the line a GM reads shows of it (the combat dice faces,
+    their total and effects, what was added, the DR met and how it reads)."""
+
+    dealt: int  # after DR
+    dtype: str  # physical, energy, radiation, poison
+    loc: str
+    crit: bool  # 5 or more after DR: an injury
+    faces: list[int]  # no faces: radiation that rides on effects, or an aura
+    dmg: int  # before DR
+    fx: int  # effects rolled
+    bonus: list[tuple[str, int]]
+    resist: int  # the DR met
+    label: str  # how that DR reads
+    note: str = ""
+
+
 def cd_note(c: Combatant, t: Combatant, w: dict[str, Any], n: int, boost: int,
-            strong: int, bonus: list[tuple[str, int]], half: bool, loc: str) -> str:
+            strong: int, bonus: list[tuple[str, int]], half: bool) -> str:
     """What a combat dice roll is, for a GM rolling it at the table: how many and why, the
     DR the hit meets, and how to read the faces."""
+    loc = w["loc"]
     wpn = c.weapons[w["ws"]]
     p = wpn.f2d20
     assert p is not None
@@ -71,7 +92,7 @@ class Damage(Skills):
             vicious = True
         loc = w["loc"]
         if b.dice_hook is not None:
-            b.roll_note = cd_note(c, t, w, n, boost, strong, bonus, half, loc)
+            b.roll_note = cd_note(c, t, w, n, boost, strong, bonus, half)
         faces, dmg, fx = score_cd(b.roll(c.slot, 6, n, "combat dice"))
         if vicious and fx:
             bonus.append(("Vicious", fx))
@@ -84,16 +105,18 @@ class Damage(Skills):
         dealt = max(0, dmg - (resist - pierce))
         label = f"{dtype} DR" + (f" (Piercing ignores {pierce})" if pierce else "")
         crit = dealt >= 5
-        self._hurt(b, c, t, dealt, dtype, loc, crit, events, faces, dmg, fx, bonus, resist - pierce,
-                   label, f" (+{strong} CD for STR {S.stats(c).special['strength']})"  # type: ignore[index]
-                   if strong else "")
+        self._hurt(b, c, t, Hurt(dealt, dtype, loc, crit, faces, dmg, fx, bonus, resist - pierce,
+                                 label, f" (+{strong} CD for STR "
+                                        f"{S.stats(c).special['strength']})"  # type: ignore[index]
+                                 if strong else ""), events)
         if t.status == DEAD:
             return
         if e.radioactive and fx:  # radiation comes after the other damage types
             rad = max(0, fx - S.dr(t, loc, "radiation"))
             if rad:
-                self._hurt(b, c, t, rad, "radiation", loc, False, events, [], fx, 0, [],
-                           S.dr(t, loc, "radiation"), "radiation DR", " (Radioactive)")
+                self._hurt(b, c, t, Hurt(rad, "radiation", loc, False, [], fx, 0, [],
+                                         S.dr(t, loc, "radiation"), "radiation DR",
+                                         " (Radioactive)"), events)
         if not fx or t.status == DEAD:
             return
         if e.breaking:
@@ -134,11 +157,12 @@ class Damage(Skills):
                 self._damage(b, c, o, {**w, "loc": spot, "sneak": False, "target": o.slot},
                              0, events, secondary=True)
 
-    def _hurt(self, b: Battle, c: Combatant, t: Combatant, dealt: int, dtype: str, loc: str,
-              crit: bool, events: list[Event], faces: list[int], dmg: int, fx: int,
-              bonus: list[tuple[str, int]], resist: int, label: str, note: str = "") -> None:
-        """Apply damage: radiation lowers maximum HP, 5+ after DR is an injury, 0 HP is an
-        injury and dying for characters, death for creatures (seed 002)."""
+    def _hurt(self, b: Battle, c: Combatant, t: Combatant, h: Hurt, events: list[Event]
+              ) -> None:
+        """Apply damage ``h`` dealt by ``c`` to ``t``: radiation lowers maximum HP, 5+ after
+        DR is an injury, 0 HP is an injury and dying for characters, death for creatures
+        (seed 002)."""
+        dealt, dtype, loc, crit = h.dealt, h.dtype, h.loc, h.crit
         before = t.hp
         if dtype == "radiation":
             t.max_hp = max(0, t.max_hp - dealt)
@@ -150,9 +174,9 @@ class Damage(Skills):
         if t.side != c.side:  # harm to one's own side is not damage dealt (it is taken)
             c.damage_dealt += taken
         if not b.quiet:
-            b.emit(events, CombatDiceRolled(t.id, loc, faces, dmg, fx, bonus, resist, label,
-                                            dealt, dtype, t.hp, t.max_hp,
-                                            note + (" (critical hit)" if crit else "")))
+            b.emit(events, CombatDiceRolled(t.id, loc, h.faces, h.dmg, h.fx, h.bonus, h.resist,
+                                            h.label, dealt, dtype, t.hp, t.max_hp,
+                                            h.note + (" (critical hit)" if crit else "")))
         kind = S.kind_of(t, loc)
         if crit:
             self._injure(b, t, kind, events, "critical hit")
@@ -192,15 +216,16 @@ class Damage(Skills):
             b.emit(events, Note(c.id, f"irradiates {o.id}: {AURA_RADS} radiation - lowest "
                                       f"radiation DR {resist} = {dealt}."))
             if dealt:
-                self._hurt(b, c, o, dealt, "radiation", loc, False, events, [], AURA_RADS,
-                           0, [], resist, "lowest radiation DR", " (whole body)")
+                self._hurt(b, c, o, Hurt(dealt, "radiation", loc, False, [], AURA_RADS, 0, [],
+                                         resist, "lowest radiation DR", " (whole body)"), events)
 
     def _dying_test(self, b: Battle, c: Combatant, events: list[Event]) -> None:
         """END + Survival, difficulty = injuries, complication range 19-20; failing kills
         (seed 002, Critical Hits, Injuries, and Dying)."""
         diff = S.injuries(c)
-        passed, _, _ = self._test(b, c, "fights for life (END + Survival)", "survival", diff,
-                                  [("injuries", diff)], events, complication_from=19)
+        passed, _, _ = self._test(b, c, SkillTest("fights for life (END + Survival)", "survival",
+                                             diff, [("injuries", diff)], complication_from=19),
+                                  events)
         if not passed:
             c.status = DEAD
             c.cond.pop("dying", None)

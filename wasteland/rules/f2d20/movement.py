@@ -87,6 +87,7 @@ def _move_zones(z: Zones, here: int, there: int) -> tuple[int, int, int, int]:
 def _ends(z: Zones, orders: dict[int, tuple[int, ...]], zone: int,
           here: int, tp: int, occ: dict[int, int], walk: list[int], mine: int, far: bool,
           reach: set[int] | None) -> bool:
+    # params: the engine's hot path (move legality): plain values, no object per call
     """Whether a move toward (or, ``far``, away from) the square ``tp`` into ``zone`` ends
     anywhere: a free square there (``reach``: one out of it first, as ``_toward_cell``),
     which within the mover's own zone must be nearer to (farther from) ``tp``. The same

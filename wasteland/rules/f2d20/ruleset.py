@@ -218,14 +218,17 @@ class F2d20(Aid):
         move_ok = can_move and (major_ok if prone else minor_ok)  # prone: a crawl, major
         return minor_ok, major_ok, move_ok, can_sprint, can_move, prone
 
-    def destinations(self, b: Battle) -> dict[int, int]:
+    def destinations(self, b: Battle, sprint: bool = False) -> dict[int, int]:
         """The squares a `goto` can end on now, with the zones crossed to get there: a move
         reaches any free square of its own zone or the next (a minor action), a sprint
-        one zone farther (a major action), as the turn still allows."""
+        one zone farther (a major action), as the turn still allows. ``sprint``: those a
+        sprint reaches (`goto X Y sprint`, a major action however near)."""
         if b.over or b.extra["window"] is not None or b.reactions:
             return {}
         c = b.combatants[b.order[b.turn]]
         _, _, move_ok, can_sprint, _, _ = self._rights(b, c)
+        if sprint:
+            move_ok = can_sprint
         far = 2 if can_sprint else 1 if move_ok else 0
         if not far:
             return {}
@@ -416,7 +419,7 @@ class F2d20(Aid):
         if check and action.kind == goto.KIND:
             g = b.grid
             cell = goto.square(action, g.width, g.height)
-            can = self.destinations(b)
+            can = self.destinations(b, goto.sprinting(action))
             if cell not in can:
                 raise goto.not_reachable(action, g.xs[cell], g.ys[cell], can,
                                          "a move reaches this zone or the next, a sprint "
@@ -458,7 +461,8 @@ class F2d20(Aid):
         dest = -1
         if k == goto.KIND:  # a move or a sprint, by the zones it crosses
             dest = goto.square(a, b.grid.width, b.grid.height)
-            k = "sprint" if self.destinations(b).get(dest, 0) == 2 else "move"
+            k = "sprint" if (goto.sprinting(a) or self.destinations(b).get(dest, 0) == 2
+                             ) else "move"
         slot = "minor" if k in MINOR and not (k == "move" and c.cond.get("prone")) else "major"
         if x[slot] >= 1:
             cost = EXTRA_MINOR_AP if slot == "minor" else EXTRA_MAJOR_AP

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final
 
 from mypy_extensions import mypyc_attr
@@ -43,19 +44,37 @@ def _test_penalties(b: Battle, c: Combatant) -> list[tuple[str, int]]:
 
 
 
+@dataclass(frozen=True, slots=True)
+class SkillTest:
+    """A 2d20 test as asked for (``Skills._test``): what it is for (the log's words), the
+    skill and difficulty with the parts that make it up, d20s bought beyond two, and how
+    it is rolled."""
+
+    what: str
+    skill: str
+    difficulty: int
+    parts: list[tuple[str, int]]
+    extra: int = 0  # d20s bought
+    attack: tuple[str, str | None] | None = None  # an attack's attribute and skill
+    tn_tag: tuple[int, int] | None = None  # a target number and tag given, not looked up
+    complication_from: int = 20
+    reroll: bool = False  # Aim: reroll the highest failed d20
+    roll_anyway: bool = False  # at difficulty 0, roll for the AP (seed 003, Sneak Attacks)
+
+
 @mypyc_attr(serializable=True)
 class Skills:
     """The tests of F2d20 (a base class of it)."""
 
     # --- tests ---------------------------------------------------------------------------
-    def _test(self, b: Battle, c: Combatant, what: str, skill: str, difficulty: int,
-              parts: list[tuple[str, int]], events: list[Event], extra: int = 0,
-              attack: tuple[str, str | None] | None = None, tn_tag: tuple[int, int] | None = None,
-              complication_from: int = 20, reroll: bool = False, roll_anyway: bool = False
+    def _test(self, b: Battle, c: Combatant, test: SkillTest, events: list[Event]
               ) -> tuple[bool, int, int]:
         """Roll a 2d20 test; returns (passed, successes beyond the difficulty, complications).
         Difficulty 0 passes without a roll unless ``roll_anyway`` (seed 003, Sneak Attacks).
         An ally's assistance (``assist``) adds its d20 (seed 002, Assist)."""
+        what, skill, difficulty, parts = test.what, test.skill, test.difficulty, test.parts
+        extra, tn_tag, complication_from = test.extra, test.tn_tag, test.complication_from
+        reroll, roll_anyway, attack = test.reroll, test.roll_anyway, test.attack
         tn, tag = tn_tag or S.target_number(c, skill, attack)
         if difficulty <= 0 and not roll_anyway:
             if not b.quiet:
@@ -122,8 +141,8 @@ class Skills:
         """AGI + Athletics against the current Defense; success: +1 Defense until the start
         of the next turn, and a window to pay 2 AP for another +1 (seed 002, Defend)."""
         parts = [("Defense", S.stats(c).defense), *_test_penalties(b, c)]
-        passed, _, _ = self._test(b, c, "defends (AGI + Athletics)", "athletics",
-                                  sum(v for _, v in parts), parts, events)
+        passed, _, _ = self._test(b, c, SkillTest("defends (AGI + Athletics)", "athletics",
+                                             sum(v for _, v in parts), parts), events)
         if passed:
             c.cond["defend"] = 1
             if _pool(b, c.side) >= DEFEND_AP:  # for 2 AP, +1 more: the defender decides

@@ -3,6 +3,7 @@ Weapon Qualities, Pistol Whip, Using Two Weapons)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
@@ -132,6 +133,7 @@ def to_hit_note(t: Combatant, mods: Mods, defense: int, dmods: Mods) -> str:
 def resolve_attack(b: Battle, c: Combatant, t: Combatant, ws: int, location: str | None,
                    events: list[Event], vats: bool = False, whip: bool = False,
                    extra: Mods | None = None, how: str = "attacks") -> None:
+    # params: the engine's hot path: one call per attack, options as keywords
     w = c.weapons[ws]
     st = c.weapon_states[ws]
     mods, defense, dmods, drop = attack_mods(b, c, t, ws, location, vats, whip)
@@ -177,8 +179,7 @@ def resolve_attack(b: Battle, c: Combatant, t: Combatant, ws: int, location: str
     raw_first = 0
     for i, hit in enumerate(shots):
         if hit and t.status == ACTIVE:
-            raw = deal_damage(b, c, t, ws, events, crit=crit and i == 0, location=location,
-                              drop=drop, whip=whip)
+            raw = deal_damage(b, c, t, ws, events, Hit(crit and i == 0, location, drop, whip))
             raw_first = raw_first or raw
     if drop and c.status == ACTIVE:
         _land(b, c, t, events)
@@ -214,7 +215,7 @@ def _spread(b: Battle, c: Combatant, t: Combatant, ws: int, mods: Mods,
         b.emit(events, AttackRolled(c.id, o.id, f"{w.name} (spread)", faces, omods, total,
                                     odef, odmods, [hit], False, [], "sprays"))
         if hit:
-            deal_damage(b, c, o, ws, events, scale=0.5, note=" (spread: half damage)")
+            deal_damage(b, c, o, ws, events, Hit(scale=0.5, note=" (spread: half damage)"))
 
 
 def _splash(b: Battle, c: Combatant, t: Combatant, ws: int, raw: int,
@@ -226,8 +227,8 @@ def _splash(b: Battle, c: Combatant, t: Combatant, ws: int, raw: int,
             continue
         feet = 5 * g.dist(o.pos, t.pos)
         if raw - feet > 0 and g.los(t.pos, o.pos):
-            deal_damage(b, c, o, ws, events, fixed=raw - feet,
-                        note=f" (splash, {feet} ft from impact)")
+            deal_damage(b, c, o, ws, events, Hit(fixed=raw - feet,
+                                                 note=f" (splash, {feet} ft from impact)"))
 
 
 def threshold(t: Combatant, w: Weapon) -> tuple[str, int]:
@@ -275,11 +276,29 @@ def damage_note(t: Combatant, w: Weapon, dice: Dice, drop: int, whip: bool,
             + ("; a hit deals at least 1" if not percent else ""))
 
 
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """How one hit's damage is rolled and read (``deal_damage``): a crit's second roll, the
+    body part aimed at, a drop's bonus, a pistol whip, a fraction (a Spread hit's half),
+    or a set amount (a bystander in a splash), and what the log adds."""
+
+    crit: bool = False
+    location: str | None = None
+    drop: int = 0
+    whip: bool = False
+    scale: float = 1.0
+    fixed: int | None = None
+    note: str = ""
+
+
+PLAIN_HIT: Final = Hit()
+
+
 def deal_damage(b: Battle, c: Combatant, t: Combatant, ws: int, events: list[Event],
-                crit: bool = False, location: str | None = None, drop: int = 0,
-                whip: bool = False, scale: float = 1.0, fixed: int | None = None,
-                note: str = "") -> int:
+                hit: Hit = PLAIN_HIT) -> int:
     """Roll and apply one hit's damage; returns the damage before DT."""
+    crit, location, drop, whip = hit.crit, hit.location, hit.drop, hit.whip
+    scale, fixed, note = hit.scale, hit.fixed, hit.note
     w = c.weapons[ws]
     q = w.qualities
     faces: tuple[int, ...] = ()

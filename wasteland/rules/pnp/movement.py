@@ -72,6 +72,7 @@ def threats_on_leaving(b: Battle, c: Combatant) -> list[Combatant]:
 
 def walk(b: Battle, c: Combatant, mode: str, target: int, steps: int, events: list[Event],
          moved: int = 0, start: int | None = None, done: list[int] | None = None) -> None:
+    # params: the engine's hot path; moved, start and done resume a paused walk
     """Walk up to ``steps`` squares. Leaving a square next to an armed melee enemy pauses the
     walk (saved in ``b.pending_move``) while that enemy is offered an attack of opportunity."""
     g = b.grid

@@ -415,10 +415,21 @@ class PnP:
     def legal_actions(self, b: Battle) -> list[Action]:
         return [ACTION_TABLE[i] for i in self.legal_ids(b)]
 
-    def destinations(self, b: Battle) -> dict[int, int]:
+    def destinations(self, b: Battle, sprint: bool = False) -> dict[int, int]:
         """The squares a `goto` can end on now, with the squares walked to get there: in
-        the turn's Small or Large action, up to Speed squares through free squares."""
-        if b.over or b.reactions or b.pending_move is not None or b.slot not in ("small", "large"):
+        the turn's Small or Large action, up to Speed squares through free squares; in a
+        5-ft step reaction, a free square next to the one stepping. PnP has no sprint."""
+        if b.over or sprint:
+            return {}
+        if b.reactions:
+            r = b.reactions[0]
+            if r.kind != "step":
+                return {}
+            c = b.combatants[r.reactor]
+            g = b.grid
+            free = g.free_steps(c.pos, b.occupied)
+            return {n: 1 for n, bit in g._step_bits[c.pos] if bit & free}
+        if b.pending_move is not None or b.slot not in ("small", "large"):
             return {}
         c = b.active
         sp = speed(c) if c.crippled else c.creature.pnp.speed
@@ -431,10 +442,11 @@ class PnP:
     def _check_goto(self, b: Battle, a: Action) -> None:
         g = b.grid
         cell = goto.square(a, g.width, g.height)
-        can = self.destinations(b)
+        can = self.destinations(b, goto.sprinting(a))
         if cell not in can:
             raise goto.not_reachable(a, g.xs[cell], g.ys[cell], can,
-                                     "a move walks up to Speed squares, around walls and others")
+                                     "a move walks up to Speed squares, around walls and "
+                                     "others; a 5-ft step one square; PnP has no sprint")
 
     # --- applying ------------------------------------------------------------------------
     def apply(self, b: Battle, action: Action, check: bool = True) -> list[Event]:
@@ -475,6 +487,12 @@ class PnP:
             c.cond.pop("ready", None)
             b.emit(events, Note(c.id, f"does its readied action ({a.option}) as {t.id} moves."))
             self._prepared(b, c, a.option or "", events)
+            return
+        if a.kind == goto.KIND:  # a 5-ft step to a chosen square (destinations)
+            here, there = c.pos, goto.square(a, b.grid.width, b.grid.height)
+            b.set_pos(c, there)
+            b.emit(events, Moved(c.id, "takes a 5-ft step", b.grid.xy(here),
+                                 b.grid.xy(there), 1))
             return
         if a.kind == "step":
             o = b.combatants[a.target] if a.target is not None else t

@@ -60,6 +60,7 @@ def _raw_dist(text: str, crit: bool, brutal: float, mult: float, drop: int
 @lru_cache(maxsize=1 << 14)
 def _hit_outcome(text: str, crit: bool, brutal: float, mult: float, drop: int, percent: bool,
                  res: int, hp: int, lethal: int, need: int) -> tuple[float, float, float]:
+    # params: cached on its plain arguments (the packet's V.A.T.S. odds)
     """One hit on a target with ``hp`` left: (expected HP it takes, chance it goes down,
     chance it lives with ``need`` or more dealt to the limb, i.e. crippled; need 0: no limb).
     ``percent``: ``res`` is a resistance in percent, else a threshold (combat.deal_damage)."""

@@ -373,6 +373,7 @@ def spend_rounds(c: Combatant, ws: int, shots: int) -> int:
 def resolve_attack(b: Battle, c: Combatant, t: Combatant, ws: int, location: str | None,
                    events: list[Event], how: str = "attacks", charge: bool = False,
                    paired: bool = False) -> None:
+    # params: the engine's hot path: one call per attack, options as keywords
     """One attack: the skill check, on a hit the d100 critical roll, damage less DT,
     crippling by a called shot; a critical failure still hits but jams or damages the
     weapon."""
@@ -439,6 +440,7 @@ def _critical_failure(b: Battle, c: Combatant, ws: int, events: list[Event]) -> 
 def deal_damage(b: Battle, c: Combatant | None, t: Combatant, source: str, dice_text: str,
                 damage_type: str, mult: int, location: str | None,
                 events: list[Event]) -> int:
+    # params: the engine's hot path; a hit's dice, type and multiplier as rolled
     """Roll ``dice_text`` (a critical multiplies the dice and the bonus: (1d6+2) x2 is
     2d6+4, seed 001), take the target's DT for the type off the hit, and apply it. The
     damage DT stops becomes fatigue (reading). Returns the damage dealt."""

@@ -335,14 +335,18 @@ class Simple:
             ids.append(STOW)
         return ids
 
-    def destinations(self, b: Battle) -> dict[int, int]:
+    def destinations(self, b: Battle, sprint: bool = False) -> dict[int, int]:
         """The hexes a `goto` can end on now, with the hexes walked to get there: in the
         move phase, before its main option, by stance, and as far as a run from standing
-        (which forfeits the charge and action phases, as a run does)."""
+        (which forfeits the charge and action phases, as a run does). ``sprint``: a run
+        however near (`goto X Y sprint`), so none where it cannot run."""
         if (b.over or b.reactions or b.pending_move is not None or b.slot != MOVE
                 or b.extra.get("main") or b.extra.get("done")):
             return {}
-        return self._reach(b, b.combatants[b.order[b.turn]])
+        c = b.combatants[b.order[b.turn]]
+        if sprint and not (S.stance(c) == S.STAND and not S.heavy_armor(c)):
+            return {}
+        return self._reach(b, c)
 
     def _reach(self, b: Battle, c: Combatant) -> dict[int, int]:
         if c.crippled.get("groin", 0):  # cannot move without help
@@ -441,7 +445,7 @@ class Simple:
         if check and action.kind == goto.KIND:
             g = b.grid
             cell = goto.square(action, g.width, g.height)
-            can = self.destinations(b)
+            can = self.destinations(b, goto.sprinting(action))
             if cell not in can:
                 raise goto.not_reachable(action, g.xs[cell], g.ys[cell], can,
                                          "the move phase walks or runs by stance, around "
@@ -499,7 +503,7 @@ class Simple:
         b.extra["main"] = True
         forfeit = False
         if k == goto.KIND:
-            run = need > S.move_hexes(c)
+            run = need > S.move_hexes(c) or goto.sprinting(a)
             forfeit = run
             verb = "runs" if run else {S.STAND: "moves", S.CROUCH: "moves crouching",
                                        S.PRONE: "crawls"}[st]

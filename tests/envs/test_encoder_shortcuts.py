@@ -1,0 +1,84 @@
+"""The encoder's shortcuts (issue 42, the env's speed): a combatant's state read from
+shared rows by its bits, and a new battle's stat-block features kept by object. Each test
+compares the shortcut with the plain reading it replaced, on the states where they could
+part: crippled limbs, conditions, an empty weapon, a changed armor."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from wasteland.envs.encoding import Encoder
+from wasteland.envs.features import condition_features, static_features
+from wasteland.rules.battle import Combatant
+from wasteland.rules.protocol import get_ruleset
+
+from .test_observation_v1 import DUEL, OPEN, block, scenario
+
+
+def plain_state(enc: Encoder, o: Combatant) -> tuple[Any, ...]:
+    """STATE_FEATURES as the encoder read them before the shortcut, value for value."""
+    w = enc._slots[o.slot][o.active_weapon]
+    if not w.feed:
+        empty = False
+    elif w.feed == 1:  # a magazine
+        st = o.weapon_states[o.active_weapon]
+        empty = st.loaded == 0 or st.reload_step != 0
+    else:
+        empty = o.ammo.get(w.ammo, 0) <= 0
+    cr = o.crippled
+    if cr:
+        ca, cl = cr.get("arm", 0) * 0.5, cr.get("leg", 0) * 0.5
+        crip: tuple[Any, ...] = (cr.get("head", 0) != 0, min(ca, 1.0), min(cl, 1.0))
+    else:
+        crip = (0.0, 0.0, 0.0)
+    return ((o.hp / o.max_hp if o.max_hp > 0 else 0.0,) + crip
+            + (o.readied, w.ranged, o.free_used, o.unguarded, empty)
+            + condition_features(enc.battle, o))
+
+
+def same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Equal values of the same types (a remembered state is saved as JSON: True is not 1.0)."""
+    return len(a) == len(b) and all(x == y and type(x) is type(y) for x, y in zip(a, b))
+
+
+@pytest.mark.parametrize("rules", ["pnp", "simple"])
+def test_a_state_from_its_bits_is_the_plain_reading(rules: str) -> None:
+    rs = get_ruleset(rules)
+    b = rs.new_battle(scenario(OPEN, DUEL), 0)
+    enc = Encoder(b, rs)
+    rex = b.combatants[1]
+    limbs = ({}, {"arm": 0}, {"arm": 1}, {"leg": 1, "head": 1}, {"arm": 2, "leg": 3},
+             {"arm": -1}, {"head": 0, "leg": 2})
+    conds = ({}, {"prone": True}, {"stunned": True, "evade": b.round}, {"fatigue": rex.hp},
+             {"dying": 1, "bleeding": 2})
+    for crippled, cond, flags in itertools.product(limbs, conds, range(8)):
+        rex.crippled = dict(crippled)
+        rex.cond = dict(cond)
+        rex.readied, rex.free_used, rex.unguarded = bool(flags & 1), bool(flags & 2), bool(flags & 4)
+        rex.weapon_states[rex.active_weapon].loaded = flags % 3
+        got, want = enc._state(rex), plain_state(enc, rex)
+        assert same(got, want), (crippled, cond, flags, got, want)
+    # and in the observation: crippled legs show as the plain reading has them
+    rex.crippled, rex.cond = {"leg": 1}, {}
+    assert block(enc, 0, 1)["crippled_leg"] == 0.5 and block(enc, 0, 1)["crippled_arm"] == 0.0
+
+
+def test_a_new_armor_gives_a_new_encoder_its_own_dr() -> None:
+    """The stat-block features are kept by the creature and armor objects: the same
+    creature in another armor is read again."""
+    rs = get_ruleset("pnp")
+    sc = scenario(OPEN, DUEL)
+    b = rs.new_battle(sc, 0)
+    ted = b.combatants[0]
+    first = Encoder(b, rs)._static[0]
+    assert first == static_features(ted, "pnp")
+    armored = [c.armor for c in b.combatants if c.armor is not None]
+    assert armored, "a line-up with some armor"
+    other = next(a for a in armored if a is not ted.armor)
+    ted.armor = other
+    again = Encoder(b, rs)._static[0]
+    assert again == static_features(ted, "pnp")
+    assert again != first
