@@ -96,14 +96,14 @@ def test_the_table_names_every_agent():
 
 # The layers, lowest first (issue 43). A module may import its own layer and the layers
 # below it, never one above; a module's layer is that of the longest prefix that names it.
-# The engine's vocabulary (its errors, dice, maps, action ids) and the caps on input sit
+# The engine's vocabulary (its errors, dice, maps, action ids, ruleset names) and the caps on input sit
 # under the bestiary, whose schema and loader need them; the rest of the engine, which
 # builds battles from bestiary data, sits above it. The observation encoder is under the
 # agents, whose learned policy and value read observations, and the envs.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("wasteland", "wasteland._compiled", "wasteland.values", "wasteland.policies"),
     ("wasteland.rules.errors", "wasteland.rules.dice", "wasteland.rules.grid",
-     "wasteland.rules.actions", "wasteland.limits"),
+     "wasteland.rules.actions", "wasteland.rules.names", "wasteland.limits"),
     ("wasteland.bestiary",),
     ("wasteland.rules", "wasteland.rulesets"),
     ("wasteland.observe",),

@@ -26,7 +26,7 @@ from wasteland.cli.gm import start_gm
 from wasteland.cli.menu import labelled
 from wasteland.cli.words import explain, kind_name, plainly
 from wasteland.rules.events import CombatDiceRolled, Healed
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.tui.choices import choices
 
 SNAKE = re.compile(r"[A-Za-z0-9.]+(?:_[A-Za-z0-9]+)+")

@@ -15,7 +15,7 @@ from wasteland.cli.menu import labelled
 from wasteland.cli.prompt import ChoiceError, match
 from wasteland.cli.words import BY_RULESET, COMMON, explain, label
 from wasteland.rules.actions import KINDS, Action
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 
 def seen_actions(ruleset: str, scenarios: tuple[str, ...], fights: int = 2) -> set[Action]:

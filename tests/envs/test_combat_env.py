@@ -29,7 +29,7 @@ from wasteland.envs.encoding import (
 )
 from wasteland.rules.actions import ACTION_INDEX, N_ACTIONS, Action
 from wasteland.rules.errors import IllegalActionError
-from wasteland.rules.protocol import RULESETS
+from wasteland.rules.names import RULESETS
 
 END = ACTION_INDEX[Action("end")]
 

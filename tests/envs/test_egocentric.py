@@ -28,7 +28,8 @@ from wasteland.envs.encoding import (
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, MAX_COMBATANTS, N_ACTIONS, Action
 from wasteland.rules.battle import UNCONSCIOUS
 from wasteland.rules.errors import IllegalActionError, WastelandError
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 
 ROOM = ["##############"] + ["#............#"] * 6 + ["##############"]
 Members = list[tuple[str, tuple[int, int], str]]

@@ -13,7 +13,7 @@ import pytest
 from wasteland.envs.encoding import Encoder
 from wasteland.envs.features import condition_features, static_features
 from wasteland.rules.battle import Combatant
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 from .test_observation_v1 import DUEL, OPEN, block, scenario
 

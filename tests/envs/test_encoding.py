@@ -12,7 +12,8 @@ from wasteland.bestiary.models import Placement, Scenario, Side
 from wasteland.envs.encoding import SLOT_FEATURES, B, Encoder, G
 from wasteland.rules.actions import MAX_COMBATANTS
 from wasteland.rules.battle import UNCONSCIOUS
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 
 ROOM = ["#########", "#.......#", "#.......#", "#.......#", "#########"]
 

@@ -25,7 +25,7 @@ from wasteland.envs.frame import (
 )
 from wasteland.rules.actions import ACTION_INDEX
 from wasteland.rules.battle import ACTIVE, DEAD
-from wasteland.rules.protocol import RULESETS
+from wasteland.rules.names import RULESETS
 
 
 def room() -> Scenario:

@@ -22,7 +22,8 @@ from wasteland.envs.encoding import (
     to_ego,
 )
 from wasteland.envs.features import CONDITIONS
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 
 OPEN = ["#########", "#.......#", "#.......#", "#.......#", "#########"]
 # a wall between the west and the east half, with a gap in the bottom row

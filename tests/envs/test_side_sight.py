@@ -15,7 +15,8 @@ from wasteland.envs import combat_v0
 from wasteland.envs.encoding import SIGHTS, Encoder, to_ego
 from wasteland.envs.single_agent import SingleAgentEnv
 from wasteland.rules.errors import WastelandError
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 
 from .test_observation_v1 import SPLIT, block, scenario
 

@@ -12,7 +12,8 @@ from wasteland.bestiary.loader import load_scenario
 from wasteland.envs import combat_v0, text
 from wasteland.rules.actions import ACTION_TABLE
 from wasteland.rules.errors import IllegalActionError, NotationError
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 
 
 def battles(ruleset: str, scenario: str = "duel", n: int = 40, seed: int = 3):

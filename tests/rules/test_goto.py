@@ -12,7 +12,7 @@ from wasteland.rules.actions import ACTION_INDEX, Action, parse_action
 from wasteland.rules.errors import IllegalActionError, NotationError
 from wasteland.rules.goto import goto, reach
 from wasteland.rules.hexes import hexes_for
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.rules.zones import zones_for
 
 

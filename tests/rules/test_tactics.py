@@ -8,7 +8,8 @@ import pytest
 from wasteland.bestiary.loader import load_scenario, scenario_names
 from wasteland.rules.battle import Battle
 from wasteland.rules.hexes import hexes_for
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.rules.tactics import AttackOdds, Tactics, tactics_of
 from wasteland.rules.zones import zones_for
 
@@ -36,8 +37,7 @@ def test_tactics_of_is_the_rulesets_own(rules: str) -> None:
 
 def test_pnp_answers_are_its_odds_and_rules() -> None:
     from wasteland.rules.pnp import combat, movement, odds
-    from wasteland.rules.pnp.ruleset import LARGE_ONLY
-    from wasteland.rules.pnp.stats import VATS_COST
+    from wasteland.rules.pnp.stats import LARGE_ONLY, VATS_COST
 
     n = 0
     for b in battles("pnp"):

@@ -18,7 +18,7 @@ from wasteland.cli.words import plainly
 from wasteland.envs import fog
 from wasteland.envs.encoding import Encoder, ego_ids
 from wasteland.rules.actions import ACTION_INDEX, GOTO
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 from .kit import random_policy
 

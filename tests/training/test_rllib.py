@@ -229,7 +229,7 @@ def test_the_exported_policy_plays_through_policy_agents(rllib_run, capsys, monk
     # and its radscorpions were played by the network, not by the packet fallback
     from wasteland.agents.base import make_agent, view_of
     from wasteland.bestiary.loader import load_scenario
-    from wasteland.rules.protocol import get_ruleset
+    from wasteland.rules.rulesets import get_ruleset
 
     R = get_ruleset("pnp")
     b = R.new_battle(load_scenario("vault_corridor"), 3)

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from wasteland.limits import ID_PATTERN, ID_RULE, load_json, read_text
+from wasteland.policies import shipped_names
 from wasteland.rules.actions import ACTION_TABLE, Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import WastelandError, clip
@@ -162,18 +163,9 @@ def manifest_count(value: Any) -> float:
     return value if ok else 0
 
 
-def shipped_names() -> list[str]:
-    """The policies that ship in the package."""
-    try:
-        root = resources.files(SHIPPED)
-    except ModuleNotFoundError:
-        return []
-    return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".json"))
-
-
 def family(name: str) -> list[str]:
     """The shipped policies NAME_<ruleset> that ``policy:NAME`` stands for."""
-    from wasteland.rules.protocol import RULESETS
+    from wasteland.rules.names import RULESETS
 
     have = set(shipped_names())
     return [f"{name}_{r}" for r in RULESETS if f"{name}_{r}" in have]
@@ -212,7 +204,7 @@ def read_manifest(js: Path, name: str) -> dict[str, Any]:
     depth and number caps (limits.load_json); the tables that only describe the training
     (config, training, steps) are read where they are listed, leniently."""
     from wasteland.envs.encoding import SIGHTS
-    from wasteland.rules.protocol import RULESETS
+    from wasteland.rules.names import RULESETS
 
     def fail(message: str) -> WastelandError:
         return WastelandError(f"policy {name}: {message}")
@@ -392,7 +384,7 @@ class PolicyAgent:
         matter, and stays."""
         if ruleset in self.by_ruleset:
             return None
-        from wasteland.rules.protocol import RULESETS
+        from wasteland.rules.names import RULESETS
 
         have = [r for r in RULESETS if r in self.by_ruleset]
         text = (f"{self.name} was trained for {', '.join(have)}, not {ruleset} (the packet "

@@ -145,7 +145,7 @@ def assemble(b: Battle, side: int, table: np.ndarray, sides: list[int],
             parts += [np.zeros(len(ROW), np.float32)] * 2
     cs = b.combatants
     if decision is None and not b.over:
-        from wasteland.rules.protocol import get_ruleset
+        from wasteland.rules.rulesets import get_ruleset
 
         decision = get_ruleset(b.ruleset).decider(b)
     who = cs[decision.combatant].side if decision is not None else -1
@@ -226,7 +226,7 @@ def _paths(ruleset: str, folder: str | Path | None) -> tuple[Path, Path]:
 def load_value(ruleset: str, folder: str | Path | None = None) -> ValueNet:
     """The learned value for ``ruleset`` (wasteland/values/<ruleset>.npz + .json, or from
     ``folder``); one line naming what is wrong with a missing or mismatched file."""
-    from wasteland.rules.protocol import RULESETS
+    from wasteland.rules.names import RULESETS
 
     from .npz import Archive
 

@@ -12,7 +12,7 @@ from wasteland.bestiary.loader import load_scenario
 from wasteland.rules import saves
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import WastelandError
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 from .session import (
     agent_record,

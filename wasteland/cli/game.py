@@ -22,7 +22,8 @@ from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import SaveError, WastelandError, clip
 from wasteland.rules.events import Event
-from wasteland.rules.protocol import Ruleset, get_ruleset
+from wasteland.rules.protocol import Ruleset
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.rules.textmap import render_text
 from wasteland.rules.turnorder import order_lines
 

@@ -26,7 +26,7 @@ from wasteland.bestiary.models import Scenario
 from wasteland.rules import saves
 from wasteland.rules.battle import Battle, DiceHook
 from wasteland.rules.errors import clip
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.rules.savefile import check_writable
 
 from .dice_prompts import Quit, setup_dice

@@ -40,7 +40,7 @@ for agent in env.agent_iter():
 ``env(ruleset="pnp", scenario="vault_corridor", render_mode=None, max_rounds=None,
 max_cycles=None, reward_shaping=0.0, illegal_action="end", bestiary=None, sight="own")``
 
-* `ruleset`: a registered ruleset name (`wasteland.rules.protocol.RULESETS`) or a Ruleset.
+* `ruleset`: a registered ruleset name (`wasteland.rules.names.RULESETS`) or a Ruleset.
 * `scenario`: a built-in scenario name (`wasteland.bestiary.loader.scenario_names()`), a
   path to a scenario file, or a loaded `Scenario`.
 * `max_rounds`: overrides the scenario's round limit; the battle is a draw after it.
@@ -235,7 +235,8 @@ from wasteland.bestiary.models import Scenario
 from wasteland.rules.actions import ACTION_TABLE, N_ACTIONS
 from wasteland.rules.battle import ACTIVE, Battle
 from wasteland.rules.errors import IllegalActionError, WastelandError
-from wasteland.rules.protocol import Decision, Ruleset, get_ruleset
+from wasteland.rules.protocol import Decision, Ruleset
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.rules.textmap import render_text
 
 from . import fog

@@ -56,7 +56,8 @@ from wasteland.rules.actions import (
     Action,
 )
 from wasteland.rules.battle import ACTIVE, Battle, Combatant
-from wasteland.rules.protocol import Decision, Ruleset, get_ruleset
+from wasteland.rules.protocol import Decision, Ruleset
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.rules.saves import SEEN_FEATURES
 from wasteland.rules.zones import Zones
 

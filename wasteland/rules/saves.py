@@ -30,8 +30,10 @@ from .actions import MAX_COMBATANTS, parse_action
 from .battle import ACTIVE, Battle
 from .edits import apply_edit
 from .errors import SaveError, WastelandError, one_line
-from .protocol import RULESETS, Ruleset, get_ruleset
+from .names import RULESETS
+from .protocol import Ruleset
 from .rollnotes import LEGACY
+from .rulesets import get_ruleset
 from .savefile import write_atomic
 from .savemodel import SaveFile
 from .setup import scenario_ids

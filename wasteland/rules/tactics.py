@@ -232,10 +232,9 @@ _BY_NAME: Final[dict[str, Tactics]] = {}
 
 
 def tactics_of(b: Battle) -> Tactics:
-    """The tactics of the ruleset ``b`` is fought under (the registered one of its name)."""
+    """The tactics of the ruleset ``b`` is fought under, asked of the ruleset object the
+    battle holds once per ruleset name (2d20 builds its answers anew on each ask)."""
     got = _BY_NAME.get(b.ruleset)
     if got is None:
-        from .protocol import get_ruleset
-
-        got = _BY_NAME[b.ruleset] = get_ruleset(b.ruleset).tactics
+        got = _BY_NAME[b.ruleset] = b.rules.tactics
     return got

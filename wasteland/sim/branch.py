@@ -104,7 +104,7 @@ def run_from(req: SimRequest, backend: Backend | None,
     import time
 
     from wasteland.rules import saves
-    from wasteland.rules.protocol import get_ruleset
+    from wasteland.rules.rulesets import get_ruleset
 
     from .simulate import fight_all, report_of
 

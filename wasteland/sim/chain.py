@@ -320,7 +320,7 @@ def build_chain(req: SimRequest) -> ChainSpec:
     from wasteland.bestiary.loader import load_scenario
     from wasteland.cli.encounter import encounter, resolve_side
     from wasteland.rules.errors import WastelandError
-    from wasteland.rules.protocol import get_ruleset
+    from wasteland.rules.rulesets import get_ruleset
 
     from .spec import SimSpec, side_agents
 

@@ -45,7 +45,7 @@ def build_spec(req: SimRequest) -> SimSpec:
     """The encounter ``req`` describes, checked by building its first battle, so that
     anything wrong is one line before a single fight."""
     from wasteland.cli.encounter import encounter
-    from wasteland.rules.protocol import get_ruleset
+    from wasteland.rules.rulesets import get_ruleset
 
     from .spec import SimSpec, side_agents
 

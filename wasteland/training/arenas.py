@@ -391,7 +391,7 @@ def packet_fight(scenario: Scenario, ruleset: str, seed: int) -> str | None:
     """The side name that wins ``scenario`` under ``ruleset`` with the packet agent on
     every side, or None for a draw."""
     from wasteland.agents.base import make_agent, view_of
-    from wasteland.rules.protocol import get_ruleset
+    from wasteland.rules.rulesets import get_ruleset
 
     rs = get_ruleset(ruleset)
     b = rs.new_battle(scenario, seed, keep_log=False)
