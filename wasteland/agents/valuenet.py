@@ -134,7 +134,7 @@ def assemble(b: Battle, side: int, table: np.ndarray, sides: list[int],
              decision: Any = None) -> np.ndarray:
     """The network's input for ``side`` from ``rows``: each camp's rows pooled (mean,
     max; zeros for a camp with none standing), then SCALARS."""
-    from .search import features
+    from .standing import features
 
     mine = np.array([s == side for s in sides], dtype=bool)
     parts = []

@@ -64,7 +64,7 @@ def begin(command: str, options: dict[str, Any], resume: Path | None,
             b.session["humans"] = b.session.get("humans") or [0]
         b.session["command"] = command
         return b
-    from .encounter import encounter
+    from wasteland.sim.encounter import encounter
 
     # every option is recorded, those not given as None, so that a resume can tell; the
     # seed drawn without --seed too, so that the save replays these dice
