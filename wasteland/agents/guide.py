@@ -142,7 +142,7 @@ class GuidedAgent:
             self.last_reason = f"packet: {self.packet.last_reason}"
             return action
         action = ACTION_TABLE[self.guide.best(view, p)]
-        from wasteland.cli.words import plainly
+        from wasteland.rules.words import plainly
 
         self.last_reason = (f"policy {policy_words(p.name)}: "
                             f"{plainly(view.battle, action, view.me.slot)}")

@@ -457,7 +457,7 @@ class PolicyAgent:
                 action = got or action
             break
         prob = float(probs[k])
-        from wasteland.cli.words import plainly
+        from wasteland.rules.words import plainly
 
         self.last_reason = (f"policy {policy_words(p.name)}: "
                             f"{plainly(view.battle, action, me.slot)}, "

@@ -707,9 +707,9 @@ def _margin(d: float, se: float, n: int) -> str:
 
 
 def _words(b: Battle, a: Action, me: int) -> str:
-    """An action as a GM reads it (cli/words.py): "take out a stimpak", not its
+    """An action as a GM reads it (rules/words.py): "take out a stimpak", not its
     notation "draw_chem stimpak"."""
-    from wasteland.cli.words import plainly
+    from wasteland.rules.words import plainly
 
     return plainly(b, a, me)
 

@@ -13,6 +13,7 @@ from wasteland.rules import saves
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.rulesets import get_ruleset
+from wasteland.rules.words import plainly
 
 from .session import (
     agent_record,
@@ -21,7 +22,6 @@ from .session import (
     restore_agent,
     rng_snapshot,
 )
-from .words import plainly
 
 
 @dataclass
