@@ -17,8 +17,8 @@ import pytest
 
 from wasteland.envs import combat_v0, fog
 from wasteland.envs.batched import BattleBatch
-from wasteland.envs.encoding import to_ego
 from wasteland.envs.single_agent import SingleAgentEnv
+from wasteland.observe.encoding import to_ego
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, Action
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.fork import fork

@@ -1,4 +1,4 @@
-"""The text view (wasteland.envs.text, issue 14 item 3): the decision in English with the
+"""The text view (wasteland.observe.text, issue 14 item 3): the decision in English with the
 ruleset's own odds, notation <-> env action ids, and a combat_v0 episode played through
 text alone."""
 

@@ -15,7 +15,7 @@ from wasteland.agents.packets import PacketAgent
 from wasteland.agents.policy import PolicyAgent
 from wasteland.bestiary.loader import load_scenario
 from wasteland.envs import fog
-from wasteland.envs.encoding import Encoder, ego_ids
+from wasteland.observe.encoding import Encoder, ego_ids
 from wasteland.rules.actions import ACTION_INDEX, GOTO
 from wasteland.rules.rulesets import get_ruleset
 from wasteland.rules.words import plainly

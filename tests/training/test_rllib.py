@@ -15,7 +15,7 @@ pytest.importorskip("ray.rllib")
 pytest.importorskip("torch")
 
 from wasteland.agents.policy import load_policy  # noqa: E402
-from wasteland.envs.encoding import to_table  # noqa: E402
+from wasteland.observe.encoding import to_table  # noqa: E402
 from wasteland.rules.actions import ACTION_TABLE  # noqa: E402
 from wasteland.training.config import load_config  # noqa: E402
 from wasteland.training.rllib_env import RLlibCombat, module_of, seats_of  # noqa: E402

@@ -67,9 +67,9 @@ def check_version(manifest: dict[str, Any], fail: Callable[[str], WastelandError
 
 def observation_hash(sight: str = "own") -> str:
     """A hash of what the observation means: every feature's name, the block order, and
-    what a combatant knows of its enemies when it is not "own" sight (envs/encoding.py,
+    what a combatant knows of its enemies when it is not "own" sight (observe/encoding.py,
     ``SIGHTS``; the policies of own sight kept their hash when side sight was added)."""
-    from wasteland.envs.encoding import ORDER_RULE, feature_names
+    from wasteland.observe.encoding import ORDER_RULE, feature_names
 
     text = "\n".join(feature_names()) + "\norder: " + ORDER_RULE
     if sight != "own":
@@ -106,7 +106,7 @@ class Policy:
 
     @property
     def sight(self) -> str:
-        """What its combatants know of their enemies (envs/encoding.py, ``SIGHTS``)."""
+        """What its combatants know of their enemies (observe/encoding.py, ``SIGHTS``)."""
         return str(self.manifest.get("sight", "own"))
 
     def training(self) -> dict[str, Any]:
@@ -203,7 +203,7 @@ def read_manifest(js: Path, name: str) -> dict[str, Any]:
     field otherwise. Read as a regular file under the manifest cap, as JSON under the
     depth and number caps (limits.load_json); the tables that only describe the training
     (config, training, steps) are read where they are listed, leniently."""
-    from wasteland.envs.encoding import SIGHTS
+    from wasteland.observe.encoding import SIGHTS
     from wasteland.rules.names import RULESETS
 
     def fail(message: str) -> WastelandError:
@@ -293,7 +293,7 @@ def load_policy(name_or_path: str | Path, check: bool = True) -> Policy:
     missing, unreadable, oversized or mismatched file. Only the arrays the manifest's
     layers name are read, each only once its header's dtype and shape fit the layer
     before it (limits in docs/limits.md)."""
-    from wasteland.envs.encoding import OBS_SIZE
+    from wasteland.observe.encoding import OBS_SIZE
     from wasteland.rules.actions import N_ACTIONS
 
     from .npz import Archive
@@ -397,7 +397,7 @@ class PolicyAgent:
 
     def _encoder(self, view: View) -> Any:
         if self._battle is not view.battle or self._enc is None:
-            from wasteland.envs.encoding import Encoder
+            from wasteland.observe.encoding import Encoder
 
             self._enc = Encoder(view.battle, view.ruleset)
             self._battle = view.battle
@@ -421,7 +421,7 @@ class PolicyAgent:
                                 f"{self.fallback.last_reason}")
             return action
         from wasteland.envs import fog
-        from wasteland.envs.encoding import ego_ids, to_table
+        from wasteland.observe.encoding import ego_ids, to_table
 
         enc = self._encoder(view)
         enc.side_sight = p.sight == "side"  # its policies may differ (one per ruleset)

@@ -2,7 +2,7 @@
 
 The logistic value of agents/search.py sees only shares of HP and of combatants standing
 and the rounds left. This one sees what the observation encoder sees of each standing
-combatant (envs/encoding.py, ``full``: the true state, as a fork holds it): its own
+combatant (observe/encoding.py, ``full``: the true state, as a fork holds it): its own
 condition, weapon, ammunition, AP, cover and height, its conditions and stat block, and
 how it stands against the nearest enemy and the most dangerous one (reach, line of sight,
 chances and damage both ways). Those rows are pooled per camp (mean and max over the
@@ -88,7 +88,7 @@ def feature_hash() -> str:
 
 
 def _indices() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int, int, int]:
-    from wasteland.envs.encoding import GLOBAL_FEATURES, SLOT_FEATURES
+    from wasteland.observe.encoding import GLOBAL_FEATURES, SLOT_FEATURES
 
     g = np.array([GLOBAL_FEATURES.index(f) for f in OWN])
     s = np.array([SLOT_FEATURES.index(f) for f in SELF_BLOCK])
@@ -105,7 +105,7 @@ def rows(b: Battle, enc: Any = None) -> tuple[np.ndarray, list[int]]:
     """One ROW per standing combatant (and its side), from its observation of the whole
     battle as it is (``Encoder.observe(full=True)``: a value judges the true state of a
     fork, as the fork's own dice do). Reads the battle, never changes it."""
-    from wasteland.envs.encoding import MAX_COMBATANTS, B, Encoder, G
+    from wasteland.observe.encoding import MAX_COMBATANTS, B, Encoder, G
 
     if not _IDX:
         _IDX.extend(_indices())

@@ -81,7 +81,7 @@ rewards arrive with their side's) and are never selected.
 A dict with the usual `"observation"` and `"action_mask"`; the spaces are the same for
 every agent, scenario and ruleset, so one policy can drive any combatant.
 
-`observation` is egocentric (`wasteland.envs.encoding`, `feature_names()` names each
+`observation` is egocentric (`wasteland.observe.encoding`, `feature_names()` names each
 position; version 1, 679 floats). It holds what the combatant could know at the table,
 no more:
 
@@ -163,7 +163,7 @@ every scenario and ruleset: `end`, `reload`, `ready`, `cover`, `draw N`,
 `attack2 T`, `whip T`, `stimpak T`, and the 2d20 intents. `T` is egocentric: the
 combatant of observation block `T` (0 is the agent itself, 1 the nearest other, ...),
 so what a policy learns does not depend on slot numbers. `env.action_text(a)` names an
-id's target by combatant id; `wasteland.envs.encoding.to_table(a, env.order())` gives
+id's target by combatant id; `wasteland.observe.encoding.to_table(a, env.order())` gives
 the ruleset's table id.
 
 ## Rewards
@@ -232,15 +232,7 @@ from pettingzoo.utils import wrappers
 
 from wasteland.bestiary.loader import Bestiary, load_scenario
 from wasteland.bestiary.models import Scenario
-from wasteland.rules.actions import ACTION_TABLE, N_ACTIONS
-from wasteland.rules.battle import ACTIVE, Battle
-from wasteland.rules.errors import IllegalActionError, WastelandError
-from wasteland.rules.protocol import Decision, Ruleset
-from wasteland.rules.rulesets import get_ruleset
-from wasteland.rules.textmap import render_text
-
-from . import fog
-from .encoding import (
+from wasteland.observe.encoding import (
     SIGHTS,
     Encoder,
     ego_ids,
@@ -250,6 +242,14 @@ from .encoding import (
     observation_box,
     to_table,
 )
+from wasteland.rules.actions import ACTION_TABLE, N_ACTIONS
+from wasteland.rules.battle import ACTIVE, Battle
+from wasteland.rules.errors import IllegalActionError, WastelandError
+from wasteland.rules.protocol import Decision, Ruleset
+from wasteland.rules.rulesets import get_ruleset
+from wasteland.rules.textmap import render_text
+
+from . import fog
 from .errors import ActionIdError, EnvArgumentTypeError, ResetNeededError, UnknownAgentError
 from .frame import frame
 

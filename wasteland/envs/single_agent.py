@@ -65,6 +65,16 @@ from gymnasium import spaces
 from wasteland.agents.base import Agent, View, make_agent
 from wasteland.bestiary.loader import Bestiary
 from wasteland.bestiary.models import Scenario
+from wasteland.observe.encoding import (
+    END_ID,
+    Encoder,
+    ego_ids,
+    ego_mask,
+    fallback_id,
+    observation_box,
+    to_ego,
+    to_table,
+)
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, GOTO, N_ACTIONS, Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import IllegalActionError, WastelandError
@@ -84,16 +94,6 @@ from .combat_v0 import (
     resolve_ruleset,
     resolve_scenario,
     start_battle,
-)
-from .encoding import (
-    END_ID,
-    Encoder,
-    ego_ids,
-    ego_mask,
-    fallback_id,
-    observation_box,
-    to_ego,
-    to_table,
 )
 from .errors import EnvArgumentTypeError, ResetNeededError
 

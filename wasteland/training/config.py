@@ -181,7 +181,7 @@ class TrainConfig(Strict):
     sight: Literal["own", "side"] = Field(
         "own", description="what the learner's combatants know of enemies out of their sight: "
         "own, what each has seen; side, what any of its side sees or has seen "
-        "(envs/encoding.py, SIGHTS)")
+        "(observe/encoding.py, SIGHTS)")
     network: list[StrictInt] = Field(default_factory=lambda: [128, 128],
                                              min_length=1, max_length=4)
     activation: Literal["tanh", "relu"] = "tanh"

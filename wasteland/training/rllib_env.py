@@ -33,7 +33,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from wasteland.agents.base import Agent, View, intent_of, make_agent
 from wasteland.bestiary.models import Scenario
 from wasteland.envs import combat_v0
-from wasteland.envs.encoding import observation_box, to_ego
+from wasteland.observe.encoding import observation_box, to_ego
 from wasteland.rules.actions import ACTION_INDEX, MAX_COMBATANTS, N_ACTIONS
 
 from .config import TrainConfig, training_scenario

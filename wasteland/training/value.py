@@ -104,7 +104,7 @@ def play(ruleset: str, scenario: str | Scenario, seed: int, policies: list[Any])
     pick = random.Random(seed * 7 + 3)
     b = rs.new_battle(sc, seed, keep_log=False)
     b.quiet = True
-    from wasteland.envs.encoding import Encoder
+    from wasteland.observe.encoding import Encoder
 
     enc = Encoder(b, rs)
     names, agents = [], []

@@ -217,7 +217,7 @@ def describe(battle: Battle, ruleset: Ruleset, d: Decision | None = None,
 
 # --- on the env ---------------------------------------------------------------------------
 # the env's action ids are egocentric: a target is an observation block, the decider's own
-# order of the combatants (envs/encoding.py); these translate to and from them
+# order of the combatants (observe/encoding.py); these translate to and from them
 def _env_parts(env: Any) -> tuple[Any, Battle, Ruleset]:
     inner = getattr(env, "unwrapped", env)
     b = getattr(inner, "battle", None)
