@@ -9,7 +9,8 @@ import random
 import pytest
 
 from wasteland.bestiary.loader import load_scenario
-from wasteland.envs import combat_v0, text
+from wasteland.envs import combat_v0
+from wasteland.observe import text
 from wasteland.rules.actions import ACTION_TABLE
 from wasteland.rules.errors import IllegalActionError, NotationError
 from wasteland.rules.names import RULESETS

@@ -5,7 +5,8 @@ that reads words rather than vectors.
 The same view feeds the agent protocol (``wasteland.agents.protocol``) and can be used
 directly on ``combat_v0``:
 
-    from wasteland.envs import combat_v0, text
+    from wasteland.envs import combat_v0
+    from wasteland.observe import text
 
     env = combat_v0.env(scenario="duel")
     env.reset(seed=1)
