@@ -34,12 +34,8 @@ from wasteland.rules.protocol import Ruleset
 NOT_THERE: Final = "not_there"
 # the actions that may aim at an enemy out of sight: toward or away from where it is thought
 MOVES: Final = frozenset({"move", "sprint", "step"})
-# per ruleset, the actions the belief may allow that the true battle cannot play when
-# someone unseen is in the way (2d20's zone moves need a free square to end on, Simple's
-# charge a free straight line): refused then. Elsewhere a move blocked by someone unseen
-# goes as far as the rules let it (PnP's and Simple's walks, steps and cover stop short).
-REFUSABLE: Final = {"f2d20": frozenset({"move", "sprint"}),
-                    "simple": frozenset({"charge", "disarm"})}
+# the actions whose outcome depends on where the others stand (a ruleset's ``refusable``
+# kinds are among them)
 PLACED: Final = MOVES | {"charge", "disarm"}
 
 
@@ -173,47 +169,30 @@ def resolve(R: Ruleset, b: Battle, me: int, idx: int, side_sight: bool = False
         return a
     if a.kind in MOVES and a.target in {o.slot for o in unseen}:
         return stale_move(R, b, me, a, side_sight, unseen)
-    if a.kind not in REFUSABLE.get(b.ruleset, ()):
+    T = R.tactics
+    if a.kind not in T.refusable:
         return a
-    if b.ruleset == "f2d20" and a.target is not None:  # where the zone move would end
+    if a.kind in MOVES and a.target is not None:  # where the move would end, if anywhere
         cs = b.combatants
-        end = R.tactics.destination(b, cs[me], cs[a.target], a.option or "toward",
-                                    2 if a.kind == "sprint" else 1)
+        end = T.move_end(b, cs[me], cs[a.target], a.kind, a.option or "toward")
         return None if end is None else a
     return a if idx in R.legal_ids(b) else None
-
-
-def _walked(b: Battle, goal: int) -> list[int]:
-    """Walking distances to ``goal`` on the ruleset's own board (hexes under Simple)."""
-    if b.ruleset == "simple":
-        from wasteland.rules.hexes import hexes_for
-
-        return list(hexes_for(b.grid).walk_distances(goal))
-    return list(b.grid.walk_distances(goal))
 
 
 def believed_end(R: Ruleset, b: Battle, me: int, a: Action, side_sight: bool = False
                  ) -> int:
     """The square action ``a`` (a move) of combatant ``me`` ends on in its belief, by the
-    ruleset's own movement with nobody answering the move: 2d20's zone move
-    (Tactics.destination), PnP's walk and 5-ft step, Simple's walk, played on the believed
-    board and put back. Anything else: the rules' move on a fork of the battle."""
+    ruleset's own movement with nobody answering the move (``Tactics.move_end``: 2d20's
+    zone move, PnP's walk and 5-ft step, Simple's walk), worked out on the believed board
+    and put back. Where the ruleset cannot say so: the rules' move on a fork of the
+    believed battle."""
     cs = b.combatants
     c = cs[me]
     with belief(b, me, side_sight):
         t = cs[a.target] if a.target is not None else c
-        mode = a.option or "toward"
-        if b.ruleset == "f2d20":
-            got = R.tactics.destination(b, c, t, mode, 2 if a.kind == "sprint" else 1)
-            if got is not None:
-                return got
-        elif b.ruleset == "pnp" and a.kind == "step":
-            from wasteland.rules.pnp import movement as pm
-
-            step = pm.step_toward(b, c, t.pos) if mode == "toward" else pm.step_away(b, c, t.pos)
-            return c.pos if step is None else step
-        elif b.ruleset in ("pnp", "simple") and b.pending_move is None:
-            return _walked_to(b, c, t, mode, a.kind == "sprint")
+        got = R.tactics.move_end(b, c, t, a.kind, a.option or "toward")
+        if got is not None:
+            return got
         x = b.extra
         rows = x.get("sightings")
         if rows is not None:  # the fork needs no memories: the belief is on the board
@@ -232,43 +211,6 @@ def believed_end(R: Ruleset, b: Battle, me: int, a: Action, side_sight: bool = F
     return f.combatants[me].pos
 
 
-def _walked_to(b: Battle, c: Combatant, t: Combatant, mode: str, run: bool) -> int:
-    """Where PnP's or Simple's walk toward or away from ``t`` takes ``c``, walked on the
-    battle with every reaction held back (no attack of opportunity, readied attack, step
-    or overwatch offered, nothing logged), then put back: ``c``'s square, the others'
-    free actions and overwatch, the log switch. The caller restores the occupancy."""
-    start = c.pos
-    others = [o for o in b.combatants if o is not c]
-    used = [o.free_used for o in others]
-    watch = [o.cond.get("overwatch") for o in others]
-    quiet, keep = b.quiet, b.keep_log
-    b.quiet, b.keep_log = True, False
-    try:
-        for o, w in zip(others, watch):
-            o.free_used = True
-            if w:
-                o.cond["overwatch"] = None
-        if b.ruleset == "pnp":
-            from wasteland.rules.pnp import movement as pm
-            from wasteland.rules.pnp.stats import speed
-
-            pm.walk(b, c, mode, t.slot, speed(c), [])
-        else:
-            from wasteland.rules.simple import movement as sm
-            from wasteland.rules.simple import stats as S
-
-            sm.walk(b, c, mode, t.pos, S.move_hexes(c, run), "", [])
-        return c.pos
-    finally:
-        b.pending_move = None
-        c.pos = start
-        b.quiet, b.keep_log = quiet, keep
-        for o, u, w in zip(others, used, watch):
-            o.free_used = u
-            if w:
-                o.cond["overwatch"] = w
-
-
 def stale_move(R: Ruleset, b: Battle, me: int, a: Action, side_sight: bool = False,
                unseen: list[Combatant] | None = None) -> Action | None:
     """A move, sprint (Simple: run) or 5-ft step aimed at an enemy ``me`` does not see, as
@@ -283,15 +225,12 @@ def stale_move(R: Ruleset, b: Battle, me: int, a: Action, side_sight: bool = Fal
     sprint = a.kind == "sprint"
     fn = getattr(R, "destinations", None)
     can: dict[int, int] = dict(fn(b, sprint)) if fn is not None else {}
-    if not sprint and b.ruleset == "simple":  # a walk: what a walk reaches, not a run
-        from wasteland.rules.simple import stats as S
-
-        walk = S.move_hexes(b.combatants[me])
-        can = {s: n for s, n in can.items() if n <= walk}
-    if b.ruleset == "f2d20" and not sprint:  # a move: this zone or the next
-        can = {s: n for s, n in can.items() if n <= 1}
+    T = R.tactics
+    cap = T.pace_limit(b.combatants[me], sprint)  # a walk reaches less than a run
+    if cap is not None:
+        can = {s: n for s, n in can.items() if n <= cap}
     if end not in can:
-        field = _walked(b, end)
+        field = T.walk_distances(b, end)
         near = [s for s in can if field[s] < field[here]]
         if not near:
             return None

@@ -286,7 +286,7 @@ class SingleAgentEnv(gymnasium.Env):
                               self.sight == "side")
             if got is None:  # refused (someone unseen in the way): the decision stands
                 self._legal = [i for i in self._legal if i != idx]
-                self._mask = mask_of(ego_ids(self._legal, self._order), np.bool_)
+                self._mask = ego_mask(self._legal, self._order).view(np.bool_)
                 info = self._info()
                 info["refused"] = True
                 return self._obs(), 0.0, False, False, info

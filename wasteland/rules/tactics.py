@@ -7,7 +7,8 @@ asks a ``Tactics`` instead. Two kinds of answer:
 
 - questions: the chance to hit and the expected damage of an attack (``hit_chance``,
   ``damage_per_hit``, ``odds``), reach (``can_attack``), the cover within a move
-  (``cover_within_move``), where a move ends (``destination``), who threatens a square
+  (``cover_within_move``), where a move ends (``destination``; ``move_end`` with nobody
+  answering it, how far a pace goes: ``pace_limit``, ``walk_distances``), who threatens a square
   (``threats_on_leaving``), how far and whether one sees another (``distance``,
   ``sees``, ``cover_level``), what a turn can still buy (``extra_dice_cost``,
   ``buyable_dice``), what its stat blocks say of a combatant (``full_hp``,
@@ -15,7 +16,8 @@ asks a ``Tactics`` instead. Two kinds of answer:
 - capabilities: facts about a ruleset's own decision structure (``ap_economy``: actions
   paid from a side's AP pool after a free minor; ``phases``: a decision per phase;
   ``magazines``, ``staged_reload``, ``multi_shot``, ``friendly_fire``, ``pairs``,
-  ``values_shots``, ``aims``), which a caller tests instead of the ruleset's name.
+  ``values_shots``, ``aims``, ``refusable``), which a caller tests instead of the
+  ruleset's name.
 
 This base class answers as a ruleset without the feature would (no zones, no AP, no
 pairing), so a new ruleset overrides only what it has. Each ruleset package holds its
@@ -26,6 +28,7 @@ plain native classes, typed, no dynamic attributes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Final, NamedTuple
 
@@ -73,6 +76,10 @@ class Tactics:
         self.max_pool = 0  # the most AP a side's pool holds
         self.unit = "squares"  # what ``distance`` counts
         self.move_unit = "steps"  # what a chosen move's cost counts
+        # kinds an agent deciding on a board it only believes in (envs/fog.py) may pick and
+        # the true battle cannot play when someone unseen is in the way: refused then (any
+        # other move so blocked stops short, as the ruleset's walks do)
+        self.refusable: frozenset[str] = frozenset()
 
     # --- geometry ------------------------------------------------------------------------
     def zones(self, b: Battle) -> Zones | None:
@@ -90,6 +97,11 @@ class Tactics:
     def cover_level(self, b: Battle, pos: int) -> int:
         """The cover (0 none ... 3 full) of the square (or its zone) at ``pos``."""
         return int(b.grid.cover[pos])
+
+    def walk_distances(self, b: Battle, goal: int) -> list[int]:
+        """The steps a walk from each square to ``goal`` takes on this ruleset's board,
+        around walls (a fresh list)."""
+        return list(b.grid.walk_distances(goal))
 
     # --- attacks -------------------------------------------------------------------------
     def hit_chance(self, b: Battle, c: Combatant, t: Combatant, location: str | None = None,
@@ -178,6 +190,20 @@ class Tactics:
         ``t`` (``mode``) ends, or None when the ruleset does not say."""
         return None
 
+    def move_end(self, b: Battle, c: Combatant, t: Combatant, kind: str, mode: str
+                 ) -> int | None:
+        """The square a move of ``kind`` (move, sprint, step) of ``c`` toward or away
+        from ``t`` (``mode``) ends on with nobody answering it, the battle put back; None
+        when the ruleset cannot say without playing the move out (then play it on a fork),
+        or, for a ruleset whose moves need a free square to end on, when there is none."""
+        return None
+
+    def pace_limit(self, c: Combatant, sprint: bool) -> int | None:
+        """The most a move of ``c`` (``sprint``: a sprint) covers, in the cost
+        ``Ruleset.destinations`` gives, when those destinations reach farther (a run, a
+        sprint); None when they are what that pace reaches."""
+        return None
+
     def threats_on_leaving(self, b: Battle, c: Combatant) -> list[Combatant]:
         """The enemies that may strike ``c`` when it leaves its square."""
         return []
@@ -226,6 +252,37 @@ class Tactics:
         """An attack at difficulty 0, rolled anyway: (AP expected to bank, complications
         expected)."""
         return 0.0, 0.0
+
+
+def walked_unanswered(b: Battle, c: Combatant, walk: Callable[[], None]) -> int:
+    """The square ``walk`` (a ruleset's walk of ``c``) takes ``c`` to with every reaction
+    held back: no attack of opportunity, readied attack, step or overwatch offered, nothing
+    logged. Everything is put back after: ``c``'s square, the occupancy in its order, the
+    others' free actions and overwatch, the log switches, the pending move."""
+    start = c.pos
+    occ = dict(b.occupied)
+    others = [o for o in b.combatants if o is not c]
+    used = [o.free_used for o in others]
+    watch = [o.cond.get("overwatch") for o in others]
+    quiet, keep = b.quiet, b.keep_log
+    b.quiet, b.keep_log = True, False
+    try:
+        for o, w in zip(others, watch):
+            o.free_used = True
+            if w:
+                o.cond["overwatch"] = None
+        walk()
+        return c.pos
+    finally:
+        b.pending_move = None
+        c.pos = start
+        b.occupied.clear()
+        b.occupied.update(occ)
+        b.quiet, b.keep_log = quiet, keep
+        for o, u, w in zip(others, used, watch):
+            o.free_used = u
+            if w:
+                o.cond["overwatch"] = w
 
 
 _BY_NAME: Final[dict[str, Tactics]] = {}

@@ -70,6 +70,8 @@ class F2d20Tactics(Tactics):
         self.max_pool = MAX_POOL
         self.unit = "band"
         self.move_unit = "zones crossed"
+        # a zone move needs a free square to end on, which someone unseen may hold
+        self.refusable = frozenset({"move", "sprint"})
 
     # --- geometry ------------------------------------------------------------------------
     def zones(self, b: Battle) -> Zones | None:
@@ -128,6 +130,15 @@ class F2d20Tactics(Tactics):
     def destination(self, b: Battle, c: Combatant, t: Combatant, mode: str, steps: int
                     ) -> int | None:
         return self.rules._destination(b, zones_for(b.grid), c, t, mode, steps)
+
+    def move_end(self, b: Battle, c: Combatant, t: Combatant, kind: str, mode: str
+                 ) -> int | None:
+        """A zone move's square: one zone, two for a sprint."""
+        return self.destination(b, c, t, mode, 2 if kind == "sprint" else 1)
+
+    def pace_limit(self, c: Combatant, sprint: bool) -> int | None:
+        """A move reaches this zone or the next; the destinations a sprint's two."""
+        return None if sprint else 1
 
     # --- the combatant -------------------------------------------------------------------
     def full_hp(self, c: Combatant) -> int:

@@ -10,12 +10,12 @@ from typing import Final
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.dice import Dice
-from wasteland.rules.tactics import Tactics, dice_mean
+from wasteland.rules.tactics import Tactics, dice_mean, walked_unanswered
 
 from . import movement
 from .combat import attack_mods, can_attack, threshold
 from .odds import hit_chance, p_3d6_at_least
-from .stats import LARGE_ONLY, PAIR_PENALTY, VATS_COST
+from .stats import LARGE_ONLY, PAIR_PENALTY, VATS_COST, speed
 
 # --- what a shot is worth, V.A.T.S. against a plain attack --------------------------------
 HEAD_PER: Final = 4  # a crippled head costs 4 Perception, so 4 off the roll (stats.perception)
@@ -206,6 +206,25 @@ class PnPTactics(Tactics):
 
     def cover_within_move(self, b: Battle, c: Combatant) -> int | None:
         return movement.nearest_cover(b, c)
+
+    def move_end(self, b: Battle, c: Combatant, t: Combatant, kind: str, mode: str
+                 ) -> int | None:
+        """A 5-ft step's square, or where a walk of Speed squares stops; None while a
+        walk is paused for a reaction."""
+        if kind == "step":
+            if mode == "toward":
+                step = movement.step_toward(b, c, t.pos)
+            else:
+                step = movement.step_away(b, c, t.pos)
+            return c.pos if step is None else step
+        if b.pending_move is not None:
+            return None
+        slot = t.slot
+
+        def walk() -> None:
+            movement.walk(b, c, mode, slot, speed(c), [])
+
+        return walked_unanswered(b, c, walk)
 
     def threats_on_leaving(self, b: Battle, c: Combatant) -> list[Combatant]:
         return movement.threats_on_leaving(b, c)

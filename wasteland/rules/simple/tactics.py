@@ -9,10 +9,12 @@ from typing import Final
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.hexes import hexes_for
-from wasteland.rules.tactics import Tactics
+from wasteland.rules.tactics import Tactics, walked_unanswered
 
+from . import movement
 from .attack import can_attack
 from .odds import hit_chance
+from .stats import move_hexes
 
 
 class SimpleTactics(Tactics):
@@ -23,12 +25,35 @@ class SimpleTactics(Tactics):
         self.name = "simple"
         self.phases = True
         self.unit = "hexes"
+        # a charge or disarm needs a free straight line someone unseen may block
+        self.refusable = frozenset({"charge", "disarm"})
 
     def distance(self, b: Battle, a: int, c: int) -> int:
         return hexes_for(b.grid).dist(a, c)
 
     def sees(self, b: Battle, a: int, c: int) -> bool:
         return hexes_for(b.grid).sees(a, c)
+
+    def walk_distances(self, b: Battle, goal: int) -> list[int]:
+        return list(hexes_for(b.grid).walk_distances(goal))
+
+    def move_end(self, b: Battle, c: Combatant, t: Combatant, kind: str, mode: str
+                 ) -> int | None:
+        """Where the move phase's walk (a run for a sprint) stops; None while a move is
+        paused for overwatch."""
+        if b.pending_move is not None:
+            return None
+        hexes = move_hexes(c, kind == "sprint")
+        goal = t.pos
+
+        def walk() -> None:
+            movement.walk(b, c, mode, goal, hexes, "", [])
+
+        return walked_unanswered(b, c, walk)
+
+    def pace_limit(self, c: Combatant, sprint: bool) -> int | None:
+        """A walk goes as far as the stance allows; the destinations reach a run's 8."""
+        return None if sprint else move_hexes(c)
 
     def hit_chance(self, b: Battle, c: Combatant, t: Combatant, location: str | None = None,
                    extra_dice: int = 0) -> float:
