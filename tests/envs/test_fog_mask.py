@@ -1,4 +1,4 @@
-"""Fog in the mask (issue 42, item 1; envs/fog.py, docs/rules/sight.md): what an agent may do
+"""Fog in the mask (issue 42, item 1; observe/fog.py, docs/rules/sight.md): what an agent may do
 is judged on what it knows. Moving an enemy it does not see to another square out of its
 sight and halving its HP leaves its observation and its mask byte for byte the same, in the
 AEC env, the single-agent env and the batched env, under every ruleset; and a move toward

@@ -138,7 +138,7 @@ def test_buyable_dice_follows_the_pool() -> None:
     assert tactics_of(battles("pnp")[0]).buyable_dice(battles("pnp")[0], 0) == 0
 
 
-# --- where a move ends with nobody answering it (the fog's stale moves, envs/fog.py) ------
+# --- where a move ends with nobody answering it (the fog's stale moves, observe/fog.py) ------
 MOVE_SETUPS = [("pnp", "ruined_street"), ("simple", "ruined_street"), ("f2d20", "robot_depot")]
 
 

@@ -420,7 +420,7 @@ class PolicyAgent:
             self.last_reason = (f"packet ({policy_words(p.name)} {why}): "
                                 f"{self.fallback.last_reason}")
             return action
-        from wasteland.envs import fog
+        from wasteland.observe import fog
         from wasteland.observe.encoding import ego_ids, to_table
 
         enc = self._encoder(view)
@@ -449,7 +449,7 @@ class PolicyAgent:
             table = to_table(legal[k], order)
             assert table is not None
             action = self.intent = ACTION_TABLE[table]
-            if unseen:  # acting on what it knows (envs/fog.py): a stale move is a goto
+            if unseen:  # acting on what it knows (observe/fog.py): a stale move is a goto
                 got = fog.resolve(view.ruleset, b, me.slot, table, enc.side_sight)
                 if got is None and len(legal) > 1:  # refused: someone unseen in the way
                     legal = [i for i in legal if i != legal[k]]

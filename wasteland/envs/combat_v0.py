@@ -136,7 +136,7 @@ zeros.
 `action_mask` is the ruleset's `legal_ids` for the deciding agent (in the egocentric ids
 below) on the board as that agent knows it, and all zeros for every other agent (and for
 everybody once the battle is over). When the agent sees every standing enemy that is the
-true battle's `legal_ids`, unchanged. Otherwise (`wasteland.envs.fog`, the reading in
+true battle's `legal_ids`, unchanged. Otherwise (`wasteland.observe.fog`, the reading in
 docs/rules/sight.md) each enemy out of its sight (its side's, with `sight="side"`) counts
 as standing where the agent last saw it, or not at all when never seen or when that
 square is in view and empty, so moving or hurting an enemy it cannot see changes neither
@@ -232,6 +232,7 @@ from pettingzoo.utils import wrappers
 
 from wasteland.bestiary.loader import Bestiary, load_scenario
 from wasteland.bestiary.models import Scenario
+from wasteland.observe import fog
 from wasteland.observe.encoding import (
     SIGHTS,
     Encoder,
@@ -249,7 +250,6 @@ from wasteland.rules.protocol import Decision, Ruleset
 from wasteland.rules.rulesets import get_ruleset
 from wasteland.rules.textmap import render_text
 
-from . import fog
 from .errors import ActionIdError, EnvArgumentTypeError, ResetNeededError, UnknownAgentError
 from .frame import frame
 

@@ -65,6 +65,7 @@ from gymnasium import spaces
 from wasteland.agents.base import Agent, View, make_agent
 from wasteland.bestiary.loader import Bestiary
 from wasteland.bestiary.models import Scenario
+from wasteland.observe import fog
 from wasteland.observe.encoding import (
     END_ID,
     Encoder,
@@ -80,7 +81,6 @@ from wasteland.rules.battle import Battle
 from wasteland.rules.errors import IllegalActionError, WastelandError
 from wasteland.rules.protocol import Decision, Ruleset
 
-from . import fog
 from .combat_v0 import (
     RENDER_FPS,
     RENDER_MODES,
@@ -343,7 +343,7 @@ class SingleAgentEnv(gymnasium.Env):
             action = agent.act(View(b, R, dec, legal))
             idx = ACTION_INDEX.get(action)
             if idx is None and getattr(action, "kind", None) == GOTO:
-                R.apply(b, action)  # a policy's move on stale knowledge (envs/fog.py), checked
+                R.apply(b, action)  # a policy's move on stale knowledge (observe/fog.py), checked
                 continue
             if idx is None or idx not in legal:
                 raise IllegalActionError(

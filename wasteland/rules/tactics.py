@@ -76,7 +76,7 @@ class Tactics:
         self.max_pool = 0  # the most AP a side's pool holds
         self.unit = "squares"  # what ``distance`` counts
         self.move_unit = "steps"  # what a chosen move's cost counts
-        # kinds an agent deciding on a board it only believes in (envs/fog.py) may pick and
+        # kinds an agent deciding on a board it only believes in (observe/fog.py) may pick and
         # the true battle cannot play when someone unseen is in the way: refused then (any
         # other move so blocked stops short, as the ruleset's walks do)
         self.refusable: frozenset[str] = frozenset()
