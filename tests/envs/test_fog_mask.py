@@ -15,9 +15,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from wasteland.envs import combat_v0, fog
+from wasteland.envs import combat_v0
 from wasteland.envs.batched import BattleBatch
 from wasteland.envs.single_agent import SingleAgentEnv
+from wasteland.observe import fog
 from wasteland.observe.encoding import to_ego
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, Action
 from wasteland.rules.battle import Battle, Combatant
