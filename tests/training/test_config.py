@@ -312,10 +312,11 @@ def test_a_relative_teacher_file_is_found_in_the_working_folder_then_the_configs
         assert config.teacher_agent(name) == name
 
 
-def test_side_sight_is_in_the_hash_and_the_exported_manifest_only_when_set():
+def test_side_sight_is_in_the_hash_only_when_set_and_always_in_the_manifest():
     """`sight: side` (observe/encoding.py SIGHTS) is a new field: a config without it keeps
     its hash, so the shipped manifests still match; set, it reaches the league env and
-    the policy's manifest with its own observation hash."""
+    the policy's manifest with its own observation hash. The manifest says `sight`
+    either way (issue 42: "own" too)."""
     import torch.nn as nn
 
     from wasteland.agents.policy import observation_hash
@@ -327,7 +328,7 @@ def test_side_sight_is_in_the_hash_and_the_exported_manifest_only_when_set():
     side = load_config("radscorpion_pnp", ["sight=side"])
     assert side.dump()["sight"] == "side" and side.hash() != plain.hash()
     layers = [nn.Linear(4, 3)]
-    assert "sight" not in policy_from_linears(layers, "x", plain, ["radscorpion"]).manifest
+    assert policy_from_linears(layers, "x", plain, ["radscorpion"]).manifest["sight"] == "own"
     assert load_config("radscorpion_f2d20").sight == "side"  # the one shipped that way
     m = policy_from_linears(layers, "x", side, ["radscorpion"]).manifest
     assert m["sight"] == "side" and m["observation_hash"] == observation_hash("side")

@@ -66,15 +66,19 @@ def test_seats_are_named_by_side_kind_and_number_and_map_to_their_kinds_module()
     assert module_of("1/super_mutant_brute/0") == "super_mutant_brute"
 
 
-def test_the_observation_carries_rllibs_mask_key_and_the_mask_is_the_rulesets():
+def test_the_observation_carries_rllibs_mask_key_and_the_mask_is_what_the_decider_knows():
+    from wasteland.observe import fog
+
     env = env_of("super_mutant_f2d20", ["arenas.share=0"])
     obs, _ = env.reset(seed=3)
     (aid, o), = obs.items()
     assert set(o) == {"observations", "action_mask"}
     assert env.observation_spaces[aid].contains(o)
-    b, R = env.env.battle, env.env.ruleset
-    legal = {to_table(i, env.env.order()) for i in np.flatnonzero(o["action_mask"])}
-    assert legal == set(R.legal_ids(b))
+    b, R, inner = env.env.battle, env.env.ruleset, env.env
+    legal = {to_table(i, inner.order()) for i in np.flatnonzero(o["action_mask"])}
+    me = inner._decision.combatant
+    # the ruleset's legal actions judged on the board as the decider knows it (observe/fog.py)
+    assert legal == set(fog.mask(R, b, me, inner.sight == "side")[0])
     assert env.possible_agents[0] == "0/super_mutant/0"
 
 

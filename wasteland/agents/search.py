@@ -38,7 +38,8 @@ from wasteland.rules.errors import WastelandError
 from wasteland.rules.fork import fork
 from wasteland.rules.protocol import Ruleset
 
-from .base import View, view_of
+from .base import View
+from .loop import play
 from .standing import features
 
 if TYPE_CHECKING:
@@ -253,20 +254,13 @@ def continuation(rs: Ruleset, b: Battle, first: int, side: int, seed: int, horiz
     rs.apply(f, ACTION_TABLE[first], check=False)
     agents = [base(seed + s) for s in range(len(f.side_names))]
     mine = base(seed + 99, {f.combatants[slot].id: plan.fields}) if plan is not None else None
-    stop = f.round + horizon if horizon else 1 << 30
-    for _ in range(MAX_DECISIONS):
-        if f.over or f.round >= stop:
-            break
-        v = view_of(rs, f)
-        ids = v.legal_ids
-        who = v.decision.combatant
-        if len(ids) == 1:
-            action = ACTION_TABLE[ids[0]]
-        elif who == slot and mine is not None:
-            action = mine.act(v)
-        else:
-            action = agents[f.combatants[who].side].act(v)
-        rs.apply(f, action, check=False)
+    last = f.round + horizon
+    seats = [mine if c.slot == slot and mine is not None else agents[c.side]
+             for c in f.combatants]
+    # a decision with one legal action is taken for every agent here: a continuation only
+    # values where play leads, and asking would cost time for nothing
+    play(rs, f, seats, forced=[True] * len(seats), limit=MAX_DECISIONS,
+         stop=(lambda f: f.round >= last) if horizon else None)
     return (judge or value)(f, side)
 
 

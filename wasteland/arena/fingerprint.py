@@ -24,7 +24,8 @@ AGENT_SOURCES: dict[str, tuple[str, ...]] = {
 # a policy plays its own creatures with its weights, the rest with the packet
 POLICY_SOURCES = ("agents/policy.py", "observe/encoding.py", "agents/packets")
 # what every fight runs on: the rules, the bestiary's creatures and gear, the fast path
-ENGINE_SOURCES = ("rules", "bestiary", "agents/base.py", "sim/fight.py", "limits.py")
+ENGINE_SOURCES = ("rules", "bestiary", "agents/base.py", "agents/loop.py", "sim/fight.py",
+                  "limits.py")
 SUFFIXES = (".py", ".yaml", ".json")
 
 

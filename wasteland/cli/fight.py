@@ -7,9 +7,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wasteland.agents.base import Agent, kind_of, make_agent, view_of
+from wasteland.agents.base import Agent, View, kind_of, make_agent
+from wasteland.agents.loop import NO_LIMIT, by_side, play
 from wasteland.bestiary.loader import load_scenario
 from wasteland.rules import saves
+from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.rulesets import get_ruleset
@@ -133,34 +135,38 @@ def fight_on(b: Battle, per_side: list[Agent], on_event: Callable[[str], None] |
             on_event(e.text())
     saved_round = b.round
     write()
-    n = 0
     mark = len(b.moves)
     # while a decision is made and applied: its agent's random state from before, so that
     # a stop in between leaves the fight and the agent as if the decision never began
     pending: tuple[Agent, dict[str, Any]] | None = None
+
+    def decide(v: View, agent: Agent) -> Action:
+        nonlocal pending, mark
+        mark = len(b.moves)
+        pending = (agent, rng_snapshot(agent))
+        return agent.act(v)
+
+    def take(v: View, agent: Agent, action: Action) -> None:
+        nonlocal pending, mark, shown, saved_round
+        actor = b.combatants[v.decision.combatant]
+        text = action.text(b.ids, actor.slot)
+        result.decisions.append({"round": b.round, "actor": actor.id, "action": text,
+                                 "reason": agent.last_reason})
+        if on_event:
+            on_event(f"  > {actor.id}: {plainly(b, action, actor.slot)}  ({agent.last_reason})")
+        rs.apply(b, action)
+        pending, mark = None, len(b.moves)
+        if on_event:
+            for e in b.log[shown:]:
+                on_event(e.text())
+            shown = len(b.log)
+        if b.round != saved_round:
+            saved_round = b.round
+            write()
+
     try:
-        while not b.over and (stop_after is None or n < stop_after):
-            v = view_of(rs, b)
-            actor = b.combatants[v.decision.combatant]
-            agent = per_side[actor.side]
-            mark = len(b.moves)
-            pending = (agent, rng_snapshot(agent))
-            action = agent.act(v)
-            text = action.text(b.ids, actor.slot)
-            result.decisions.append({"round": b.round, "actor": actor.id, "action": text,
-                                     "reason": agent.last_reason})
-            if on_event:
-                on_event(f"  > {actor.id}: {plainly(b, action, actor.slot)}  ({agent.last_reason})")
-            rs.apply(b, action)
-            pending, mark = None, len(b.moves)
-            n += 1
-            if on_event:
-                for e in b.log[shown:]:
-                    on_event(e.text())
-                shown = len(b.log)
-            if b.round != saved_round:
-                saved_round = b.round
-                write()
+        play(rs, b, by_side(b, per_side), decide=decide, apply=take,
+             limit=NO_LIMIT if stop_after is None else stop_after)
     except KeyboardInterrupt:
         if pending is not None:
             restore_agent(*pending)

@@ -16,13 +16,14 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from wasteland.agents.base import Agent, kind_of, make_agent
+from wasteland.agents.base import Agent, View, kind_of, make_agent
+from wasteland.agents.loop import play
 from wasteland.rules import saves
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import SaveError, WastelandError, clip
 from wasteland.rules.events import Event
-from wasteland.rules.protocol import Ruleset
+from wasteland.rules.protocol import Decision, Ruleset
 from wasteland.rules.rulesets import get_ruleset
 from wasteland.rules.textmap import render_text
 from wasteland.rules.turnorder import order_lines
@@ -479,18 +480,35 @@ class Game:
             return self.stop(str(q))
 
     def loop(self) -> int:
-        while not self.b.over:
-            dec = self.rs.decider(self.b)
-            actor = self.b.combatants[dec.combatant]
-            if actor.side in self.humans:
-                stop = self.human_turn(dec.combatant, dec.slot, dec.reaction)
-                if stop is not None:
-                    return self.stop(stop)
-            else:
-                self.npc_turn(actor.side, actor.slot)
+        while (dec := self.next_decision()) is not None:
+            stop = self.human_turn(dec.combatant, dec.slot, dec.reaction)
+            if stop is not None:
+                return self.stop(stop)
             self.events()
             self.autosave()
         return self.finish()
+
+    def seats(self) -> list[Agent | None]:
+        """Who the fight loop plays for each combatant: the NPCs' agents; the people's seats
+        are empty, so the loop stops at their decisions."""
+        return [self.npcs.get(c.side) for c in self.b.combatants]
+
+    def next_decision(self) -> Decision | None:
+        """The NPCs play (the fight loop, each decision as npc_turn takes it) until a
+        person's decision, which is returned; None once the fight is over."""
+        def decide(view: View, npc: Agent) -> Action:
+            slot = view.decision.combatant
+            self.npc_for(self.b.combatants[slot].side)
+            return self.decide(npc, slot, view)
+
+        def take(view: View, npc: Agent, action: Action) -> None:
+            self.take_npc(view.decision.combatant, npc, action)
+
+        def told(view: View, npc: Agent, action: Action) -> None:
+            self.events()
+            self.autosave()
+
+        return play(self.rs, self.b, self.seats(), decide=decide, apply=take, after=told)[1]
 
     def suggestion(self) -> tuple[Action, str]:
         """What the packet agent would choose in the player's place, and why, save a move
@@ -582,13 +600,13 @@ class Game:
         npc = self.npc_for(side)
         self.take_npc(slot, npc, self.decide(npc, slot))
 
-    def decide(self, npc: Agent, slot: int) -> Action:
-        """What ``npc`` chooses for the combatant in ``slot``, the table told if it thinks
-        long."""
+    def decide(self, npc: Agent, slot: int, view: View | None = None) -> Action:
+        """What ``npc`` chooses for the combatant in ``slot`` (``view``: the decision's, if
+        made already), the table told if it thinks long."""
         if self.thinking is not None:
             self.thinking.begin(self.b.ids[slot], level_of(npc))
         with listening(npc, self.thinking):
-            return npc.act(self._view())
+            return npc.act(view or self._view())
 
     def take_npc(self, slot: int, npc: Agent, action: Action) -> None:
         """The NPC's chosen ``action`` shown with its reason and applied."""

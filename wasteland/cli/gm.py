@@ -26,7 +26,8 @@ from typing import NoReturn
 
 from rich.console import Console
 
-from wasteland.agents.base import Agent
+from wasteland.agents.base import Agent, View
+from wasteland.agents.loop import checked, play
 from wasteland.rules import saves
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
@@ -140,9 +141,12 @@ class GmSession(Game):
         self.order(joined=len(self.b.combatants) - 1)  # where the newcomer comes in
 
     # --- the loop ------------------------------------------------------------------------
+    def seats(self) -> list[Agent | None]:
+        """None for everyone: each NPC decision is proposed, and the GM answers it."""
+        return [None] * len(self.b.combatants)
+
     def loop(self) -> int:
-        while not self.b.over:
-            dec = self.rs.decider(self.b)
+        while (dec := self.next_decision()) is not None:
             actor = self.b.combatants[dec.combatant]
             taken = False
             try:
@@ -250,20 +254,26 @@ class GmSession(Game):
         proposal: its agent decides each, and each is said with its reason; undo takes
         one back, and the window is then proposed on its own."""
         b, rs = self.b, self.rs
-        while not b.over:
+
+        def past(b: Battle) -> bool:  # no longer a window of this side's
             dec = rs.decider(b)
-            who = b.combatants[dec.combatant]
-            if who.side != side or dec.slot not in WINDOWS or dec.reaction is not None:
-                return
+            if (b.combatants[dec.combatant].side != side or dec.slot not in WINDOWS
+                    or dec.reaction is not None):
+                return True
             self.events()
-            legal = rs.legal_actions(b)
-            a = legal[0] if len(legal) == 1 else npc.act(self._view())
-            why = "the only choice" if len(legal) == 1 else str(npc.last_reason)
-            self.say(f"  {who.id}: {plainly(b, a, who.slot)} ({why})", "cyan")
+            return False
+
+        def take(view: View, npc: Agent, a: Action) -> None:
+            slot = view.decision.combatant
+            why = "the only choice" if len(view.legal_ids) == 1 else str(npc.last_reason)
+            self.say(f"  {b.ids[slot]}: {plainly(b, a, slot)} ({why})", "cyan")
             try:
                 self.apply(a)
             except TakeBack:
-                self.taken_back(who.slot, a)
+                self.taken_back(slot, a)
+
+        n = len(b.combatants)
+        play(rs, b, [npc] * n, forced=[True] * n, stop=past, apply=take)
 
     def forget(self, npc: Agent) -> None:
         """The NPC's agent as it was before it was asked: its proposal was not taken."""
@@ -292,18 +302,22 @@ class GmSession(Game):
                 rolled.append(who)
                 return None
 
+            def decide(view: View, npc: Agent) -> Action | None:
+                who = view.decision.combatant
+                if self.thinking is not None:
+                    self.thinking.deciding(b.ids[who])
+                a = npc.act(view)
+                plan.append((who, a, str(npc.last_reason)))
+                return a if len(plan) < MAX_PLAN else None  # the last is not played out
+
+            # the seats of those it plans for; the others' are empty, and stop it there
+            seats: list[Agent | None] = [
+                npc if c.slot == slot or (side_wide and c.side == side) else None
+                for c in b.combatants]
             b.dice_hook = spy
             try:
-                while len(plan) < MAX_PLAN:
-                    rs.apply(b, plan[-1][1])
-                    if rolled or b.over:
-                        break
-                    who = rs.decider(b).combatant
-                    if who != slot and not (side_wide and b.combatants[who].side == side):
-                        break
-                    if self.thinking is not None:
-                        self.thinking.deciding(b.ids[who])
-                    plan.append((who, npc.act(self._view()), str(npc.last_reason)))
+                rs.apply(b, plan[0][1])
+                play(rs, b, seats, decide=decide, apply=checked(rs), stop=lambda b: bool(rolled))
             finally:
                 b.dice_hook = hook
                 b.restore(snap[0])

@@ -230,6 +230,8 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
+from wasteland.agents.base import View
+from wasteland.agents.loop import play
 from wasteland.bestiary.loader import Bestiary, load_scenario
 from wasteland.bestiary.models import Scenario
 from wasteland.observe import fog
@@ -243,7 +245,7 @@ from wasteland.observe.encoding import (
     observation_box,
     to_table,
 )
-from wasteland.rules.actions import ACTION_TABLE, N_ACTIONS
+from wasteland.rules.actions import ACTION_TABLE, N_ACTIONS, Action
 from wasteland.rules.battle import ACTIVE, Battle
 from wasteland.rules.errors import IllegalActionError, WastelandError
 from wasteland.rules.protocol import Decision, Ruleset
@@ -434,6 +436,20 @@ def illegal_message(battle: Battle, dec: Decision, action: Any, legal: list[int]
     return f"{what} is not legal for {ids[me]} now; legal: {shown}"
 
 
+class _Pass:
+    """Plays for an agent out of its max_cycles decisions: `end`, or where that is not legal
+    the cheapest choice (fallback_id)."""
+
+    name = "pass"
+    last_reason = "out of decisions (max_cycles)"
+
+    def act(self, view: View) -> Action:
+        return ACTION_TABLE[fallback_id(view.legal_ids)]
+
+
+PASS = _Pass()
+
+
 class raw_env(AECEnv, EzPickle):
     """The combat AEC env without wrappers; see the module docstring."""
 
@@ -477,6 +493,7 @@ class raw_env(AECEnv, EzPickle):
         self.possible_agents: list[str] = list(probe.ids)
         self.agents = self.possible_agents[:]
         self._slot_of = {a: i for i, a in enumerate(self.possible_agents)}
+        self._nobody = (None,) * len(self.possible_agents)  # the fight loop's seats: all ours
         # one observation space and one action space, shared by every agent
         self._obs_space = spaces.Dict({"observation": observation_box(),
                                        "action_mask": mask_box()})
@@ -634,16 +651,20 @@ class raw_env(AECEnv, EzPickle):
         assert b is not None
         R = self.ruleset
         mc = self.max_cycles
-        while not b.over:
-            dec = R.decider(b)
-            if mc is not None and self._used[dec.combatant] >= mc:
-                used = self._used
-                if all(used[c.slot] >= mc for c in b.combatants if c.status == ACTIVE):
-                    self._end_episode(truncated=True)
-                    return
-                R.apply(b, ACTION_TABLE[fallback_id(R.legal_ids(b))],
-                        check=False)
-                continue
+        if mc is None:  # every decision is an agent's: the loop stops at the first
+            _, dec = play(R, b, self._nobody)
+        else:  # agents out of decisions pass (the fallback) until all are out
+            used = self._used
+
+            def spent(b: Battle) -> bool:
+                return used[R.decider(b).combatant] >= mc and all(
+                    used[c.slot] >= mc for c in b.combatants if c.status == ACTIVE)
+
+            _, dec = play(R, b, [PASS if n >= mc else None for n in used], stop=spent)
+            if dec is None and not b.over:
+                self._end_episode(truncated=True)
+                return
+        if dec is not None:
             self._decision = dec
             self._legal, self._fogged = fog.mask(R, b, dec.combatant, self.sight == "side")
             assert self._enc is not None

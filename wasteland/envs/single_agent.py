@@ -63,6 +63,7 @@ import numpy as np
 from gymnasium import spaces
 
 from wasteland.agents.base import Agent, View, make_agent
+from wasteland.agents.loop import play
 from wasteland.bestiary.loader import Bestiary
 from wasteland.bestiary.models import Scenario
 from wasteland.observe import fog
@@ -186,6 +187,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
         self._net = 0.0
         self._hp0: list[int] = []
+        self._seats: list[Agent | None] = []  # per slot: who plays it, None for the learner
 
     def set_opponents(self, spec: Any) -> None:
         """Who plays the other sides from the next reset on (the same forms as the
@@ -258,6 +260,7 @@ class SingleAgentEnv(gymnasium.Env):
             spec = self._ally_spec
             self.opponents[slot] = make_agent(spec, int(rng.integers(0, 2**31 - 1))) \
                 if isinstance(spec, str) else spec
+        self._seats = [self.opponents.get(c.slot) for c in b.combatants]
         # the starting maximum: 2d20 radiation lowers max_hp during the fight, even to 0
         self._hp0 = [max(1, c.max_hp) for c in b.combatants]
         self._net = self._learner_net()
@@ -327,34 +330,36 @@ class SingleAgentEnv(gymnasium.Env):
         b = self.battle
         assert b is not None
         R = self.ruleset
-        mine = self._learner_set
-        while not b.over:
-            dec = R.decider(b)
-            if dec.combatant in mine:
-                assert self._enc is not None
-                self._decision = dec
-                self._legal, self._fogged = fog.mask(R, b, dec.combatant, self.sight == "side")
-                legal = self._legal
-                self._order = order = self._enc.order(dec.combatant)
-                self._mask = ego_mask(legal, order).view(np.bool_)  # one C pass
-                return
-            legal = R.legal_ids(b)  # the GM's NPCs decide on the true battle
-            agent = self.opponents[dec.combatant]
-            action = agent.act(View(b, R, dec, legal))
-            idx = ACTION_INDEX.get(action)
-            if idx is None and getattr(action, "kind", None) == GOTO:
-                R.apply(b, action)  # a policy's move on stale knowledge (observe/fog.py), checked
-                continue
-            if idx is None or idx not in legal:
-                raise IllegalActionError(
-                    f"opponent agent {getattr(agent, 'name', agent)!r} for {b.ids[dec.combatant]}: "
-                    + illegal_message(b, dec, idx if idx is not None else action, legal))
-            R.apply(b, action, check=False)
+        # the fight loop plays the others; a learner's seat is empty, so it stops there
+        _, dec = play(R, b, self._seats, apply=self._take)
+        if dec is not None:
+            assert self._enc is not None
+            self._decision = dec
+            self._legal, self._fogged = fog.mask(R, b, dec.combatant, self.sight == "side")
+            legal = self._legal
+            self._order = order = self._enc.order(dec.combatant)
+            self._mask = ego_mask(legal, order).view(np.bool_)  # one C pass
+            return
         self._decision = None
         self._legal = []
         self._fogged = False
         self._order = []
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
+
+    def _take(self, view: View, agent: Agent, action: Action) -> None:
+        """An opponent's choice, applied once it is found legal (an Agent given by the
+        caller is not trusted to keep to the legal actions)."""
+        b, legal = view.battle, view.legal_ids  # the GM's NPCs decide on the true battle
+        idx = ACTION_INDEX.get(action)
+        if idx is None and getattr(action, "kind", None) == GOTO:
+            self.ruleset.apply(b, action)  # a policy's move on stale knowledge (observe/fog.py), checked
+            return
+        if idx is None or idx not in legal:
+            me = view.decision.combatant
+            raise IllegalActionError(
+                f"opponent agent {getattr(agent, 'name', agent)!r} for {b.ids[me]}: "
+                + illegal_message(b, view.decision, idx if idx is not None else action, legal))
+        self.ruleset.apply(b, action, check=False)
 
     def _obs(self) -> np.ndarray:
         assert self._enc is not None

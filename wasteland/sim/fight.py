@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from wasteland.agents.base import make_agent, view_of
+from wasteland.agents.base import make_agent
 from wasteland.agents.external import close_agents, faults_of
-from wasteland.rules.actions import ACTION_TABLE
+from wasteland.agents.loop import by_side, play
 from wasteland.rules.battle import ACTIVE, DEAD, Battle, Combatant
 from wasteland.rules.protocol import Ruleset
 
@@ -42,7 +42,6 @@ def play_out(rs: Ruleset, b: Battle, kinds: tuple[str, ...], side: int, seed: in
     its rounds are the battle's round at the end less ``first_round``."""
     b.quiet = True
     agents = [make_agent(k, seed + i) for i, k in enumerate(kinds)]
-    ask = [k not in SKIPS_FORCED for k in kinds]
     party = [c for c in b.combatants if c.side == side]
     start = [(c.hp, rounds_held(c), dict(c.items)) for c in party]
     # a member already out when play starts (a saved moment) does not go down again here,
@@ -50,29 +49,18 @@ def play_out(rs: Ruleset, b: Battle, kinds: tuple[str, ...], side: int, seed: in
     up = [c.status == ACTIVE for c in party]
     alive = [c.status != DEAD for c in party]
     down = [False] * len(party)
-    whole = len(party)
-    apply = rs.apply
-    combatants = b.combatants
-    decisions = 0
-    while not b.over:
-        v = view_of(rs, b)
-        side_now = combatants[v.decision.combatant].side
-        ids = v.legal_ids
-        if len(ids) == 1 and not ask[side_now]:
-            action = ACTION_TABLE[ids[0]]
-        else:
-            action = agents[side_now].act(v)
-        # the agents pick among the legal actions, so apply need not check them again
-        apply(b, action, check=False)
-        decisions += 1
-        # going down is watched between decisions, not read from the end: no rule brings
-        # the fallen back today (2d20's dying are stabilized, not revived), but one that
-        # did would otherwise hide a fall; standing counts only the active, so the scan
-        # runs only while someone is out, and costs well under 1% of a decision
-        if b.standing[side] < whole:
-            for i, c in enumerate(party):
-                if c.status != ACTIVE:
-                    down[i] = True
+
+    # going down is watched between decisions, not read from the end: no rule brings the
+    # fallen back today (2d20's dying are stabilized, not revived), but one that did would
+    # otherwise hide a fall; the loop calls this only while someone of the side is out
+    def fell() -> None:
+        for i, c in enumerate(party):
+            if c.status != ACTIVE:
+                down[i] = True
+
+    decisions, _ = play(rs, b, by_side(b, agents),
+                        forced=[kinds[c.side] in SKIPS_FORCED for c in b.combatants],
+                        watch=(side, fell))
     faults = tuple((side_i, k, n) for side_i, a in enumerate(agents)
                    for k, n in faults_of([a]).items() if n)
     close_agents(agents, b)  # a program goes back to the pool for the next fight

@@ -390,16 +390,15 @@ def _arena(rng: np.random.Generator, mine: list[str], theirs: list[str], name: s
 def packet_fight(scenario: Scenario, ruleset: str, seed: int) -> str | None:
     """The side name that wins ``scenario`` under ``ruleset`` with the packet agent on
     every side, or None for a draw."""
-    from wasteland.agents.base import make_agent, view_of
+    from wasteland.agents.base import make_agent
+    from wasteland.agents.loop import by_side, checked, play
     from wasteland.rules.rulesets import get_ruleset
 
     rs = get_ruleset(ruleset)
     b = rs.new_battle(scenario, seed, keep_log=False)
     b.quiet = True  # nobody reads the events
     agents = [make_agent("packet", seed + i) for i in range(len(scenario.sides))]
-    while not b.over:
-        view = view_of(rs, b)
-        rs.apply(b, agents[b.combatants[view.decision.combatant].side].act(view))
+    play(rs, b, by_side(b, agents), apply=checked(rs))
     return None if b.winner is None else b.side_names[b.winner]
 
 

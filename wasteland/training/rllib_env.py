@@ -31,10 +31,11 @@ import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from wasteland.agents.base import Agent, View, intent_of, make_agent
+from wasteland.agents.loop import play
 from wasteland.bestiary.models import Scenario
 from wasteland.envs import combat_v0
 from wasteland.observe.encoding import observation_box, to_ego
-from wasteland.rules.actions import ACTION_INDEX, MAX_COMBATANTS, N_ACTIONS
+from wasteland.rules.actions import ACTION_INDEX, MAX_COMBATANTS, N_ACTIONS, Action
 
 from .config import TrainConfig, training_scenario
 
@@ -241,12 +242,11 @@ class RLlibCombat(MultiAgentEnv):
         """Combatants that are not learning seats act until a seat decides or it ends."""
         env = self.env
         assert env is not None and env.battle is not None
-        b, R = env.battle, env.ruleset
-        while not b.over:
-            dec = R.decider(b)
-            agent = self._others.get(dec.combatant)
-            if agent is None:
-                return
-            action = intent_of(agent, agent.act(View(b, R, dec, R.legal_ids(b))))
-            env.step(to_ego(ACTION_INDEX[action], env.order()))
+        b = env.battle
+
+        def take(view: View, agent: Agent, action: Action) -> None:
+            # the env applies it, by its table id (a policy's stale goto: the move behind it)
+            env.step(to_ego(ACTION_INDEX[intent_of(agent, action)], env.order()))
             self._collect()
+
+        play(env.ruleset, b, [self._others.get(c.slot) for c in b.combatants], apply=take)

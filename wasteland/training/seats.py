@@ -15,7 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from wasteland.agents.base import Agent, View, make_agent
+from wasteland.agents.base import Agent, make_agent
+from wasteland.agents.loop import checked, play
 from wasteland.bestiary.models import Scenario
 from wasteland.rules.rulesets import get_ruleset
 
@@ -89,10 +90,7 @@ def fight(scenario: Scenario, ruleset: str, seed: int, seat_side: int, kinds: Se
     mine, friends, others = seat(seed), (allies or agent_maker("packet"))(seed + 1), opponents(seed + 2)
     by_slot = [(mine if c.creature.id in kindset else friends) if c.side == seat_side else others
                for c in b.combatants]
-    while not b.over:
-        dec = R.decider(b)
-        action = by_slot[dec.combatant].act(View(b, R, dec, R.legal_ids(b)))
-        R.apply(b, action)
+    play(R, b, by_slot, apply=checked(R))
     return b.winner
 
 

@@ -30,7 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from wasteland.agents.base import make_agent, view_of
+from wasteland.agents import loop
+from wasteland.agents.base import make_agent
 from wasteland.agents.policy import OBSERVATION_VERSION
 from wasteland.agents.search import value as logistic_value
 from wasteland.agents.valuenet import (
@@ -45,7 +46,7 @@ from wasteland.agents.valuenet import (
 )
 from wasteland.bestiary.loader import load_scenario, scenario_names
 from wasteland.bestiary.models import Scenario
-from wasteland.rules.actions import ACTION_TABLE
+from wasteland.rules.battle import Battle
 from wasteland.rules.rulesets import get_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -116,16 +117,16 @@ def play(ruleset: str, scenario: str | Scenario, seed: int, policies: list[Any])
         agents.append(agent)
     xs: list[list[np.ndarray]] = [[] for _ in b.side_names]
     old: list[list[float]] = [[] for _ in b.side_names]
-    while not b.over:
-        v = view_of(rs, b)
-        ids = v.legal_ids
+    def sample(b: Battle) -> bool:  # a look before each decision; never stops the fight
         if len(xs[0]) < PER_FIGHT and pick.random() < SAMPLE_P:
             table, sides = rows(b, enc)
+            dec = rs.decider(b)
             for s in range(len(b.side_names)):
-                xs[s].append(assemble(b, s, table, sides, v.decision))
+                xs[s].append(assemble(b, s, table, sides, dec))
                 old[s].append(logistic_value(b, s))
-        who = b.combatants[v.decision.combatant].side
-        rs.apply(b, ACTION_TABLE[ids[0]] if len(ids) == 1 else agents[who].act(v), check=False)
+        return False
+
+    loop.play(rs, b, loop.by_side(b, agents), forced=[True] * len(b.combatants), stop=sample)
     return {"x": xs, "old": old, "won": [float(b.winner == s) for s in range(len(b.side_names))],
             "agents": names}
 
@@ -288,11 +289,14 @@ def timing(ruleset: str, net: ValueNet, n: int = 200) -> dict[str, float]:
     b.quiet = True
     agents = [make_agent("packet", s) for s in range(len(b.side_names))]
     states: list[Any] = []
-    while not b.over and len(states) < 20:
-        v = view_of(rs, b)
-        if len(v.legal_ids) > 1 and random.Random(len(states) + b.round).random() < 0.3:
+    def sample(b: Battle) -> bool:  # a fork of some positions with a choice; 20 are enough
+        if len(states) >= 20:
+            return True
+        if len(rs.legal_ids(b)) > 1 and random.Random(len(states) + b.round).random() < 0.3:
             states.append(fork(b, 1))
-        rs.apply(b, agents[b.combatants[v.decision.combatant].side].act(v), check=False)
+        return False
+
+    loop.play(rs, b, loop.by_side(b, agents), stop=sample)
     xs = [value_features(s, 0) for s in states]
 
     def each(f: Any, items: list[Any]) -> float:
