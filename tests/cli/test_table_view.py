@@ -17,7 +17,7 @@ from wasteland.cli.orders import aims_first
 from wasteland.rules import saves
 from wasteland.rules.actions import Action
 from wasteland.rules.events import AttackRolled, DamageDealt, article
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 
 def duel(ruleset: str, seed: int = 1):
