@@ -42,7 +42,7 @@ def extensions() -> list[Any]:
         # which otherwise is a hash of the module list
         engine = list(mypycify([f"wasteland/{p}" for p in compiled["MODULES"]],
                                opt_level="3", group_name=compiled["GROUP"]))
-        # hand-written C beside it (envs/_buffers.c: the env's float32 and mask buffers)
+        # hand-written C beside it (observe/_buffers.c: the env's float32 and mask buffers)
         return engine + [Extension(compiled["module_name"](p[:-2] + ".py"),
                                    [f"wasteland/{p}"], extra_compile_args=["-O2"])
                          for p in compiled["C_SOURCES"]]

@@ -48,7 +48,8 @@ import numpy as np  # noqa: E402
 from wasteland.bestiary.loader import load_scenario, scenario_names  # noqa: E402
 from wasteland.envs import combat_v0  # noqa: E402
 from wasteland.rules.actions import ACTION_TABLE  # noqa: E402
-from wasteland.rules.protocol import RULESETS, get_ruleset  # noqa: E402
+from wasteland.rules.names import RULESETS  # noqa: E402
+from wasteland.rules.rulesets import get_ruleset  # noqa: E402
 
 ENV_BAR, ENV_GOAL = 1.0, 2.0
 ENGINE_BAR, ENGINE_GOAL = 50_000, 200_000

@@ -22,7 +22,7 @@ from search_speed import states  # noqa: E402
 
 from wasteland.agents.base import LEVEL_AGENTS, make_agent, view_of  # noqa: E402
 from wasteland.cli.evaluate import run  # noqa: E402
-from wasteland.rules.protocol import get_ruleset  # noqa: E402
+from wasteland.rules.rulesets import get_ruleset  # noqa: E402
 
 
 def seconds_a_decision(level: str, rulesets: list[str], scenario: str) -> float:

@@ -28,7 +28,8 @@ t0 = time.perf_counter()
 import numpy as np
 from wasteland.bestiary.models import Placement, Scenario, Side
 from wasteland.envs import combat_v0
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 
 w, h = int(sys.argv[1]), int(sys.argv[2])
 rows = ["#" * w] + ["#" + "." * (w - 2) + "#" for _ in range(h - 2)] + ["#" * w]

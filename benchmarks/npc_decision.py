@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from wasteland.agents.base import view_of  # noqa: E402
 from wasteland.agents.packets import PacketAgent  # noqa: E402
 from wasteland.bestiary.loader import load_scenario, scenario_names  # noqa: E402
-from wasteland.rules.protocol import RULESETS, get_ruleset  # noqa: E402
+from wasteland.rules.names import RULESETS  # noqa: E402
+from wasteland.rules.rulesets import get_ruleset  # noqa: E402
 
 BAR_MS = 5.0
 

@@ -49,7 +49,8 @@ from wasteland.cli.orders import (  # noqa: E402
 from wasteland.cli.prompt import match  # noqa: E402
 from wasteland.rules.actions import Action  # noqa: E402
 from wasteland.rules.battle import Battle  # noqa: E402
-from wasteland.rules.protocol import Ruleset, get_ruleset  # noqa: E402
+from wasteland.rules.protocol import Ruleset  # noqa: E402
+from wasteland.rules.rulesets import get_ruleset  # noqa: E402
 
 
 @dataclass(frozen=True)

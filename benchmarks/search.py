@@ -83,7 +83,7 @@ def play(args: tuple[str, str, int, str, int]) -> Played:
     from wasteland.agents.base import make_agent, view_of
     from wasteland.bestiary.loader import load_scenario
     from wasteland.rules.actions import ACTION_TABLE
-    from wasteland.rules.protocol import get_ruleset
+    from wasteland.rules.rulesets import get_ruleset
 
     scenario, ruleset, side, agent, seed = args
     rs = get_ruleset(ruleset)

@@ -38,7 +38,7 @@ from wasteland.agents.valuenet import shipped_value  # noqa: E402
 from wasteland.arena.suite import load_suite  # noqa: E402
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE  # noqa: E402
 from wasteland.rules.errors import WastelandError  # noqa: E402
-from wasteland.rules.protocol import get_ruleset  # noqa: E402
+from wasteland.rules.rulesets import get_ruleset  # noqa: E402
 
 ARMS = 12
 

@@ -31,7 +31,8 @@ from wasteland.agents.packets import PacketAgent  # noqa: E402
 from wasteland.agents.search import Budget, continuation  # noqa: E402
 from wasteland.bestiary.loader import load_scenario  # noqa: E402
 from wasteland.rules.fork import fork  # noqa: E402
-from wasteland.rules.protocol import RULESETS, get_ruleset  # noqa: E402
+from wasteland.rules.names import RULESETS  # noqa: E402
+from wasteland.rules.rulesets import get_ruleset  # noqa: E402
 
 
 def states(ruleset: str, scenario: str, n: int) -> list:

@@ -27,7 +27,7 @@ from wasteland.agents.search import FEATURES, features  # noqa: E402
 from wasteland.bestiary.loader import load_scenario, scenario_names  # noqa: E402
 from wasteland.rules.actions import ACTION_TABLE  # noqa: E402
 from wasteland.rules.fork import fork  # noqa: E402
-from wasteland.rules.protocol import get_ruleset  # noqa: E402
+from wasteland.rules.rulesets import get_ruleset  # noqa: E402
 
 HELDOUT = Path(__file__).resolve().parent.parent / "wasteland" / "training" / "heldout"
 SAMPLE_P = 0.06

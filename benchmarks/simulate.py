@@ -39,7 +39,7 @@ sys.path.insert(0, str(HERE))
 from env_throughput import engine_decisions, profile  # noqa: E402
 
 from wasteland.bestiary.loader import load_scenario, scenario_names  # noqa: E402
-from wasteland.rules.protocol import RULESETS  # noqa: E402
+from wasteland.rules.names import RULESETS  # noqa: E402
 from wasteland.sim.runner import Backend  # noqa: E402
 from wasteland.sim.simulate import simulate  # noqa: E402
 from wasteland.sim.spec import SimSpec, side_agents  # noqa: E402

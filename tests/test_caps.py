@@ -15,7 +15,8 @@ from wasteland.bestiary.models import Creature, Weapon
 from wasteland.limits import MAX_COUNT, MAX_HP, MAX_MODIFIER, MAX_MULTIPLIER, MAX_STAT
 from wasteland.rules import saves
 from wasteland.rules.errors import BattleOverError, WastelandError
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 
 
 def _yaml(kind: str, name: str) -> dict:

@@ -49,7 +49,8 @@ import hashlib, random, sys
 import numpy as np
 import wasteland
 from wasteland.bestiary.loader import scenario_names
-from wasteland.envs import buffers, combat_v0
+from wasteland.envs import combat_v0
+from wasteland.observe import buffers
 h = hashlib.sha256()
 for rs in ("pnp", "f2d20", "simple"):
     for s in scenario_names():

@@ -16,7 +16,9 @@ from wasteland.bestiary.loader import (
 from wasteland.bestiary.models import Scenario
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, Action
 from wasteland.rules.battle import ACTIVE, DEAD, Battle
-from wasteland.rules.protocol import RULESETS, Ruleset, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.protocol import Ruleset
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.rules.zones import zones_for
 
 TOTAL_STEPS = 200_000

@@ -23,7 +23,8 @@ from wasteland.limits import (
     json_depth_ok,
 )
 from wasteland.rules.errors import SaveError, WastelandError
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 
 
 def scenario_data(w: int, h: int, max_rounds: int = 30) -> dict:

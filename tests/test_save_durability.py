@@ -30,7 +30,7 @@ import json, os, random, resource, signal, sys, time
 from wasteland.bestiary.loader import load_scenario
 from wasteland.rules import saves
 from wasteland.rules.actions import ACTION_TABLE
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 rs = get_ruleset("pnp")
 scenario = load_scenario("vault_corridor")
@@ -190,7 +190,7 @@ def test_a_writer_cut_off_in_the_middle_of_the_write_leaves_the_old_save(tmp_pat
     and kills it (SIGXFSZ) or fails the write (EFBIG). A writer that wrote into the target
     itself would leave it cut off here, every time."""
     from wasteland.bestiary.loader import load_scenario
-    from wasteland.rules.protocol import get_ruleset
+    from wasteland.rules.rulesets import get_ruleset
 
     path = tmp_path / "game.json"
     rs = get_ruleset("pnp")

@@ -11,7 +11,8 @@ from wasteland.bestiary.loader import load_scenario, scenario_names
 from wasteland.rules import saves
 from wasteland.rules.actions import ACTION_TABLE
 from wasteland.rules.errors import SaveError
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 
 
 def _play(rs, b, rng, steps=None):

@@ -44,7 +44,7 @@ MODULES = (
     "rules/hexes.py", "rules/simple/attack.py", "rules/simple/movement.py",
     "rules/simple/odds.py", "rules/simple/ruleset.py", "rules/simple/skills.py",
     "rules/simple/stats.py", "rules/simple/tactics.py",
-    "envs/features.py", "envs/encoding.py", "agents/base.py",
+    "observe/features.py", "observe/encoding.py", "agents/base.py",
     "agents/packets/agent.py", "agents/packets/aid.py", "agents/packets/attack.py",
     "agents/packets/movement.py", "agents/packets/odds.py", "agents/packets/packet.py",
     "agents/packets/phases.py", "agents/packets/spare.py", "agents/packets/weapons.py",
@@ -59,7 +59,7 @@ LIBRARY = GROUP + "__mypyc"
 
 # C sources built beside them (setup.py), hashed with them: a changed one makes the build
 # stale, and the Python code that would call it keeps to its plain-Python twin
-C_SOURCES = ("envs/_buffers.c",)
+C_SOURCES = ("observe/_buffers.c",)
 
 
 def module_name(path: str) -> str:

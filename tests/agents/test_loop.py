@@ -8,7 +8,7 @@ from wasteland.agents.loop import by_side, play
 from wasteland.bestiary.loader import load_scenario
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import ACTIVE
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 
 def battle(ruleset: str = "pnp", seed: int = 3):

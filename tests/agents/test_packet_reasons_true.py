@@ -9,7 +9,8 @@ import pytest
 
 from wasteland.agents.base import make_agent, view_of
 from wasteland.bestiary.loader import load_scenario
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.rules.tactics import tactics_of
 
 

@@ -16,7 +16,9 @@ from wasteland.bestiary.loader import check_scenario, default_bestiary, load_sce
 from wasteland.bestiary.models import Scenario
 from wasteland.rules.actions import ACTION_INDEX, Action
 from wasteland.rules.battle import Battle
-from wasteland.rules.protocol import RULESETS, Ruleset, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.protocol import Ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 BOTH = pytest.mark.parametrize("rules", RULESETS)
 END = Action("end")

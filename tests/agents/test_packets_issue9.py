@@ -336,7 +336,7 @@ def test_pnp_packets_never_speak() -> None:
     its reaction windows never spends its free action on it."""
     from wasteland.agents.base import view_of
     from wasteland.bestiary.loader import load_scenario
-    from wasteland.rules.protocol import get_ruleset
+    from wasteland.rules.rulesets import get_ruleset
 
     rs = get_ruleset("pnp")
     offered = 0

@@ -18,7 +18,8 @@ from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.dice import Dice
 from wasteland.rules.pnp.combat import attack_mods, threshold
-from wasteland.rules.protocol import Ruleset, get_ruleset
+from wasteland.rules.protocol import Ruleset
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.training.stats import wilson
 
 from .test_packets import decide, scenario, start

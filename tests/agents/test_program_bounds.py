@@ -20,7 +20,7 @@ from wasteland.agents import protocol as P
 from wasteland.agents.base import make_agent, view_of
 from wasteland.bestiary.loader import load_scenario
 from wasteland.cli.fight import run_fight
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 HELLO = """\
 import json, sys, time

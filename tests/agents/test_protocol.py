@@ -29,7 +29,8 @@ from wasteland.cli.fight import fight_on, new_fight, resumed_fight, run_fight
 from wasteland.rules import saves
 from wasteland.rules.actions import ACTION_TABLE
 from wasteland.rules.errors import WastelandError
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 
 ROOT = Path(wasteland.__file__).resolve().parent.parent
 AGENTS = ROOT / "tests" / "data" / "agents"

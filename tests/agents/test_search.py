@@ -27,7 +27,8 @@ from wasteland.rules import saves
 from wasteland.rules.actions import ACTION_INDEX
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.fork import fork
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 
 SMALL = "search:rollouts=8,candidates=3,horizon=1"
 

@@ -10,7 +10,7 @@ import pytest
 from wasteland.agents.base import make_agent, view_of
 from wasteland.agents.search import Budget, SearchAgent, parse_budget
 from wasteland.bestiary.loader import load_scenario
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 BUDGET = "search:rollouts=200,candidates=6,plans=2,horizon=1,full=0"
 

@@ -17,7 +17,7 @@ from wasteland.agents.search import PRUNE, SearchAgent, parse_budget
 from wasteland.arena.suite import load_suite
 from wasteland.rules.actions import ACTION_INDEX
 from wasteland.rules.errors import WastelandError
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 GUIDED = "search:rollouts=12,candidates=6,base=policy"
 SEAT = "radscorpions_duel_f2d20"  # the radscorpion is side 1, two raiders side 0

@@ -7,7 +7,7 @@ import pytest
 
 from wasteland.agents.search import LEVEL_BUDGETS, RULESET_DEFAULTS, Budget, parse_budget
 from wasteland.rules.errors import WastelandError
-from wasteland.rules.protocol import RULESETS
+from wasteland.rules.names import RULESETS
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

@@ -16,7 +16,8 @@ from wasteland.agents.search import Budget, parse_budget
 from wasteland.bestiary.loader import load_scenario
 from wasteland.rules.actions import ACTION_INDEX
 from wasteland.rules.errors import WastelandError
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 
 FLOATS = Budget.FLOATS
 

@@ -9,7 +9,7 @@ import pytest
 from wasteland.agents.base import make_agent, view_of
 from wasteland.agents.search import SearchAgent
 from wasteland.bestiary.loader import load_scenario
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 BUDGET = "search:rollouts=12,candidates=3,horizon=1"
 

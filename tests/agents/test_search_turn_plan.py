@@ -15,7 +15,7 @@ from wasteland.agents.search import PLANS, SearchAgent, TurnPlan, _standing
 from wasteland.cli.fight import fight_on, new_fight, resumed_fight, save_fight
 from wasteland.rules import saves
 from wasteland.rules.errors import SaveError, WastelandError
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 TURN = "search:rollouts=8,candidates=3,turn=1"
 

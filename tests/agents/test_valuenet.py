@@ -21,7 +21,8 @@ from wasteland.rules.actions import ACTION_TABLE
 from wasteland.rules.battle import ACTIVE, DEAD
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.fork import fork
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 
 
 def _battle(ruleset: str, scenario: str = "ruined_street", decisions: int = 30, seed: int = 4):

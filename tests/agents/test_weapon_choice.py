@@ -22,7 +22,9 @@ from wasteland.agents.packets import PacketAgent, damage_per_hit
 from wasteland.agents.scripted import ScriptedAgent
 from wasteland.bestiary.loader import load_scenario, scenario_names
 from wasteland.rules.battle import Battle, Combatant
-from wasteland.rules.protocol import RULESETS, Ruleset, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.protocol import Ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 SEEDS = (0, 1, 2)
 # a packet field's words in a reason (agents/packets/traits.py): best_weapon, distance

@@ -38,7 +38,8 @@ from wasteland.agents.packets import PacketAgent
 from wasteland.agents.random_agent import RandomAgent
 from wasteland.bestiary.loader import check_scenario, default_bestiary, load_scenario, scenario_names
 from wasteland.bestiary.models import Scenario
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.training.stats import wilson
 
 MIRROR_MAP = "\n".join(["#" * 14] + ["#" + "." * 12 + "#"] * 6 + ["#" * 14])

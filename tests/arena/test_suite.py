@@ -11,7 +11,7 @@ import yaml
 
 from wasteland.agents.base import make_agent
 from wasteland.arena.suite import BAND, FAMILIES, FIRST, RULESETS, SUITE_FILE, SuiteError, load_suite, select
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 MAIN = ("radscorpions", "super_mutants", "robots")
 

@@ -12,7 +12,7 @@ from wasteland.arena.fingerprint import agent_hash, policy_files
 from wasteland.arena.games import GameResult
 from wasteland.arena.tournament import schedule
 from wasteland.rules.errors import WastelandError
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.sim.fight import fight
 from wasteland.sim.spec import SimSpec
 

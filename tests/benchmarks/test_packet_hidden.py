@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from wasteland.agents.base import View
 from wasteland.arena.suite import load_suite
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 from .kit import bench_module
 

@@ -252,7 +252,7 @@ def test_scenario_model_accepts_a_feature_list() -> None:
 
 
 def test_fighting_under_a_ruleset_the_creature_has_no_stat_block_for() -> None:
-    from wasteland.rules.protocol import get_ruleset
+    from wasteland.rules.rulesets import get_ruleset
 
     fixtures = BROKEN.parent
     bestiary = load_bestiary(fixtures / "bestiary")  # PnP-only fixture creatures

@@ -11,7 +11,7 @@ from wasteland.bestiary.loader import default_bestiary, load_scenario, scenario_
 from wasteland.bestiary.models import Scenario
 from wasteland.rules.actions import MAX_COMBATANTS
 from wasteland.rules.grid import Grid
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 NAMES = scenario_names()
 REQUIRED = {"vault_corridor", "desert_wash", "ruined_street", "night_field", "robot_depot",

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from wasteland.bestiary.loader import scenario_names
-from wasteland.rules.protocol import RULESETS
+from wasteland.rules.names import RULESETS
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -81,7 +81,7 @@ def test_odds_count_from_the_current_moment():
     not as it began."""
     from wasteland.bestiary.loader import load_scenario
     from wasteland.rules.battle import DEAD
-    from wasteland.rules.protocol import get_ruleset
+    from wasteland.rules.rulesets import get_ruleset
     from wasteland.sim.odds import live_odds
 
     b = get_ruleset("pnp").new_battle(load_scenario("ruined_street"), 1)
@@ -99,7 +99,7 @@ def test_odds_count_from_the_current_moment():
 
 def test_the_budget_stops_the_fights(monkeypatch):
     from wasteland.bestiary.loader import load_scenario
-    from wasteland.rules.protocol import get_ruleset
+    from wasteland.rules.rulesets import get_ruleset
     from wasteland.sim.odds import live_odds
 
     b = get_ruleset("pnp").new_battle(load_scenario("ruined_street"), 1)

@@ -25,9 +25,9 @@ from wasteland.bestiary.models import AIPacket
 from wasteland.cli.gm import start_gm
 from wasteland.cli.menu import labelled
 from wasteland.cli.play import GameSetup
-from wasteland.cli.words import explain, kind_name, plainly
 from wasteland.rules.events import CombatDiceRolled, Healed
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
+from wasteland.rules.words import explain, kind_name, plainly
 from wasteland.tui.choices import choices
 
 SNAKE = re.compile(r"[A-Za-z0-9.]+(?:_[A-Za-z0-9]+)+")
@@ -183,8 +183,8 @@ def test_a_coded_notation_is_shown_in_words_and_still_taken_typed():
     scripts keep the notation)."""
     from tests.agents.test_packets import scenario, start
     from wasteland.cli.prompt import ChoiceError, match
-    from wasteland.cli.words import label
     from wasteland.rules.actions import Action
+    from wasteland.rules.words import label
 
     rs, b = start("f2d20", scenario([[("vault_dweller", (2, 3))], [("raider", (8, 3))]]))
     me = b.combatants[0]

@@ -69,7 +69,7 @@ def test_input_ending_saves_the_game(tmp_path):
 
 
 def test_choose_your_character_and_the_enemies(tmp_path):
-    from wasteland.cli.encounter import encounter
+    from wasteland.sim.encounter import encounter
 
     sc, me = encounter("duel", "Vault", "brawler,wastelander", "super_mutant,raider,raider")
     assert me == 0
@@ -86,7 +86,7 @@ def test_choose_your_character_and_the_enemies(tmp_path):
 
 def test_unknown_creature_for_the_encounter_is_one_line():
     from wasteland.bestiary.loader import BestiaryError
-    from wasteland.cli.encounter import encounter
+    from wasteland.sim.encounter import encounter
 
     with pytest.raises(BestiaryError, match="unknown creature 'deathclaw'; known: brawler"):
         encounter("duel", "0", "deathclaw", None)
@@ -144,7 +144,7 @@ def test_the_map_and_status_tell_the_fallen_from_the_dead(tmp_path):
 
 def test_enemies_chosen_on_the_command_line_name_their_side():
     # issue 26: --enemies super_mutant,raider still fought as "Radscorpions"
-    from wasteland.cli.encounter import encounter, side_name
+    from wasteland.sim.encounter import encounter, side_name
 
     sc, me = encounter("vault_corridor", "0", None, "super_mutant, 2 raider")
     assert [s.name for s in sc.sides] == ["Vault", "Super mutant and Raider"] and me == 0

@@ -34,7 +34,7 @@ from wasteland.cli.game import npc_agents
 from wasteland.cli.gm import start_gm
 from wasteland.cli.play import GameSetup, start
 from wasteland.cli.session import rng_snapshot
-from wasteland.envs.encoding import OBS_SIZE
+from wasteland.observe.encoding import OBS_SIZE
 from wasteland.rules import saves
 from wasteland.rules.actions import N_ACTIONS
 from wasteland.rules.battle import Battle

@@ -18,7 +18,7 @@ from wasteland.cli.play import GameSetup
 from wasteland.rules import saves
 from wasteland.rules.actions import Action
 from wasteland.rules.events import AttackRolled, DamageDealt, article
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 
 def duel(ruleset: str, seed: int = 1):

@@ -14,7 +14,7 @@ from rich.console import Console
 from wasteland.bestiary.loader import load_scenario
 from wasteland.cli.gm import start_gm
 from wasteland.cli.play import GameSetup, start
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.rules.textmap import render_text
 from wasteland.rules.turnorder import order_lines
 

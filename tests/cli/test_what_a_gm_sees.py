@@ -17,7 +17,7 @@ from wasteland.cli.menu import menu_order
 from wasteland.cli.play import GameSetup, begin, start
 from wasteland.cli.summary import table_lines
 from wasteland.rules import saves
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.rules.textmap import legend_line, render_text
 
 

@@ -13,9 +13,9 @@ from wasteland.bestiary.loader import load_scenario
 from wasteland.cli.chances import extra_chances
 from wasteland.cli.menu import labelled
 from wasteland.cli.prompt import ChoiceError, match
-from wasteland.cli.words import BY_RULESET, COMMON, explain, label
 from wasteland.rules.actions import KINDS, Action
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
+from wasteland.rules.words import BY_RULESET, COMMON, explain, label
 
 
 def seen_actions(ruleset: str, scenarios: tuple[str, ...], fights: int = 2) -> set[Action]:

@@ -90,7 +90,7 @@ def test_a_batch_sees_what_the_aec_env_shows(ruleset: str, scenario: str) -> Non
                 raw._advance()
                 continue
             # the learner's env ids (a move on stale knowledge is a goto in the history;
-            # one refused leaves none, and the decision comes again: envs/fog.py)
+            # one refused leaves none, and the decision comes again: observe/fog.py)
             while True:
                 agent = aec.agent_selection
                 obs = aec.observe(agent)

@@ -1,4 +1,4 @@
-"""The env's float32 and mask buffers: the C module (envs/_buffers.c) and its Python twin
+"""The env's float32 and mask buffers: the C module (observe/_buffers.c) and its Python twin
 give the same bytes, and both refuse what does not fit."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import wasteland
-from wasteland.envs import buffers
-from wasteland.envs.encoding import mask_of
+from wasteland.observe import buffers
+from wasteland.observe.encoding import mask_of
 
 
 def _c():
@@ -82,7 +82,7 @@ def test_a_mask_is_fresh_and_writable() -> None:
 
 @pytest.mark.parametrize("fn", ["c", "py"])
 def test_ego_flags_is_the_mask_of_the_egocentric_ids(fn: str) -> None:
-    from wasteland.envs import encoding as E
+    from wasteland.observe import encoding as E
 
     ego_flags = _c().ego_flags if fn == "c" else buffers.ego_flags_py
     rng = random.Random(9)
@@ -137,7 +137,7 @@ def test_ids_may_be_numpy_integers(fn: str) -> None:
 
 @pytest.mark.parametrize("fn", ["c", "py"])
 def test_a_negative_size_or_a_wrong_argument_is_refused(fn: str) -> None:
-    from wasteland.envs import encoding as E
+    from wasteland.observe import encoding as E
 
     c = _c() if fn == "c" else None
     floats32 = c.floats32 if c else buffers.floats32_py
@@ -161,7 +161,7 @@ def test_a_negative_size_or_a_wrong_argument_is_refused(fn: str) -> None:
 def test_tables_that_aim_out_of_range_are_refused(fn: str) -> None:
     """A target slot past the blocks, or a retarget past n, is an error, not a write past
     the buffer."""
-    from wasteland.envs import encoding as E
+    from wasteland.observe import encoding as E
 
     ego_flags = _c().ego_flags if fn == "c" else buffers.ego_flags_py
     targeted = next(i for i in range(E.N_ACTIONS) if E.TARGET_OF[i] >= 0)

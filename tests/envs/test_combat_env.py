@@ -15,7 +15,7 @@ from wasteland.agents.base import view_of
 from wasteland.bestiary.loader import scenario_names
 from wasteland.bestiary.models import Placement, Scenario, Side
 from wasteland.envs import combat_v0
-from wasteland.envs.encoding import (
+from wasteland.observe.encoding import (
     GLOBAL_FEATURES,
     OBS_SIZE,
     SLOT_FEATURES,
@@ -29,7 +29,7 @@ from wasteland.envs.encoding import (
 )
 from wasteland.rules.actions import ACTION_INDEX, N_ACTIONS, Action
 from wasteland.rules.errors import IllegalActionError
-from wasteland.rules.protocol import RULESETS
+from wasteland.rules.names import RULESETS
 
 END = ACTION_INDEX[Action("end")]
 

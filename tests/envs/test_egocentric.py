@@ -1,4 +1,4 @@
-"""Egocentric observations and actions (wasteland/envs/encoding.py, combat_v0.py,
+"""Egocentric observations and actions (wasteland/observe/encoding.py, combat_v0.py,
 single_agent.py): the observation's blocks are me first, then the others still fighting
 from the nearest out (ties: enemies, then the most hurt, then the slot), then the fallen,
 so the observation does not depend on slot numbers; an action's target ``k`` names block
@@ -15,7 +15,7 @@ from wasteland.agents import RandomAgent, ScriptedAgent
 from wasteland.agents.base import View, view_of
 from wasteland.bestiary.models import Placement, Scenario, Side
 from wasteland.envs import SingleAgentEnv, combat_v0
-from wasteland.envs.encoding import (
+from wasteland.observe.encoding import (
     SLOT_FEATURES,
     B,
     Encoder,
@@ -28,7 +28,8 @@ from wasteland.envs.encoding import (
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, MAX_COMBATANTS, N_ACTIONS, Action
 from wasteland.rules.battle import UNCONSCIOUS
 from wasteland.rules.errors import IllegalActionError, WastelandError
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 
 ROOM = ["##############"] + ["#............#"] * 6 + ["##############"]
 Members = list[tuple[str, tuple[int, int], str]]

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from wasteland.envs.encoding import Encoder
-from wasteland.envs.features import condition_features, static_features
+from wasteland.observe.encoding import Encoder
+from wasteland.observe.features import condition_features, static_features
 from wasteland.rules.battle import Combatant
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 from .test_observation_v1 import DUEL, OPEN, block, scenario
 

@@ -1,4 +1,4 @@
-"""The observation's per-combatant ``ally`` feature (wasteland/envs/encoding.py): 1 for
+"""The observation's per-combatant ``ally`` feature (wasteland/observe/encoding.py): 1 for
 another combatant of the observer's side, 0 for the observer itself, for enemies and for
 empty blocks; a downed ally is still an ally (who it was is what is left of it), under
 every ruleset. Blocks are in egocentric order (``Encoder.order``); these tests read them
@@ -9,10 +9,11 @@ from __future__ import annotations
 import pytest
 
 from wasteland.bestiary.models import Placement, Scenario, Side
-from wasteland.envs.encoding import SLOT_FEATURES, B, Encoder, G
+from wasteland.observe.encoding import SLOT_FEATURES, B, Encoder, G
 from wasteland.rules.actions import MAX_COMBATANTS
 from wasteland.rules.battle import UNCONSCIOUS
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 
 ROOM = ["#########", "#.......#", "#.......#", "#.......#", "#########"]
 

@@ -10,7 +10,7 @@ from functools import partial
 import numpy as np
 import pytest
 
-from wasteland.envs import combat_v0, text
+from wasteland.envs import combat_v0
 from wasteland.envs.batched import BattleBatch
 from wasteland.envs.errors import (
     ActionIdError,
@@ -19,6 +19,7 @@ from wasteland.envs.errors import (
     UnknownAgentError,
 )
 from wasteland.envs.single_agent import SingleAgentEnv
+from wasteland.observe import text
 from wasteland.rules.actions import N_ACTIONS, Action
 from wasteland.rules.errors import IllegalActionError, WastelandError
 

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from wasteland.envs import combat_v0
-from wasteland.envs.encoding import END_ID
 from wasteland.envs.single_agent import SingleAgentEnv
+from wasteland.observe.encoding import END_ID
 from wasteland.rules.actions import N_ACTIONS
 from wasteland.rules.errors import IllegalActionError
 

@@ -1,4 +1,4 @@
-"""Fog in the mask (issue 42, item 1; envs/fog.py, docs/rules/sight.md): what an agent may do
+"""Fog in the mask (issue 42, item 1; observe/fog.py, docs/rules/sight.md): what an agent may do
 is judged on what it knows. Moving an enemy it does not see to another square out of its
 sight and halving its HP leaves its observation and its mask byte for byte the same, in the
 AEC env, the single-agent env and the batched env, under every ruleset; and a move toward
@@ -15,10 +15,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from wasteland.envs import combat_v0, fog
+from wasteland.envs import combat_v0
 from wasteland.envs.batched import BattleBatch
-from wasteland.envs.encoding import to_ego
 from wasteland.envs.single_agent import SingleAgentEnv
+from wasteland.observe import fog
+from wasteland.observe.encoding import to_ego
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, Action
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.fork import fork

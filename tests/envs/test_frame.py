@@ -11,7 +11,6 @@ from wasteland.agents import ScriptedAgent
 from wasteland.agents.base import view_of
 from wasteland.bestiary.models import Placement, Scenario, Side
 from wasteland.envs import SingleAgentEnv, combat_v0
-from wasteland.envs.encoding import to_ego
 from wasteland.envs.errors import ResetNeededError
 from wasteland.envs.frame import (
     BAR,
@@ -23,9 +22,10 @@ from wasteland.envs.frame import (
     TERRAIN_COLOURS,
     square_centre,
 )
+from wasteland.observe.encoding import to_ego
 from wasteland.rules.actions import ACTION_INDEX
 from wasteland.rules.battle import ACTIVE, DEAD
-from wasteland.rules.protocol import RULESETS
+from wasteland.rules.names import RULESETS
 
 
 def room() -> Scenario:

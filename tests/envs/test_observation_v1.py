@@ -1,4 +1,4 @@
-"""Observation v1 (wasteland/envs/encoding.py, features.py; issue 25): the odds each block
+"""Observation v1 (wasteland/observe/encoding.py, features.py; issue 25): the odds each block
 carries, what it shows and is, what a combatant remembers of an enemy out of sight, and the
 terrain around the decider. Each test reads a feature by name and compares it with what
 the ruleset itself answers, so it fails when a feature is dropped, swapped or leaks."""
@@ -10,7 +10,7 @@ import pytest
 
 from wasteland.bestiary.models import Placement, Scenario, Side
 from wasteland.envs import combat_v0
-from wasteland.envs.encoding import (
+from wasteland.observe.encoding import (
     AGE_SCALE,
     GLOBAL_FEATURES,
     SLOT_FEATURES,
@@ -21,8 +21,9 @@ from wasteland.envs.encoding import (
     observation_box,
     to_ego,
 )
-from wasteland.envs.features import CONDITIONS
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.observe.features import CONDITIONS
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 
 OPEN = ["#########", "#.......#", "#.......#", "#.......#", "#########"]
 # a wall between the west and the east half, with a gap in the bottom row

@@ -1,4 +1,4 @@
-"""Side sight (``Encoder(sight="side")``, envs/encoding.py ``SIGHTS``): a side shares what
+"""Side sight (``Encoder(sight="side")``, observe/encoding.py ``SIGHTS``): a side shares what
 its members see. With own sight (the default) a combatant knows only what it has seen
 itself. Each test reads features by name in a split room where only one member of a side
 can see the enemy."""
@@ -12,10 +12,11 @@ import pytest
 
 from wasteland.agents.policy import PolicyAgent, load_policy, observation_hash
 from wasteland.envs import combat_v0
-from wasteland.envs.encoding import SIGHTS, Encoder, to_ego
 from wasteland.envs.single_agent import SingleAgentEnv
+from wasteland.observe.encoding import SIGHTS, Encoder, to_ego
 from wasteland.rules.errors import WastelandError
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 
 from .test_observation_v1 import SPLIT, block, scenario
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from wasteland.envs import combat_v0
-from wasteland.envs.encoding import Encoder
+from wasteland.observe.encoding import Encoder
 from wasteland.rules import saves
 from wasteland.rules.errors import SaveError
 

@@ -12,10 +12,10 @@ import pytest
 from wasteland.agents import RandomAgent, ScriptedAgent
 from wasteland.bestiary.models import Placement, Scenario, Side
 from wasteland.envs import ENV_ID, SingleAgentEnv
-from wasteland.envs.encoding import OBS_SIZE, ego_ids, to_table
+from wasteland.observe.encoding import OBS_SIZE, ego_ids, to_table
 from wasteland.rules.actions import ACTION_INDEX, N_ACTIONS, Action
 from wasteland.rules.errors import IllegalActionError, WastelandError
-from wasteland.rules.protocol import RULESETS
+from wasteland.rules.names import RULESETS
 
 END = ACTION_INDEX[Action("end")]
 

@@ -25,7 +25,7 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 from tests.envs.masked_sampling import MaskedAEC, MaskedGym, MaskedParallel
 from wasteland.envs import ENV_ID, SingleAgentEnv, combat_v0
-from wasteland.rules.protocol import RULESETS
+from wasteland.rules.names import RULESETS
 
 CYCLES = 40  # per agent: enough for a few turns, and the whole file stays fast
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from wasteland.envs import combat_v0
-from wasteland.envs.encoding import OBS_SIZE
+from wasteland.observe.encoding import OBS_SIZE
 from wasteland.rules.errors import WastelandError
 
 # PettingZoo's state_test at the defaults: tests/envs/test_standard_checks.py

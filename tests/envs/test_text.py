@@ -1,4 +1,4 @@
-"""The text view (wasteland.envs.text, issue 14 item 3): the decision in English with the
+"""The text view (wasteland.observe.text, issue 14 item 3): the decision in English with the
 ruleset's own odds, notation <-> env action ids, and a combat_v0 episode played through
 text alone."""
 
@@ -9,10 +9,12 @@ import random
 import pytest
 
 from wasteland.bestiary.loader import load_scenario
-from wasteland.envs import combat_v0, text
+from wasteland.envs import combat_v0
+from wasteland.observe import text
 from wasteland.rules.actions import ACTION_TABLE
 from wasteland.rules.errors import IllegalActionError, NotationError
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 
 
 def battles(ruleset: str, scenario: str = "duel", n: int = 40, seed: int = 3):

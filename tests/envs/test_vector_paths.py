@@ -15,7 +15,7 @@ from stable_baselines3.common.monitor import Monitor
 
 from wasteland.envs import ENV_ID, SingleAgentEnv
 from wasteland.envs.batched import BatchedVectorEnv, BattleBatch
-from wasteland.envs.encoding import OBS_SIZE
+from wasteland.observe.encoding import OBS_SIZE
 from wasteland.rules.actions import N_ACTIONS
 from wasteland.rules.errors import WastelandError
 from wasteland.training.batched import BatchedVecEnv

@@ -14,7 +14,7 @@ from wasteland.cli.play import GameSetup
 from wasteland.rules import saves
 from wasteland.rules.battle import ACTIVE, DEAD, UNCONSCIOUS
 from wasteland.rules.edits import EditError, apply_edit
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 
 def street(ruleset: str = "pnp"):

@@ -7,7 +7,7 @@ import pytest
 
 from wasteland.bestiary.loader import load_bestiary, load_scenario, scenario_names
 from wasteland.rules.f2d20 import stats as S
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 
 def _battle(ruleset: str = "f2d20", scenario: str = "ruined_street"):

@@ -23,7 +23,9 @@ from wasteland.rules import saves
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.edits import apply_edit
-from wasteland.rules.protocol import RULESETS, Ruleset, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.protocol import Ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 WIDE = "\n".join(["." * 30] * 7)  # 2d20 cuts it into five zones
 

@@ -12,7 +12,7 @@ from wasteland.rules.actions import ACTION_INDEX, Action, parse_action
 from wasteland.rules.errors import IllegalActionError, NotationError
 from wasteland.rules.goto import goto, reach
 from wasteland.rules.hexes import hexes_for
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.rules.zones import zones_for
 
 
@@ -141,7 +141,7 @@ def test_f2d20_goto_is_a_move_to_the_next_zone_or_a_sprint_two_zones_off():
 
 
 def test_goto_at_a_sprint_parses_and_prints():
-    """`goto X Y sprint`: the pace a stale `sprint toward` keeps (envs/fog.py)."""
+    """`goto X Y sprint`: the pace a stale `sprint toward` keeps (observe/fog.py)."""
     a = parse_action("goto 3 4 sprint", ["ted"])
     assert a == goto(3, 4, sprint=True) and a.text() == "goto 3 4 sprint"
     with pytest.raises(NotationError, match="'goto' needs a square"):

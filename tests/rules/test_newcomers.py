@@ -11,8 +11,9 @@ from wasteland.bestiary.loader import BestiaryError, load_scenario
 from wasteland.rules import saves
 from wasteland.rules.actions import ACTION_TABLE
 from wasteland.rules.errors import WastelandError
+from wasteland.rules.names import RULESETS
 from wasteland.rules.newcomers import join
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

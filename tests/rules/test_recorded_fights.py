@@ -22,7 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from wasteland.agents.base import make_agent, view_of  # noqa: E402
 from wasteland.bestiary.loader import load_scenario, scenario_names  # noqa: E402
-from wasteland.rules.protocol import RULESETS, get_ruleset  # noqa: E402
+from wasteland.rules.names import RULESETS  # noqa: E402
+from wasteland.rules.rulesets import get_ruleset  # noqa: E402
 
 RECORD = Path(__file__).resolve().parents[1] / "data" / "recorded_fights.json"
 SEEDS = {"packet": tuple(range(8)), "random": (0, 1, 2)}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wasteland.envs.encoding import Encoder
+from wasteland.observe.encoding import Encoder
 from wasteland.rules.events import SkillChecked
 from wasteland.rules.simple.odds import disarm_chance, p_2d10_at_least
 from wasteland.sim.branch import branch
@@ -174,7 +174,7 @@ def test_the_observation_follows_what_each_one_holds():
     now = enc.observe(bob)
     assert not np.array_equal(first, now)
     names = ["weapon_melee", "weapon_ranged", "weapon_range", "loaded_frac"]
-    from wasteland.envs.encoding import GLOBAL_FEATURES
+    from wasteland.observe.encoding import GLOBAL_FEATURES
 
     idx = [GLOBAL_FEATURES.index(n) for n in names]
     assert [float(now[i]) for i in idx] == [0.0, 0.0, 0.0, 0.0]  # empty hands

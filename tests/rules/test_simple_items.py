@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wasteland.envs.encoding import Encoder
+from wasteland.observe.encoding import Encoder
 
 from .kitsimple import SEED, creature, sarena
 

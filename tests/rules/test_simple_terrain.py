@@ -110,7 +110,7 @@ def test_the_other_rulesets_walk_water_and_climb_as_floor(ruleset):
     walked like floor there."""
     from wasteland.bestiary.loader import load_scenario
     from wasteland.rules.grid import SWIM_CAP, grid_for
-    from wasteland.rules.protocol import get_ruleset
+    from wasteland.rules.rulesets import get_ruleset
 
     sc = load_scenario("duel")
     rows = [r.replace(".", "w") for r in sc.map.split("\n")]

@@ -13,7 +13,8 @@ from wasteland.rules.actions import ACTION_TABLE
 from wasteland.rules.battle import Battle
 from wasteland.rules.fork import fork
 from wasteland.rules.hexes import hexes_for
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.rules.tactics import AttackOdds, Tactics, tactics_of
 from wasteland.rules.zones import zones_for
 
@@ -41,8 +42,7 @@ def test_tactics_of_is_the_rulesets_own(rules: str) -> None:
 
 def test_pnp_answers_are_its_odds_and_rules() -> None:
     from wasteland.rules.pnp import combat, movement, odds
-    from wasteland.rules.pnp.ruleset import LARGE_ONLY
-    from wasteland.rules.pnp.stats import VATS_COST
+    from wasteland.rules.pnp.stats import LARGE_ONLY, VATS_COST
 
     n = 0
     for b in battles("pnp"):
@@ -138,7 +138,7 @@ def test_buyable_dice_follows_the_pool() -> None:
     assert tactics_of(battles("pnp")[0]).buyable_dice(battles("pnp")[0], 0) == 0
 
 
-# --- where a move ends with nobody answering it (the fog's stale moves, envs/fog.py) ------
+# --- where a move ends with nobody answering it (the fog's stale moves, observe/fog.py) ------
 MOVE_SETUPS = [("pnp", "ruined_street"), ("simple", "ruined_street"), ("f2d20", "robot_depot")]
 
 

@@ -8,9 +8,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from wasteland.cli.encounter import creature_ids
 from wasteland.rules.errors import WastelandError
 from wasteland.sim.balance import BAND_MIDDLE, Candidate, enemies_text, enemy_lists, pick, search
+from wasteland.sim.encounter import creature_ids
 
 from .kit import cli
 from .kit import closet as kit_closet

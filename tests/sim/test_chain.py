@@ -10,7 +10,7 @@ import pytest
 
 import wasteland.sim.chain as chain
 from wasteland.rules.battle import DEAD
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.sim.chain import OUT, ChainTally, build_chain, fight_chain
 from wasteland.sim.fight import rounds_held
 from wasteland.sim.request import SimRequest

@@ -203,7 +203,7 @@ def test_jobs_past_the_cores_is_one_line(capsys, monkeypatch):
 
 
 def test_counts_in_creature_lists_and_the_plain_lists_still_work():
-    from wasteland.cli.encounter import creature_ids, encounter
+    from wasteland.sim.encounter import creature_ids, encounter
 
     assert creature_ids("3 radscorpion, super_mutant", "--enemies") == [
         "radscorpion"] * 3 + ["super_mutant"]

@@ -12,7 +12,7 @@ import pytest
 from wasteland.bestiary.loader import default_bestiary
 from wasteland.cli.fight import fight_on, new_fight
 from wasteland.rules.battle import ACTIVE, DEAD
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.sim.fight import fight
 from wasteland.sim.runner import run_fights
 

@@ -11,7 +11,7 @@ import pytest
 from wasteland.agents.base import make_agent, view_of
 from wasteland.bestiary.loader import load_scenario
 from wasteland.rules import saves
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.sim.branch import branch, fight_from, from_spec
 from wasteland.sim.runner import run
 from wasteland.sim.simulate import simulate

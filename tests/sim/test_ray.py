@@ -94,7 +94,7 @@ def test_chains_are_the_local_ones(backend):
 
 
 def test_until_precision_stops_at_the_same_fight(backend):
-    from wasteland.cli.encounter import encounter
+    from wasteland.sim.encounter import encounter
 
     sc, _ = encounter("ruined_street", "0", None, "young_radscorpion")
     s = type(spec())("pnp", sc, spec().agents, 0)

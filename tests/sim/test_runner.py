@@ -69,7 +69,7 @@ def test_until_precision_stops_early_on_a_lopsided_fight():
     a Wilson interval 1 - n / (n + z^2) wide, under 0.05 first at n = 73, so the run stops
     at the next check, fight 100 (for any number of processes)."""
     s = spec("ruined_street")
-    from wasteland.cli.encounter import encounter
+    from wasteland.sim.encounter import encounter
 
     sc, _ = encounter("ruined_street", "0", None, "young_radscorpion")
     s = type(s)("pnp", sc, s.agents, 0)

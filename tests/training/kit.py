@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from wasteland.agents.policy import FORMAT, Policy, action_hash, observation_hash
-from wasteland.envs.encoding import OBS_SIZE
+from wasteland.observe.encoding import OBS_SIZE
 from wasteland.rules.actions import N_ACTIONS
 
 

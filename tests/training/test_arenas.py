@@ -11,7 +11,8 @@ import pytest
 from wasteland.bestiary.loader import BestiaryError, check_scenario, default_bestiary, load_scenario
 from wasteland.limits import map_size_problem
 from wasteland.rules.grid import grid_for
-from wasteland.rules.protocol import RULESETS, get_ruleset
+from wasteland.rules.names import RULESETS
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.training import arenas
 from wasteland.training.arenas import (
     CREATURES_SIDE,

@@ -12,9 +12,9 @@ pytest.importorskip("sb3_contrib")
 
 from wasteland.agents.base import make_agent  # noqa: E402
 from wasteland.bestiary.models import Placement, Scenario, Side  # noqa: E402
-from wasteland.envs.encoding import Encoder  # noqa: E402
+from wasteland.observe.encoding import Encoder  # noqa: E402
 from wasteland.rules.errors import WastelandError  # noqa: E402
-from wasteland.rules.protocol import get_ruleset  # noqa: E402
+from wasteland.rules.rulesets import get_ruleset  # noqa: E402
 from wasteland.training.belief import last_seen  # noqa: E402
 from wasteland.training.config import load_config  # noqa: E402
 from wasteland.training.expert import label  # noqa: E402

@@ -313,7 +313,7 @@ def test_a_relative_teacher_file_is_found_in_the_working_folder_then_the_configs
 
 
 def test_side_sight_is_in_the_hash_only_when_set_and_always_in_the_manifest():
-    """`sight: side` (envs/encoding.py SIGHTS) is a new field: a config without it keeps
+    """`sight: side` (observe/encoding.py SIGHTS) is a new field: a config without it keeps
     its hash, so the shipped manifests still match; set, it reaches the league env and
     the policy's manifest with its own observation hash. The manifest says `sight`
     either way (issue 42: "own" too)."""

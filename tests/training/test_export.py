@@ -14,7 +14,7 @@ pytest.importorskip("sb3_contrib")
 
 from wasteland.agents.base import View  # noqa: E402
 from wasteland.agents.policy import PolicyAgent, load_policy  # noqa: E402
-from wasteland.envs.encoding import Encoder, to_table  # noqa: E402
+from wasteland.observe.encoding import Encoder, to_table  # noqa: E402
 from wasteland.rules.actions import ACTION_INDEX  # noqa: E402
 from wasteland.training.config import load_config  # noqa: E402
 

@@ -14,11 +14,11 @@ from wasteland.agents.base import View
 from wasteland.agents.packets import PacketAgent
 from wasteland.agents.policy import PolicyAgent
 from wasteland.bestiary.loader import load_scenario
-from wasteland.cli.words import plainly
-from wasteland.envs import fog
-from wasteland.envs.encoding import Encoder, ego_ids
+from wasteland.observe import fog
+from wasteland.observe.encoding import Encoder, ego_ids
 from wasteland.rules.actions import ACTION_INDEX, GOTO
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
+from wasteland.rules.words import plainly
 
 from .kit import random_policy
 
@@ -41,11 +41,11 @@ def play(scenario, ruleset, agent, seed, max_decisions=3000, also=None):
         view = View(b, R, dec, R.legal_ids(b))
         if also is not None:
             also(view)
-        known = fog.legal_ids(R, b, view.me.slot)  # what a policy picks from (envs/fog.py)
+        known = fog.legal_ids(R, b, view.me.slot)  # what a policy picks from (observe/fog.py)
         action = agent.act(view)
         out.append((view.me.creature.id, view.me.slot, known, action,
                     agent.last_reason, plainly(b, action, view.me.slot)))
-        if action.kind == GOTO:  # a move aimed at an enemy out of sight (envs/fog.py):
+        if action.kind == GOTO:  # a move aimed at an enemy out of sight (observe/fog.py):
             assert agent.intent.kind in fog.MOVES  # the goto where it ends, checked below
         else:
             assert ACTION_INDEX[action] in view.legal_ids, agent.last_reason

@@ -14,7 +14,7 @@ import pytest
 from tests.pipes import fifo, unblocked
 from wasteland import limits
 from wasteland.agents.policy import MAX_POLICY_VALUES, action_hash, load_policy
-from wasteland.envs.encoding import OBS_SIZE
+from wasteland.observe.encoding import OBS_SIZE
 from wasteland.rules.actions import N_ACTIONS
 from wasteland.rules.errors import WastelandError
 from wasteland.training.export import write_policy

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from wasteland.agents.policy import FORMAT, load_policy
-from wasteland.envs.encoding import OBS_SIZE
+from wasteland.observe.encoding import OBS_SIZE
 from wasteland.rules.errors import WastelandError
 from wasteland.training.export import write_policy
 

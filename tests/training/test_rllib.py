@@ -15,7 +15,7 @@ pytest.importorskip("ray.rllib")
 pytest.importorskip("torch")
 
 from wasteland.agents.policy import load_policy  # noqa: E402
-from wasteland.envs.encoding import to_table  # noqa: E402
+from wasteland.observe.encoding import to_table  # noqa: E402
 from wasteland.rules.actions import ACTION_TABLE  # noqa: E402
 from wasteland.training.config import load_config  # noqa: E402
 from wasteland.training.rllib_env import RLlibCombat, module_of, seats_of  # noqa: E402
@@ -67,7 +67,7 @@ def test_seats_are_named_by_side_kind_and_number_and_map_to_their_kinds_module()
 
 
 def test_the_observation_carries_rllibs_mask_key_and_the_mask_is_what_the_decider_knows():
-    from wasteland.envs import fog
+    from wasteland.observe import fog
 
     env = env_of("super_mutant_f2d20", ["arenas.share=0"])
     obs, _ = env.reset(seed=3)
@@ -77,7 +77,7 @@ def test_the_observation_carries_rllibs_mask_key_and_the_mask_is_what_the_decide
     b, R, inner = env.env.battle, env.env.ruleset, env.env
     legal = {to_table(i, inner.order()) for i in np.flatnonzero(o["action_mask"])}
     me = inner._decision.combatant
-    # the ruleset's legal actions judged on the board as the decider knows it (envs/fog.py)
+    # the ruleset's legal actions judged on the board as the decider knows it (observe/fog.py)
     assert legal == set(fog.mask(R, b, me, inner.sight == "side")[0])
     assert env.possible_agents[0] == "0/super_mutant/0"
 
@@ -233,7 +233,7 @@ def test_the_exported_policy_plays_through_policy_agents(rllib_run, capsys, monk
     # and its radscorpions were played by the network, not by the packet fallback
     from wasteland.agents.base import make_agent, view_of
     from wasteland.bestiary.loader import load_scenario
-    from wasteland.rules.protocol import get_ruleset
+    from wasteland.rules.rulesets import get_ruleset
 
     R = get_ruleset("pnp")
     b = R.new_battle(load_scenario("vault_corridor"), 3)

@@ -14,9 +14,9 @@ import pytest
 from wasteland.agents.packets.odds import damage_per_hit
 from wasteland.cli.orders import set_rule
 from wasteland.cli.play import begin
-from wasteland.cli.words import plain_move
 from wasteland.rules.f2d20.dice import EXTRA_DICE_COST
 from wasteland.rules.pnp.odds import hit_chance as pnp_hit
+from wasteland.rules.words import plain_move
 from wasteland.tui.app import PlayApp
 from wasteland.tui.game import ScreenGame
 from wasteland.tui.mapview import MapView, cell_of, render_map

@@ -14,7 +14,7 @@ from textual.widget import Widget
 
 from wasteland.cli.play import begin
 from wasteland.rules.events import round_name
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.tui.app import PlayApp
 from wasteland.tui.game import ScreenGame
 from wasteland.tui.layout import LOG_MIN, plan

@@ -10,7 +10,7 @@ import pytest
 from wasteland.cli.play import GameSetup, begin, start
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import DEAD, UNCONSCIOUS
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.tui.choices import EXPLAIN, choices, group_of, grouped
 from wasteland.tui.mapview import cell_of, condition, legend, render_map
 

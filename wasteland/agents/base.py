@@ -47,7 +47,7 @@ class Agent(Protocol):
 
 def intent_of(agent: object, action: Action) -> Action:
     """The table action behind ``action``: an agent deciding on what its combatant knows
-    (a policy: envs/fog.py) answers a move aimed at an enemy out of sight with a `goto`
+    (a policy: observe/fog.py) answers a move aimed at an enemy out of sight with a `goto`
     of where that move ends in its belief, and keeps the move it chose as ``intent``.
     Whatever speaks in action ids (the envs, which resolve the same way themselves, and
     the agent protocol) sends that."""

@@ -73,7 +73,7 @@ class Guide:
 
     def _encoder(self, view: View) -> Any:
         if self._battle is not view.battle:
-            from wasteland.envs.encoding import Encoder
+            from wasteland.observe.encoding import Encoder
 
             self._enc = Encoder(view.battle, view.ruleset)
             self._battle = view.battle
@@ -82,7 +82,7 @@ class Guide:
     def _logits(self, view: View, p: Policy) -> tuple[np.ndarray, list[int], list[int]]:
         """The policy's logits of ``view``'s legal actions, those actions in the policy's
         own (egocentric) numbering, and the observation's order of combatants."""
-        from wasteland.envs.encoding import ego_ids
+        from wasteland.observe.encoding import ego_ids
 
         enc = self._encoder(view)
         enc.side_sight = p.sight == "side"
@@ -98,7 +98,7 @@ class Guide:
     def ranked(self, view: View, p: Policy) -> list[tuple[int, float]]:
         """``view``'s legal actions as (action id, probability), most likely first (ties in
         the order the policy agent breaks them, so ``best`` is the first)."""
-        from wasteland.envs.encoding import to_table
+        from wasteland.observe.encoding import to_table
 
         z, legal, order = self._logits(view, p)
         z = np.exp(z - z.max())
@@ -114,7 +114,7 @@ class Guide:
     def best(self, view: View, p: Policy) -> int:
         """The id of the policy's most likely legal action (``ranked(...)[0][0]``, without
         the probabilities: a continuation asks this at every decision)."""
-        from wasteland.envs.encoding import to_table
+        from wasteland.observe.encoding import to_table
 
         z, legal, order = self._logits(view, p)
         t = to_table(legal[int(np.argmax(z))], order)
@@ -142,7 +142,7 @@ class GuidedAgent:
             self.last_reason = f"packet: {self.packet.last_reason}"
             return action
         action = ACTION_TABLE[self.guide.best(view, p)]
-        from wasteland.cli.words import plainly
+        from wasteland.rules.words import plainly
 
         self.last_reason = (f"policy {policy_words(p.name)}: "
                             f"{plainly(view.battle, action, view.me.slot)}")

@@ -40,7 +40,7 @@ def by_side(b: Battle, agents: Sequence[Agent | None]) -> list[Agent | None]:
 
 def checked(rs: Ruleset) -> Take:
     """An ``apply`` hook for `play` that has the ruleset check each action first (a goto
-    an agent worked out on stale knowledge, envs/fog.py, is checked against the board)."""
+    an agent worked out on stale knowledge, observe/fog.py, is checked against the board)."""
     def apply(view: View, agent: Agent, action: Action) -> None:
         rs.apply(view.battle, action)
     return apply

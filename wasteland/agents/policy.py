@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from wasteland.limits import ID_PATTERN, ID_RULE, load_json, read_text
+from wasteland.policies import shipped_names
 from wasteland.rules.actions import ACTION_TABLE, Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import WastelandError, clip
@@ -66,9 +67,9 @@ def check_version(manifest: dict[str, Any], fail: Callable[[str], WastelandError
 
 def observation_hash(sight: str = "own") -> str:
     """A hash of what the observation means: every feature's name, the block order, and
-    what a combatant knows of its enemies when it is not "own" sight (envs/encoding.py,
+    what a combatant knows of its enemies when it is not "own" sight (observe/encoding.py,
     ``SIGHTS``; the policies of own sight kept their hash when side sight was added)."""
-    from wasteland.envs.encoding import ORDER_RULE, feature_names
+    from wasteland.observe.encoding import ORDER_RULE, feature_names
 
     text = "\n".join(feature_names()) + "\norder: " + ORDER_RULE
     if sight != "own":
@@ -105,7 +106,7 @@ class Policy:
 
     @property
     def sight(self) -> str:
-        """What its combatants know of their enemies (envs/encoding.py, ``SIGHTS``)."""
+        """What its combatants know of their enemies (observe/encoding.py, ``SIGHTS``)."""
         return str(self.manifest.get("sight", "own"))
 
     def training(self) -> dict[str, Any]:
@@ -162,18 +163,9 @@ def manifest_count(value: Any) -> float:
     return value if ok else 0
 
 
-def shipped_names() -> list[str]:
-    """The policies that ship in the package."""
-    try:
-        root = resources.files(SHIPPED)
-    except ModuleNotFoundError:
-        return []
-    return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".json"))
-
-
 def family(name: str) -> list[str]:
     """The shipped policies NAME_<ruleset> that ``policy:NAME`` stands for."""
-    from wasteland.rules.protocol import RULESETS
+    from wasteland.rules.names import RULESETS
 
     have = set(shipped_names())
     return [f"{name}_{r}" for r in RULESETS if f"{name}_{r}" in have]
@@ -211,8 +203,8 @@ def read_manifest(js: Path, name: str) -> dict[str, Any]:
     field otherwise. Read as a regular file under the manifest cap, as JSON under the
     depth and number caps (limits.load_json); the tables that only describe the training
     (config, training, steps) are read where they are listed, leniently."""
-    from wasteland.envs.encoding import SIGHTS
-    from wasteland.rules.protocol import RULESETS
+    from wasteland.observe.encoding import SIGHTS
+    from wasteland.rules.names import RULESETS
 
     def fail(message: str) -> WastelandError:
         return WastelandError(f"policy {name}: {message}")
@@ -301,7 +293,7 @@ def load_policy(name_or_path: str | Path, check: bool = True) -> Policy:
     missing, unreadable, oversized or mismatched file. Only the arrays the manifest's
     layers name are read, each only once its header's dtype and shape fit the layer
     before it (limits in docs/limits.md)."""
-    from wasteland.envs.encoding import OBS_SIZE
+    from wasteland.observe.encoding import OBS_SIZE
     from wasteland.rules.actions import N_ACTIONS
 
     from .npz import Archive
@@ -392,7 +384,7 @@ class PolicyAgent:
         matter, and stays."""
         if ruleset in self.by_ruleset:
             return None
-        from wasteland.rules.protocol import RULESETS
+        from wasteland.rules.names import RULESETS
 
         have = [r for r in RULESETS if r in self.by_ruleset]
         text = (f"{self.name} was trained for {', '.join(have)}, not {ruleset} (the packet "
@@ -405,7 +397,7 @@ class PolicyAgent:
 
     def _encoder(self, view: View) -> Any:
         if self._battle is not view.battle or self._enc is None:
-            from wasteland.envs.encoding import Encoder
+            from wasteland.observe.encoding import Encoder
 
             self._enc = Encoder(view.battle, view.ruleset)
             self._battle = view.battle
@@ -428,8 +420,8 @@ class PolicyAgent:
             self.last_reason = (f"packet ({policy_words(p.name)} {why}): "
                                 f"{self.fallback.last_reason}")
             return action
-        from wasteland.envs import fog
-        from wasteland.envs.encoding import ego_ids, to_table
+        from wasteland.observe import fog
+        from wasteland.observe.encoding import ego_ids, to_table
 
         enc = self._encoder(view)
         enc.side_sight = p.sight == "side"  # its policies may differ (one per ruleset)
@@ -457,7 +449,7 @@ class PolicyAgent:
             table = to_table(legal[k], order)
             assert table is not None
             action = self.intent = ACTION_TABLE[table]
-            if unseen:  # acting on what it knows (envs/fog.py): a stale move is a goto
+            if unseen:  # acting on what it knows (observe/fog.py): a stale move is a goto
                 got = fog.resolve(view.ruleset, b, me.slot, table, enc.side_sight)
                 if got is None and len(legal) > 1:  # refused: someone unseen in the way
                     legal = [i for i in legal if i != legal[k]]
@@ -465,7 +457,7 @@ class PolicyAgent:
                 action = got or action
             break
         prob = float(probs[k])
-        from wasteland.cli.words import plainly
+        from wasteland.rules.words import plainly
 
         self.last_reason = (f"policy {policy_words(p.name)}: "
                             f"{plainly(view.battle, action, me.slot)}, "

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from wasteland.envs import text
+from wasteland.observe import text
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.protocol import Decision, Ruleset

@@ -40,6 +40,7 @@ from wasteland.rules.protocol import Ruleset
 
 from .base import View
 from .loop import play
+from .standing import features
 
 if TYPE_CHECKING:
     from .guide import Guide
@@ -215,33 +216,6 @@ def parse_budget(name: str) -> Budget:
                                  f"got {text.strip()[:20]!r}")
         values[key] = value
     return Budget(**values, given=frozenset(values))
-
-
-FEATURES: Final = ("my HP share", "their HP share", "my share standing",
-                   "their share standing", "HP share difference x rounds left",
-                   "share of rounds left")
-
-
-def features(b: Battle, side: int) -> tuple[float, ...]:
-    """What the value weighs, for ``side`` (FEATURES): the shares of HP and of combatants
-    each camp keeps standing (a downed or dead combatant keeps none), and the HP share
-    difference scaled by the share of rounds left (a lead counts for less as the round
-    limit, a draw, nears)."""
-    mine = theirs = mine_max = theirs_max = 0
-    up = up_max = down = down_max = 0
-    for c in b.combatants:
-        active = c.status == ACTIVE
-        hp = max(c.hp, 0) if active else 0
-        if c.side == side:
-            mine, mine_max = mine + hp, mine_max + c.max_hp
-            up, up_max = up + active, up_max + 1
-        else:
-            theirs, theirs_max = theirs + hp, theirs_max + c.max_hp
-            down, down_max = down + active, down_max + 1
-    a, t = mine / max(mine_max, 1), theirs / max(theirs_max, 1)
-    limit = int(b.extra.get("max_rounds") or 0)
-    left = max(0.0, 1 - b.round / limit) if limit else 1.0
-    return (a, t, up / max(up_max, 1), down / max(down_max, 1), (a - t) * left, left)
 
 
 def value(b: Battle, side: int) -> float:
@@ -727,9 +701,9 @@ def _margin(d: float, se: float, n: int) -> str:
 
 
 def _words(b: Battle, a: Action, me: int) -> str:
-    """An action as a GM reads it (cli/words.py): "take out a stimpak", not its
+    """An action as a GM reads it (rules/words.py): "take out a stimpak", not its
     notation "draw_chem stimpak"."""
-    from wasteland.cli.words import plainly
+    from wasteland.rules.words import plainly
 
     return plainly(b, a, me)
 

@@ -19,7 +19,7 @@ from wasteland.rules import saves
 from wasteland.rules.actions import ACTION_INDEX, parse_action
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import WastelandError
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 from . import protocol as P
 from .base import Agent, check_ruleset, intent_of, make_agent, view_of

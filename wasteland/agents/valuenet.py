@@ -2,7 +2,7 @@
 
 The logistic value of agents/search.py sees only shares of HP and of combatants standing
 and the rounds left. This one sees what the observation encoder sees of each standing
-combatant (envs/encoding.py, ``full``: the true state, as a fork holds it): its own
+combatant (observe/encoding.py, ``full``: the true state, as a fork holds it): its own
 condition, weapon, ammunition, AP, cover and height, its conditions and stat block, and
 how it stands against the nearest enemy and the most dangerous one (reach, line of sight,
 chances and damage both ways). Those rows are pooled per camp (mean and max over the
@@ -88,7 +88,7 @@ def feature_hash() -> str:
 
 
 def _indices() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int, int, int]:
-    from wasteland.envs.encoding import GLOBAL_FEATURES, SLOT_FEATURES
+    from wasteland.observe.encoding import GLOBAL_FEATURES, SLOT_FEATURES
 
     g = np.array([GLOBAL_FEATURES.index(f) for f in OWN])
     s = np.array([SLOT_FEATURES.index(f) for f in SELF_BLOCK])
@@ -105,7 +105,7 @@ def rows(b: Battle, enc: Any = None) -> tuple[np.ndarray, list[int]]:
     """One ROW per standing combatant (and its side), from its observation of the whole
     battle as it is (``Encoder.observe(full=True)``: a value judges the true state of a
     fork, as the fork's own dice do). Reads the battle, never changes it."""
-    from wasteland.envs.encoding import MAX_COMBATANTS, B, Encoder, G
+    from wasteland.observe.encoding import MAX_COMBATANTS, B, Encoder, G
 
     if not _IDX:
         _IDX.extend(_indices())
@@ -134,7 +134,7 @@ def assemble(b: Battle, side: int, table: np.ndarray, sides: list[int],
              decision: Any = None) -> np.ndarray:
     """The network's input for ``side`` from ``rows``: each camp's rows pooled (mean,
     max; zeros for a camp with none standing), then SCALARS."""
-    from .search import features
+    from .standing import features
 
     mine = np.array([s == side for s in sides], dtype=bool)
     parts = []
@@ -145,7 +145,7 @@ def assemble(b: Battle, side: int, table: np.ndarray, sides: list[int],
             parts += [np.zeros(len(ROW), np.float32)] * 2
     cs = b.combatants
     if decision is None and not b.over:
-        from wasteland.rules.protocol import get_ruleset
+        from wasteland.rules.rulesets import get_ruleset
 
         decision = get_ruleset(b.ruleset).decider(b)
     who = cs[decision.combatant].side if decision is not None else -1
@@ -226,7 +226,7 @@ def _paths(ruleset: str, folder: str | Path | None) -> tuple[Path, Path]:
 def load_value(ruleset: str, folder: str | Path | None = None) -> ValueNet:
     """The learned value for ``ruleset`` (wasteland/values/<ruleset>.npz + .json, or from
     ``folder``); one line naming what is wrong with a missing or mismatched file."""
-    from wasteland.rules.protocol import RULESETS
+    from wasteland.rules.names import RULESETS
 
     from .npz import Archive
 

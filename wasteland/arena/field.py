@@ -95,7 +95,7 @@ def scenarios(text: str | None) -> tuple[Scenario, ...]:
 
 
 def rulesets(text: str | None) -> tuple[str, ...]:
-    from wasteland.rules.protocol import RULESETS
+    from wasteland.rules.names import RULESETS
 
     names = names_in(text, "--rulesets") or list(RULESETS)
     for r in names:
@@ -142,7 +142,7 @@ def make_field(agents: str | None, scenario_text: str | None, ruleset_text: str 
     ruleset, so a scenario a ruleset cannot fight is refused before the first game. With
     ``suite`` (all or a family) the scenarios are the seat suite's, each under its own
     ruleset."""
-    from wasteland.rules.protocol import get_ruleset
+    from wasteland.rules.rulesets import get_ruleset
 
     check_numbers(n, seed, jobs)
     rs_names = rulesets(ruleset_text)

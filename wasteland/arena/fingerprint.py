@@ -22,7 +22,7 @@ AGENT_SOURCES: dict[str, tuple[str, ...]] = {
     "packet": ("agents/packets",),
 }
 # a policy plays its own creatures with its weights, the rest with the packet
-POLICY_SOURCES = ("agents/policy.py", "envs/encoding.py", "agents/packets")
+POLICY_SOURCES = ("agents/policy.py", "observe/encoding.py", "agents/packets")
 # what every fight runs on: the rules, the bestiary's creatures and gear, the fast path
 ENGINE_SOURCES = ("rules", "bestiary", "agents/base.py", "agents/loop.py", "sim/fight.py",
                   "limits.py")

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from wasteland.limits import MAX_FIGHTS
 from wasteland.rules.actions import MAX_COMBATANTS
 from wasteland.rules.errors import WastelandError
+from wasteland.rules.names import RulesetName
 
 if TYPE_CHECKING:
     from wasteland.bestiary.models import Scenario
@@ -42,7 +43,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "raiders": ("raider",),
     "ghouls": ("feral_ghoul", "glowing_one"),
 }
-RULESETS = ("pnp", "simple", "f2d20")
+RULESETS = ("pnp", "simple", "f2d20")  # the suite's order (its tuner walks it); the names: rules/names.py
 SEAT_KINDS = ("built-in", "held-out", "mirror")
 BAND = (0.35, 0.65)  # a seat with a bar has its packet rate in here
 FIRST = 100  # the stored exact count: wins over seeds 0 .. FIRST - 1
@@ -69,7 +70,7 @@ class PacketRecord(_Strict):
 class SeatEntry(_Strict):
     id: StrictStr
     family: StrictStr
-    ruleset: Literal["pnp", "simple", "f2d20"]
+    ruleset: RulesetName
     kind: Literal["built-in", "held-out", "mirror"]
     map: StrictStr = Field(description="the map's name")
     base: StrictStr = Field(description="where the map came from: a built-in scenario's "

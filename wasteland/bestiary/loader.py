@@ -20,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from wasteland.limits import check_yaml, read_file
 from wasteland.rules.errors import WastelandError, did_you_mean
+from wasteland.rules.names import RULESETS
 
 from .models import AIPacket, Armor, Creature, Item, Scenario, Weapon
 
@@ -144,7 +145,7 @@ class Bestiary:
                 f"{', '.join(sorted(self.creatures))}"
             ) from None
 
-    def check(self, rulesets: tuple[str, ...] = ("pnp", "f2d20", "simple")) -> None:
+    def check(self, rulesets: tuple[str, ...] = RULESETS) -> None:
         """Cross-references: weapons, armor, ammunition and items named by creatures, in
         every ruleset's stat block (or those of ``rulesets``: a save holds what its own
         ruleset's blocks name); a weapon named by an f2d20 or simple block needs that
@@ -153,7 +154,7 @@ class Bestiary:
         for problem in self.problems(rulesets):
             raise BestiaryError(problem)
 
-    def problems(self, rulesets: tuple[str, ...] = ("pnp", "f2d20", "simple")
+    def problems(self, rulesets: tuple[str, ...] = RULESETS
                  ) -> Iterator[str]:
         """Each broken cross-reference (see check) as a one-line message."""
         ammo_types = {w.ammo for w in self.weapons.values() if w.ammo}
@@ -368,7 +369,7 @@ def resolve_agents(s: Scenario, path: Path) -> Scenario:
                                     f"{AGENT_CHOICES}")
             sides[i] = side.model_copy(update={"agent": f"policy:{stem.with_suffix('.npz')}"})
         else:
-            from wasteland.agents.policy import shipped_names
+            from wasteland.policies import shipped_names
 
             if name not in shipped_names():
                 raise BestiaryError(

@@ -14,7 +14,8 @@ from wasteland.rules import saves
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import WastelandError
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
+from wasteland.rules.words import plainly
 
 from .session import (
     agent_record,
@@ -23,7 +24,6 @@ from .session import (
     restore_agent,
     rng_snapshot,
 )
-from .words import plainly
 
 
 @dataclass

@@ -23,9 +23,11 @@ from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import SaveError, WastelandError, clip
 from wasteland.rules.events import Event
-from wasteland.rules.protocol import Decision, Ruleset, get_ruleset
+from wasteland.rules.protocol import Decision, Ruleset
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.rules.textmap import render_text
 from wasteland.rules.turnorder import order_lines
+from wasteland.rules.words import coded, entry, explain, kind_name, label, plain_move, plainly
 
 from .dice_ahead import DiceLine, Roll, foresee, play_out, split_dice, windows_of
 from .dice_prompts import Quit, RollAsk, ask_faces
@@ -46,7 +48,6 @@ from .phases import header, headers_since, phase_of
 from .prompt import ChoiceError, choose, echoes, match
 from .session import agent_record, choose_save_path, restore_agent, rng_snapshot
 from .thinking import LineStatus, Thinking, level_of, listening
-from .words import coded, entry, explain, kind_name, label, plain_move, plainly
 
 HELP = ("Type the number of an action, or the action itself (words may be shortened: "
         "'att rad he'), or its plain words ('pistol whip rad'), or goto X Y to move to a square "

@@ -36,6 +36,7 @@ from wasteland.rules.edits import apply_edit
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.newcomers import join
 from wasteland.rules.savefile import check_writable
+from wasteland.rules.words import plainly
 
 from .dice_prompts import Quit, TakeBack, ask_faces
 from .game import WINDOWS, Game
@@ -43,7 +44,6 @@ from .orders import Answer
 from .prompt import ChoiceError
 from .session import restore_agent
 from .thinking import level_of, listening
-from .words import plainly
 
 if TYPE_CHECKING:
     from .play import GameSetup

@@ -18,7 +18,7 @@ import typer.core
 from wasteland.cli.flags import command
 from wasteland.cli.options import AGENT_NAMES, lowered
 from wasteland.rules.errors import WastelandError, did_you_mean, one_line
-from wasteland.rules.protocol import RULESETS
+from wasteland.rules.names import RULESETS
 
 
 class WholeLines(typer.core.TyperGroup):

@@ -12,10 +12,10 @@ from __future__ import annotations
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.protocol import Ruleset
+from wasteland.rules.words import entry
 
 from .chances import EXTRA_KINDS, extra_chances
 from .orders import ATTACKS, aims_first, rules_line
-from .words import entry
 
 # the kinds whose hit chance the rulesets can state from where everyone stands now
 AIMED = ("attack", "vats", "called", "aimed", "charge")

@@ -155,7 +155,7 @@ class Answer:
     def said(self, b: Battle, actor: int) -> str:
         """The answer as a line tells it: its action in plain words where the notation
         reads as code (words.plainly), the extras as typed."""
-        from .words import plainly
+        from wasteland.rules.words import plainly
 
         notation = self.action.text(b.ids, actor)
         return self.text(b.ids, actor).replace(notation, plainly(b, self.action, actor), 1)

@@ -27,7 +27,7 @@ from wasteland.bestiary.models import Scenario
 from wasteland.rules import saves
 from wasteland.rules.battle import Battle, DiceHook
 from wasteland.rules.errors import clip
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.rules.savefile import check_writable
 
 from .dice_prompts import Quit, setup_dice
@@ -65,7 +65,7 @@ def begin(command: str, options: dict[str, Any], resume: Path | None,
             b.session["humans"] = b.session.get("humans") or [0]
         b.session["command"] = command
         return b
-    from .encounter import encounter
+    from wasteland.sim.encounter import encounter
 
     # every option is recorded, those not given as None, so that a resume can tell; the
     # seed drawn without --seed too, so that the save replays these dice

@@ -19,9 +19,9 @@ from wasteland.rules.errors import NotationError, clip
 from wasteland.rules.goto import sprinting as goto_sprinting
 from wasteland.rules.goto import xy as goto_xy
 from wasteland.rules.protocol import Ruleset
+from wasteland.rules.words import coded
 
 from .menu import destinations
-from .words import coded
 
 
 class ChoiceError(ValueError):

@@ -21,7 +21,7 @@ import typer
 
 from wasteland.cli.flags import command, given
 from wasteland.cli.options import AGENT_NAMES, lowered
-from wasteland.rules.protocol import RULESETS
+from wasteland.rules.names import RULESETS
 from wasteland.sim.request import DEFAULT_FIGHTS, SimRequest
 
 

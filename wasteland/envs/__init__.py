@@ -1,6 +1,5 @@
-"""The PettingZoo AEC env (combat_v0), the Gymnasium single-agent env, and the encoding of
-battles as observation vectors and action masks. Nothing else in Wasteland knows about
-vectors.
+"""The PettingZoo AEC env (combat_v0), the Gymnasium single-agent env and the batched one.
+The observation they hand out is encoded by wasteland/observe, below them and the agents.
 
 Importing this package registers the Gymnasium id ``Wasteland/Combat-v0`` (the
 single-agent env; ``gymnasium.make_vec`` on it returns the batched env) and the benchmark

@@ -35,10 +35,10 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from wasteland.observe.encoding import OBS_SIZE, observation_box
 from wasteland.rules.actions import N_ACTIONS
 from wasteland.rules.errors import WastelandError
 
-from .encoding import OBS_SIZE, observation_box
 from .errors import EnvArgumentTypeError
 
 EnvFn = Callable[[], Any]

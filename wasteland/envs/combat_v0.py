@@ -40,7 +40,7 @@ for agent in env.agent_iter():
 ``env(ruleset="pnp", scenario="vault_corridor", render_mode=None, max_rounds=None,
 max_cycles=None, reward_shaping=0.0, illegal_action="end", bestiary=None, sight="own")``
 
-* `ruleset`: a registered ruleset name (`wasteland.rules.protocol.RULESETS`) or a Ruleset.
+* `ruleset`: a registered ruleset name (`wasteland.rules.names.RULESETS`) or a Ruleset.
 * `scenario`: a built-in scenario name (`wasteland.bestiary.loader.scenario_names()`), a
   path to a scenario file, or a loaded `Scenario`.
 * `max_rounds`: overrides the scenario's round limit; the battle is a draw after it.
@@ -81,7 +81,7 @@ rewards arrive with their side's) and are never selected.
 A dict with the usual `"observation"` and `"action_mask"`; the spaces are the same for
 every agent, scenario and ruleset, so one policy can drive any combatant.
 
-`observation` is egocentric (`wasteland.envs.encoding`, `feature_names()` names each
+`observation` is egocentric (`wasteland.observe.encoding`, `feature_names()` names each
 position; version 1, 679 floats). It holds what the combatant could know at the table,
 no more:
 
@@ -136,7 +136,7 @@ zeros.
 `action_mask` is the ruleset's `legal_ids` for the deciding agent (in the egocentric ids
 below) on the board as that agent knows it, and all zeros for every other agent (and for
 everybody once the battle is over). When the agent sees every standing enemy that is the
-true battle's `legal_ids`, unchanged. Otherwise (`wasteland.envs.fog`, the reading in
+true battle's `legal_ids`, unchanged. Otherwise (`wasteland.observe.fog`, the reading in
 docs/rules/sight.md) each enemy out of its sight (its side's, with `sight="side"`) counts
 as standing where the agent last saw it, or not at all when never seen or when that
 square is in view and empty, so moving or hurting an enemy it cannot see changes neither
@@ -163,7 +163,7 @@ every scenario and ruleset: `end`, `reload`, `ready`, `cover`, `draw N`,
 `attack2 T`, `whip T`, `stimpak T`, and the 2d20 intents. `T` is egocentric: the
 combatant of observation block `T` (0 is the agent itself, 1 the nearest other, ...),
 so what a policy learns does not depend on slot numbers. `env.action_text(a)` names an
-id's target by combatant id; `wasteland.envs.encoding.to_table(a, env.order())` gives
+id's target by combatant id; `wasteland.observe.encoding.to_table(a, env.order())` gives
 the ruleset's table id.
 
 ## Rewards
@@ -234,14 +234,8 @@ from wasteland.agents.base import View
 from wasteland.agents.loop import play
 from wasteland.bestiary.loader import Bestiary, load_scenario
 from wasteland.bestiary.models import Scenario
-from wasteland.rules.actions import ACTION_TABLE, N_ACTIONS, Action
-from wasteland.rules.battle import ACTIVE, Battle
-from wasteland.rules.errors import IllegalActionError, WastelandError
-from wasteland.rules.protocol import Decision, Ruleset, get_ruleset
-from wasteland.rules.textmap import render_text
-
-from . import fog
-from .encoding import (
+from wasteland.observe import fog
+from wasteland.observe.encoding import (
     SIGHTS,
     Encoder,
     ego_ids,
@@ -251,6 +245,13 @@ from .encoding import (
     observation_box,
     to_table,
 )
+from wasteland.rules.actions import ACTION_TABLE, N_ACTIONS, Action
+from wasteland.rules.battle import ACTIVE, Battle
+from wasteland.rules.errors import IllegalActionError, WastelandError
+from wasteland.rules.protocol import Decision, Ruleset
+from wasteland.rules.rulesets import get_ruleset
+from wasteland.rules.textmap import render_text
+
 from .errors import ActionIdError, EnvArgumentTypeError, ResetNeededError, UnknownAgentError
 from .frame import frame
 

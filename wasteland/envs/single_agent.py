@@ -65,12 +65,22 @@ from gymnasium import spaces
 from wasteland.agents.base import Agent, View, make_agent
 from wasteland.agents.loop import play
 from wasteland.bestiary.models import Scenario
+from wasteland.observe import fog
+from wasteland.observe.encoding import (
+    END_ID,
+    Encoder,
+    ego_ids,
+    ego_mask,
+    fallback_id,
+    observation_box,
+    to_ego,
+    to_table,
+)
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, GOTO, N_ACTIONS, Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import IllegalActionError, WastelandError
 from wasteland.rules.protocol import Decision, Ruleset
 
-from . import fog
 from .combat_v0 import (
     RENDER_FPS,
     RENDER_MODES,
@@ -82,16 +92,6 @@ from .combat_v0 import (
     resolve_ruleset,
     resolve_scenario,
     start_battle,
-)
-from .encoding import (
-    END_ID,
-    Encoder,
-    ego_ids,
-    ego_mask,
-    fallback_id,
-    observation_box,
-    to_ego,
-    to_table,
 )
 from .env_options import EnvOptions
 from .errors import EnvArgumentTypeError, ResetNeededError
@@ -345,7 +345,7 @@ class SingleAgentEnv(gymnasium.Env):
         b, legal = view.battle, view.legal_ids  # the GM's NPCs decide on the true battle
         idx = ACTION_INDEX.get(action)
         if idx is None and getattr(action, "kind", None) == GOTO:
-            self.ruleset.apply(b, action)  # a policy's move on stale knowledge (envs/fog.py), checked
+            self.ruleset.apply(b, action)  # a policy's move on stale knowledge (observe/fog.py), checked
             return
         if idx is None or idx not in legal:
             me = view.decision.combatant

@@ -210,6 +210,11 @@ class Battle:
     # who runs the fight and how (saved with it, not part of the game state): the command,
     # its options, the agents' random state; see rules/saves.py
     session: dict[str, Any] = field(default_factory=dict)
+    # the Ruleset object it is fought under (rules/protocol.py), set by the ruleset that
+    # lays it out, so the rules' helpers ask it rather than look its name up in the
+    # registry above them; ``ruleset`` stays the name that saves and logs write. Typed Any:
+    # the protocol names Battle, and this module imports nothing that names it back.
+    rules: Any = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self.ids = [c.id for c in self.combatants]

@@ -25,6 +25,7 @@ def fork(b: Battle, seed: int) -> Battle:
     out = Battle(b.ruleset, b.scenario, b.grid, party, list(b.side_names), b.seed,
                  random.Random(), b.items, keep_log=False)
     out.quiet = True
+    out.rules = b.rules
     state = b.state()
     state["pending_move"] = copy.deepcopy(state["pending_move"])
     out.restore(state)  # every combatant's and the battle's dynamic state, copied (and the

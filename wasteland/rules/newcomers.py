@@ -7,7 +7,7 @@ from wasteland.rules.actions import MAX_COMBATANTS
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.events import Event
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 
 def join(b: Battle, creature: str, at: tuple[int, int], side: int | str,

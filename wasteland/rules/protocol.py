@@ -1,4 +1,5 @@
-"""The Ruleset protocol every rule system implements, and the registry of rulesets."""
+"""The Ruleset protocol every rule system implements (the registry of rulesets by name is
+rules/rulesets.py, which imports them; nothing here does)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import random
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .actions import ACTION_TABLE, Action
-from .errors import WastelandError
 
 if TYPE_CHECKING:
     from wasteland.bestiary.loader import Bestiary
@@ -58,22 +58,3 @@ class Ruleset(Protocol):
 
 def legal_actions(ruleset: Ruleset, battle: Battle) -> list[Action]:
     return [ACTION_TABLE[i] for i in ruleset.legal_ids(battle)]
-
-
-RULESETS = ("pnp", "f2d20", "simple")
-
-
-def get_ruleset(name: str) -> Ruleset:
-    if name == "pnp":
-        from .pnp import PnP
-
-        return PnP()
-    if name == "f2d20":
-        from .f2d20 import F2d20
-
-        return F2d20()
-    if name == "simple":
-        from .simple import Simple
-
-        return Simple()
-    raise WastelandError(f"unknown ruleset {name!r}; available: {', '.join(RULESETS)}")

@@ -30,8 +30,10 @@ from .actions import MAX_COMBATANTS, parse_action
 from .battle import ACTIVE, Battle
 from .edits import apply_edit
 from .errors import SaveError, WastelandError, one_line
-from .protocol import RULESETS, Ruleset, get_ruleset
+from .names import RULESETS
+from .protocol import Ruleset
 from .rollnotes import LEGACY
+from .rulesets import get_ruleset
 from .savefile import write_atomic
 from .savemodel import SaveFile
 from .setup import scenario_ids
@@ -179,10 +181,10 @@ def _check_state(d: SaveFile, scenario: Scenario, where: str) -> None:
         raise SaveError(f"{where}: state.winner: side {st.winner} does not exist")
 
 
-# battle.extra's memory of what each combatant last saw of the others (envs/encoding.py
+# battle.extra's memory of what each combatant last saw of the others (observe/encoding.py
 # writes it at each decision an observation is made for): observations only, never rules
 SIGHTINGS = "sightings"
-# what a combatant shows to anyone who sees it (envs/encoding.py's STATE_FEATURES, which
+# what a combatant shows to anyone who sees it (observe/encoding.py's STATE_FEATURES, which
 # checks that it has this many: the rules cannot import the envs)
 SEEN_FEATURES = 20
 

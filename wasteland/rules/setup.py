@@ -62,6 +62,7 @@ def lay_out(ruleset: MakesCombatants, scenario: Scenario, seed: int, rng: random
                 grid.index(*p.at), side.alert))
     b = Battle(ruleset.name, scenario, grid, combatants, [s.name for s in scenario.sides], seed,
                rng, dict(bestiary.items), keep_log=keep_log)
+    b.rules = ruleset
     # set before the first roll, so a GM's table dice answer the initiative rolls too
     b.dice_hook = dice_hook
     if isinstance(dice_hook, NotedDice):  # it reads what each set-up roll is for

@@ -76,7 +76,7 @@ class Tactics:
         self.max_pool = 0  # the most AP a side's pool holds
         self.unit = "squares"  # what ``distance`` counts
         self.move_unit = "steps"  # what a chosen move's cost counts
-        # kinds an agent deciding on a board it only believes in (envs/fog.py) may pick and
+        # kinds an agent deciding on a board it only believes in (observe/fog.py) may pick and
         # the true battle cannot play when someone unseen is in the way: refused then (any
         # other move so blocked stops short, as the ruleset's walks do)
         self.refusable: frozenset[str] = frozenset()
@@ -289,10 +289,9 @@ _BY_NAME: Final[dict[str, Tactics]] = {}
 
 
 def tactics_of(b: Battle) -> Tactics:
-    """The tactics of the ruleset ``b`` is fought under (the registered one of its name)."""
+    """The tactics of the ruleset ``b`` is fought under, asked of the ruleset object the
+    battle holds once per ruleset name (2d20 builds its answers anew on each ask)."""
     got = _BY_NAME.get(b.ruleset)
     if got is None:
-        from .protocol import get_ruleset
-
-        got = _BY_NAME[b.ruleset] = get_ruleset(b.ruleset).tactics
+        got = _BY_NAME[b.ruleset] = b.rules.tactics
     return got

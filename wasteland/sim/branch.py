@@ -90,7 +90,7 @@ def fight_from(rs: Ruleset, spec: FromSpec, seed: int) -> FightRecord:
 
 def party_side(b: Battle, side: str | None) -> int:
     """--side, else the side the people played in `play` or `gm` (their save says), else 0."""
-    from wasteland.cli.encounter import resolve_side
+    from wasteland.sim.encounter import resolve_side
 
     if side is not None:
         return resolve_side(b.scenario, side)
@@ -104,7 +104,7 @@ def run_from(req: SimRequest, backend: Backend | None,
     import time
 
     from wasteland.rules import saves
-    from wasteland.rules.protocol import get_ruleset
+    from wasteland.rules.rulesets import get_ruleset
 
     from .simulate import fight_all, report_of
 

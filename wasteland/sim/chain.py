@@ -128,8 +128,8 @@ class ChainSpec:
 
 def place_party(spec: ChainSpec, k: int, alive: tuple[str, ...]) -> Scenario:
     from wasteland.bestiary.loader import check_scenario, default_bestiary
-    from wasteland.cli.encounter import place
     from wasteland.rules.grid import grid_for
+    from wasteland.sim.encounter import place
 
     stage = spec.stages[k]
     sc = stage.scenario
@@ -318,9 +318,9 @@ def build_chain(req: SimRequest) -> ChainSpec:
     """The chain ``req`` describes, each stage checked by building its battle with the
     whole party, so that anything wrong is one line before the first fight."""
     from wasteland.bestiary.loader import load_scenario
-    from wasteland.cli.encounter import encounter, resolve_side
     from wasteland.rules.errors import WastelandError
-    from wasteland.rules.protocol import get_ruleset
+    from wasteland.rules.rulesets import get_ruleset
+    from wasteland.sim.encounter import encounter, resolve_side
 
     from .spec import SimSpec, side_agents
 

@@ -44,8 +44,8 @@ def answer(req: SimRequest, progress: Progress | None = None) -> dict[str, Any]:
 def build_spec(req: SimRequest) -> SimSpec:
     """The encounter ``req`` describes, checked by building its first battle, so that
     anything wrong is one line before a single fight."""
-    from wasteland.cli.encounter import encounter
-    from wasteland.rules.protocol import get_ruleset
+    from wasteland.rules.rulesets import get_ruleset
+    from wasteland.sim.encounter import encounter
 
     from .spec import SimSpec, side_agents
 
@@ -71,8 +71,8 @@ def run_encounter(req: SimRequest, backend: Backend | None,
 def run_balance(req: SimRequest, backend: Backend | None,
                 progress: Progress | None = None) -> dict[str, Any]:
     """The enemy counts fought in turn until one is past the target, and the pick."""
-    from wasteland.cli.encounter import creature_ids, encounter
     from wasteland.rules.actions import MAX_COMBATANTS
+    from wasteland.sim.encounter import creature_ids, encounter
 
     from .balance import enemies_text, enemy_lists, search
     from .simulate import fight_all

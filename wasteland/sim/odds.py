@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from wasteland.limits import MAX_SEED
 from wasteland.rules.battle import Battle
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 from .branch import fight_from, from_spec
 from .runner import run

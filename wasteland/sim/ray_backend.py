@@ -26,7 +26,8 @@ from typing import Any, TypeVar
 
 from wasteland import __version__
 from wasteland.rules.errors import WastelandError, one_line
-from wasteland.rules.protocol import Ruleset, get_ruleset
+from wasteland.rules.protocol import Ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 R = TypeVar("R")
 

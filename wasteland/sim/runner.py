@@ -15,7 +15,8 @@ from collections.abc import Callable, Generator
 from typing import Any, Protocol, TypeVar
 
 from wasteland.rules.errors import WastelandError
-from wasteland.rules.protocol import Ruleset, get_ruleset
+from wasteland.rules.protocol import Ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 from .fight import fight
 from .record import FightRecord

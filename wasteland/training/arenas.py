@@ -392,7 +392,7 @@ def packet_fight(scenario: Scenario, ruleset: str, seed: int) -> str | None:
     every side, or None for a draw."""
     from wasteland.agents.base import make_agent
     from wasteland.agents.loop import by_side, checked, play
-    from wasteland.rules.protocol import get_ruleset
+    from wasteland.rules.rulesets import get_ruleset
 
     rs = get_ruleset(ruleset)
     b = rs.new_battle(scenario, seed, keep_log=False)

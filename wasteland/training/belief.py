@@ -1,6 +1,6 @@
 """What a decider could know: its enemies out of sight where it last saw them.
 
-The observation (envs/encoding.py) shows an enemy out of a combatant's line of sight at the
+The observation (observe/encoding.py) shows an enemy out of a combatant's line of sight at the
 square where that combatant last saw it, kept in ``battle.extra["sightings"]``. The packet
 and the search read every enemy's true square. A network taught by them is asked to copy
 choices made on facts it is never shown, and in a dark or walled map it learns an average

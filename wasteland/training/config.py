@@ -28,6 +28,7 @@ from wasteland.bestiary.loader import BestiaryError, looks_like_path, parse_entr
 from wasteland.bestiary.models import Scenario
 from wasteland.limits import MAX_DEPTH, LimitError, check_yaml
 from wasteland.rules.errors import WastelandError, clip
+from wasteland.rules.names import RulesetName
 
 CONFIGS = Path(__file__).parent / "configs"
 OPPONENTS = ("packet", "random", "league")
@@ -170,7 +171,7 @@ class Evaluation(Strict):
 class TrainConfig(Strict):
     id: str = Field(pattern=r"^[a-z0-9_]+$")
     description: str = ""
-    ruleset: Literal["pnp", "f2d20", "simple"]
+    ruleset: RulesetName
     creatures: list[str] = Field(min_length=1, description="the creature kinds it plays")
     scenarios: list[str] = Field(default_factory=list,
                                  description="built-in scenarios or paths mixed with arenas")
@@ -180,7 +181,7 @@ class TrainConfig(Strict):
     sight: Literal["own", "side"] = Field(
         "own", description="what the learner's combatants know of enemies out of their sight: "
         "own, what each has seen; side, what any of its side sees or has seen "
-        "(envs/encoding.py, SIGHTS)")
+        "(observe/encoding.py, SIGHTS)")
     network: list[StrictInt] = Field(default_factory=lambda: [128, 128],
                                              min_length=1, max_length=4)
     activation: Literal["tanh", "relu"] = "tanh"

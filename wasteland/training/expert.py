@@ -24,7 +24,7 @@ import numpy as np
 
 from wasteland.agents.base import View, intent_of, make_agent
 from wasteland.agents.policy import Policy
-from wasteland.envs import fog
+from wasteland.observe import fog
 from wasteland.rules.battle import ACTIVE
 
 from .belief import last_seen
@@ -45,7 +45,7 @@ def _choose(policy: Policy, obs: np.ndarray, mask: np.ndarray, rng: np.random.Ge
 
 def _teach(expert: Any, inner: Any, blind: bool) -> int:
     """The teacher's action as an env id, chosen among the learner's own legal actions
-    (its mask: what is legal on the board as it knows it, envs/fog.py), so every label is
+    (its mask: what is legal on the board as it knows it, observe/fog.py), so every label is
     one the network may play. ``blind``: decided on that board too (an enemy out of sight
     where last seen, one never seen away), or, while it knows of no enemy at all, with
     hidden enemies where last seen (``last_seen``) as before."""

@@ -17,8 +17,8 @@ import numpy as np
 from gymnasium import spaces
 
 from wasteland.bestiary.models import Scenario
-from wasteland.envs.encoding import observation_box
 from wasteland.envs.single_agent import SingleAgentEnv
+from wasteland.observe.encoding import observation_box
 from wasteland.rules.actions import N_ACTIONS
 
 from .config import TrainConfig, training_scenario

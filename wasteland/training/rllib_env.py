@@ -34,7 +34,7 @@ from wasteland.agents.base import Agent, View, intent_of, make_agent
 from wasteland.agents.loop import play
 from wasteland.bestiary.models import Scenario
 from wasteland.envs import combat_v0
-from wasteland.envs.encoding import observation_box, to_ego
+from wasteland.observe.encoding import observation_box, to_ego
 from wasteland.rules.actions import ACTION_INDEX, MAX_COMBATANTS, N_ACTIONS, Action
 
 from .config import TrainConfig, training_scenario

@@ -18,7 +18,7 @@ from typing import Any
 from wasteland.agents.base import Agent, make_agent
 from wasteland.agents.loop import checked, play
 from wasteland.bestiary.models import Scenario
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 from .stats import wilson
 

@@ -47,7 +47,7 @@ from wasteland.agents.valuenet import (
 from wasteland.bestiary.loader import load_scenario, scenario_names
 from wasteland.bestiary.models import Scenario
 from wasteland.rules.battle import Battle
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 HELDOUT = ROOT / "training" / "heldout"
@@ -105,7 +105,7 @@ def play(ruleset: str, scenario: str | Scenario, seed: int, policies: list[Any])
     pick = random.Random(seed * 7 + 3)
     b = rs.new_battle(sc, seed, keep_log=False)
     b.quiet = True
-    from wasteland.envs.encoding import Encoder
+    from wasteland.observe.encoding import Encoder
 
     enc = Encoder(b, rs)
     names, agents = [], []
@@ -394,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "values")
     a = ap.parse_args(argv)
     from wasteland.limits import MAX_FIGHTS, MAX_SEED
-    from wasteland.rules.protocol import RULESETS
+    from wasteland.rules.names import RULESETS
 
     rulesets = [r for r in a.rulesets.split(",") if r]
     unknown = [r for r in rulesets if r not in RULESETS]

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wasteland.agents.packets.odds import damage_per_hit
-from wasteland.cli.words import coded, label
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.protocol import Decision, Ruleset
+from wasteland.rules.words import coded, label
 
 GROUPS = ("move", "attack", "items", "other")
 _GROUP = {

@@ -10,8 +10,7 @@ from wasteland.rules.battle import Battle, Combatant
 
 from .combat import attack_mods
 from .odds import p_3d6_at_least
-from .ruleset import _offhand
-from .stats import PAIR_PENALTY
+from .stats import PAIR_PENALTY, offhand
 
 
 def menu_chances(b: Battle, c: Combatant, a: Action) -> tuple[float, ...] | None:
@@ -28,7 +27,7 @@ def menu_chances(b: Battle, c: Combatant, a: Action) -> tuple[float, ...] | None
         return (p(main, True),)
     if a.kind == "pair" and a.option == "stimpak":
         return (p(main, False, PAIR_PENALTY),)
-    off = _offhand(c)
+    off = offhand(c)
     if off is None:
         return None
     whip = a.kind == "pair"  # pair ... whip: the other gun clubs

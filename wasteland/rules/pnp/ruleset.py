@@ -43,7 +43,7 @@ from wasteland.rules.tactics import Tactics
 from . import movement
 from .combat import can_attack, deal_damage, down, resolve_attack, weapon_dice
 from .odds import hit_chance as odds_hit_chance
-from .stats import PAIR_PENALTY, VATS_COST, can_wield, free_hands, speed
+from .stats import LARGE_ONLY, PAIR_PENALTY, VATS_COST, can_wield, free_hands, offhand, speed
 
 END: Final = ACTION_INDEX[Action("end")]
 RELOAD: Final = ACTION_INDEX[Action("reload")]
@@ -68,8 +68,6 @@ EXTINGUISH: Final = target_ids("extinguish", None)
 FIRST_AID: Final = target_ids("first_aid", None)
 PAIR_STIM: Final = target_ids("pair", "stimpak")
 PAIR_WHIP: Final = target_ids("pair", "whip")
-LARGE_ONLY: Final = {"attack", "vats", "attack2", "whip", "ready", "warmup", "first_aid", "extinguish",
-              "prepare", "pair"}
 REACTION_NAMES: Final = {"opportunity": "attack of opportunity", "unguarded": "unguarded enemy",
                   "readied": "readied attack", "step": "5-ft step",
                   "prepared": "readied action"}
@@ -121,16 +119,6 @@ def _needs_first_aid(t: Combatant) -> bool:
     if t.creature.kind == "robot":
         return False
     return bool(cond.get("bleeding")) or (t.hp < t.max_hp and not cond.get("first_aid"))
-
-
-def _offhand(c: Combatant) -> int | None:
-    """The second one-handed weapon for fighting with two weapons, if any."""
-    if c.weapon.hands != 1:
-        return None
-    for i, w in enumerate(c.weapons):
-        if i != c.active_weapon and w.hands == 1:
-            return i
-    return None
 
 
 @mypyc_attr(serializable=True)
@@ -295,7 +283,7 @@ class PnP:
             ids.append(WARMUP)
         vats = c.creature.pnp.vats
         ap = c.ap
-        off = _offhand(c) if (n_weapons > 1 and not crippled.get("arm", 0)) else None
+        off = offhand(c) if (n_weapons > 1 and not crippled.get("arm", 0)) else None
         pos = c.pos
         occ = b.occupied
         free = g.free_steps(pos, occ) if sp > 0 else 0
@@ -597,7 +585,7 @@ class PnP:
                 if c.status == ACTIVE:
                     self._heal(b, c, c, events)
             else:
-                off = _offhand(c)
+                off = offhand(c)
                 assert off is not None
                 if t.status == ACTIVE and c.status == ACTIVE and can_attack(b, c, t, off, whip=True):
                     resolve_attack(b, c, t, off, None, events, whip=True, extra=pen,
@@ -605,7 +593,7 @@ class PnP:
         elif k == "attack2":
             assert a.target is not None
             t = b.combatants[a.target]
-            off = _offhand(c)
+            off = offhand(c)
             assert off is not None
             pen = [("two weapons", PAIR_PENALTY)]
             resolve_attack(b, c, t, c.active_weapon, None, events, extra=pen)

@@ -52,3 +52,18 @@ def has_round(c: Combatant, slot: int) -> bool:
     w = c.weapons[slot]
     return w.magazine == "none" or (c.weapon_states[slot].loaded > 0
                                     and c.weapon_states[slot].reload_step == 0)
+
+
+# the actions that take a large slot (the ruleset's menus and the tactics' answers read it)
+LARGE_ONLY: Final = {"attack", "vats", "attack2", "whip", "ready", "warmup", "first_aid",
+                     "extinguish", "prepare", "pair"}
+
+
+def offhand(c: Combatant) -> int | None:
+    """The second one-handed weapon for fighting with two weapons, if any."""
+    if c.weapon.hands != 1:
+        return None
+    for i, w in enumerate(c.weapons):
+        if i != c.active_weapon and w.hands == 1:
+            return i
+    return None

@@ -15,8 +15,7 @@ from wasteland.rules.tactics import Tactics, dice_mean, walked_unanswered
 from . import movement
 from .combat import attack_mods, can_attack, threshold
 from .odds import hit_chance, p_3d6_at_least
-from .ruleset import LARGE_ONLY
-from .stats import PAIR_PENALTY, VATS_COST, speed
+from .stats import LARGE_ONLY, PAIR_PENALTY, VATS_COST, speed
 
 # --- what a shot is worth, V.A.T.S. against a plain attack --------------------------------
 HEAD_PER: Final = 4  # a crippled head costs 4 Perception, so 4 off the roll (stats.perception)

@@ -24,7 +24,7 @@ from wasteland.bestiary.loader import load_scenario
 from wasteland.rules import saves
 from wasteland.rules.actions import ACTION_TABLE
 from wasteland.rules.newcomers import join
-from wasteland.rules.protocol import get_ruleset
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.rules.savemodel import MAX_HISTORY
 
 HERE = Path(__file__).resolve().parent

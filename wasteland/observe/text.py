@@ -5,7 +5,8 @@ that reads words rather than vectors.
 The same view feeds the agent protocol (``wasteland.agents.protocol``) and can be used
 directly on ``combat_v0``:
 
-    from wasteland.envs import combat_v0, text
+    from wasteland.envs import combat_v0
+    from wasteland.observe import text
 
     env = combat_v0.env(scenario="duel")
     env.reset(seed=1)
@@ -217,7 +218,7 @@ def describe(battle: Battle, ruleset: Ruleset, d: Decision | None = None,
 
 # --- on the env ---------------------------------------------------------------------------
 # the env's action ids are egocentric: a target is an observation block, the decider's own
-# order of the combatants (envs/encoding.py); these translate to and from them
+# order of the combatants (observe/encoding.py); these translate to and from them
 def _env_parts(env: Any) -> tuple[Any, Battle, Ruleset]:
     inner = getattr(env, "unwrapped", env)
     b = getattr(inner, "battle", None)

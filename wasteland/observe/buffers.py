@@ -62,7 +62,7 @@ def _native() -> Any:
     if wasteland.ENGINE != "compiled":
         return None
     try:
-        return importlib.import_module("wasteland.envs._buffers")
+        return importlib.import_module("wasteland.observe._buffers")
     except ImportError:
         return None
 

@@ -56,7 +56,8 @@ from wasteland.rules.actions import (
     Action,
 )
 from wasteland.rules.battle import ACTIVE, Battle, Combatant
-from wasteland.rules.protocol import Decision, Ruleset, get_ruleset
+from wasteland.rules.protocol import Decision, Ruleset
+from wasteland.rules.rulesets import get_ruleset
 from wasteland.rules.saves import SEEN_FEATURES
 from wasteland.rules.zones import Zones
 
@@ -197,7 +198,7 @@ _F32: Final = np.dtype(np.float32)
 _I8: Final = np.dtype(np.int8)
 
 # the same two tables as bytes, for the C mask (buffers.ego_flags), which counts 10 blocks
-assert MAX_COMBATANTS == 10, "envs/_buffers.c and buffers.py assume 10 observation blocks"
+assert MAX_COMBATANTS == 10, "observe/_buffers.c and buffers.py assume 10 observation blocks"
 _TARGET_BYTES: Final = bytes(t & 0xFF for t in TARGET_OF)
 _RETARGET_BYTES: Final = b"".join(r.to_bytes(2, "little") for row in RETARGET for r in row)
 

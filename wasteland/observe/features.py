@@ -1,7 +1,7 @@
 """Observation v1's per-combatant facts that are not geometry: what kind of creature it is,
 how hard it is to hit and hurt, its conditions; and the egocentric patch of terrain around
 the decider. Each returns a tuple of floats in [-1, 1] that joins the observation as one
-item (envs/encoding.py, which places them and names them)."""
+item (observe/encoding.py, which places them and names them)."""
 
 from __future__ import annotations
 

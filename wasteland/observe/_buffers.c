@@ -16,7 +16,7 @@
        byte (-1: none), retarget the id aimed at each of 10 blocks as uint16, id-major;
        order lists the slot of each observation block.
 
-   wasteland/envs/encoding.py falls back to the same functions in Python when this module
+   wasteland/observe/encoding.py falls back to the same functions in Python when this module
    is not built (no C compiler, WASTELAND_PURE=1, or a stale build). */
 
 #define PY_SSIZE_T_CLEAN

@@ -1,5 +1,7 @@
-"""Choosing the encounter for play and gm: which side the people at the table play, and
-optionally who fights (your character or squad, and the enemies) on a scenario's map."""
+"""Choosing the encounter for play, gm and simulate: which side the people at the table
+play, and optionally who fights (your character or squad, and the enemies) on a
+scenario's map. Here, under sim/, because the simulations build encounters too and the
+commands sit above them."""
 
 from __future__ import annotations
 
