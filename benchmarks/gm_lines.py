@@ -48,6 +48,7 @@ from wasteland.agents.base import view_of  # noqa: E402
 from wasteland.agents.packets import PacketAgent  # noqa: E402
 from wasteland.cli.dice_ahead import groups  # noqa: E402
 from wasteland.cli.orders import Answer, begin  # noqa: E402
+from wasteland.cli.play import GameSetup  # noqa: E402
 
 ROLL = re.compile(r"Roll (\d+)d(\d+) for ")
 ALL = re.compile(r"\(or all: ([^)]*)\)$")  # the later rolls a first prompt lists
@@ -129,8 +130,9 @@ def session(ruleset: str, seed: int, rounds: int, tmp: Path, party_turns: bool =
     real = gm.GmSession
     gm.GmSession = Spy  # type: ignore[misc]
     try:
-        gm.start_gm(ruleset, "ruined_street", "0", seed, None, tmp / f"{ruleset}{seed}.json",
-                    con, answers(), physical_dice=True)
+        gm.start_gm(GameSetup(ruleset, "ruined_street", "0", seed,
+                              save_to=tmp / f"{ruleset}{seed}.json", physical_dice=True),
+                    con, answers())
     except Stop:
         pass
     finally:

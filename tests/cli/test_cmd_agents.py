@@ -19,7 +19,7 @@ from test_resume import cut as upto
 import wasteland
 from wasteland.agents import external
 from wasteland.cli.gm import start_gm
-from wasteland.cli.play import start
+from wasteland.cli.play import GameSetup, start
 from wasteland.rules import saves
 from wasteland.rules.errors import WastelandError
 
@@ -41,26 +41,26 @@ def _programs_end():
 def test_play_with_a_program_for_the_npcs_saves_it_and_resumes(tmp_path):
     ai = spec(RANDOM)
     con = console()
-    start("pnp", "duel", "0", 5, None, tmp_path / "whole.json", con,
-          upto(player(con), 0, None), None, None, ai)
+    start(GameSetup("pnp", "duel", "0", 5, save_to=tmp_path / "whole.json", ai=ai), con,
+          upto(player(con), 0, None))
     whole = saves.load(tmp_path / "whole.json")
     assert whole.over and "(random_agent.py: picked at random)" in out(con)
     assert [(a["kind"], a["side"]) for a in whole.session["agents"]] == [(ai, 1)]
     part = tmp_path / "part.json"
     con = console()
-    start("pnp", "duel", "0", 5, None, part, con, upto(player(con), 0, 3), None, None, ai)
+    start(GameSetup("pnp", "duel", "0", 5, save_to=part, ai=ai), con, upto(player(con), 0, 3))
     assert "quit." in out(con)
     with pytest.raises(WastelandError, match="to run it, resume with --ai "):
-        start(None, None, None, None, part, None, console(), iter([]))
+        start(GameSetup(resume=part), console(), iter([]))
     con2 = console()
-    start(None, None, None, None, part, None, con2, upto(player(con2), 3, None), ai=ai)
+    start(GameSetup(resume=part, ai=ai), con2, upto(player(con2), 3, None))
     assert saves.load(part).over and "(random_agent.py: picked at random)" in out(con2)
 
 
 def test_play_prints_a_misbehaving_program_s_faults_at_the_end(tmp_path):
     con = console()
-    start("pnp", "duel", "0", 5, None, tmp_path / "g.json", con, upto(player(con), 0, None),
-          None, None, spec(GARBAGE))
+    start(GameSetup("pnp", "duel", "0", 5, save_to=tmp_path / "g.json", ai=spec(GARBAGE)), con,
+          upto(player(con), 0, None))
     text = out(con)
     assert "fallback after malformed: not JSON" in text
     line = next(ln for ln in text.splitlines() if ln.startswith("program agent faults"))
@@ -73,8 +73,8 @@ def test_gm_proposes_the_program_s_choice(tmp_path):
             yield "" if "proposes:" in out(con).rstrip().splitlines()[-1] else "1"
 
     con = console()
-    start_gm("pnp", "duel", "0", 4, None, tmp_path / "gm.json", con,
-             upto(the_gm(con), 0, None), False, None, None, spec(RANDOM))
+    start_gm(GameSetup("pnp", "duel", "0", 4, save_to=tmp_path / "gm.json", ai=spec(RANDOM)), con,
+             upto(the_gm(con), 0, None))
     assert "young_radscorpion_0 proposes: " in out(con)
     # the reasons come on the line above the proposal (issue 26: the proposal first)
     assert re.search(r"young_radscorpion_0's AI: .*: random_agent.py: picked at random",
@@ -121,8 +121,8 @@ def test_gm_undo_restarts_the_program_s_game_from_the_history(tmp_path):
     runs = {}
     for ai in ("packet", served):
         con = console()
-        start_gm("pnp", "duel", "0", 4, None, tmp_path / f"{len(runs)}.json", con,
-                 upto(the_gm(con), 0, 30), False, None, None, ai)
+        start_gm(GameSetup("pnp", "duel", "0", 4, save_to=tmp_path / f"{len(runs)}.json", ai=ai),
+                 con, upto(the_gm(con), 0, 30))
         runs[ai] = out(con).replace("wasteland serve --agent packet: ", "")
     assert runs["packet"].count("undone: ") == 2
     assert runs["packet"].count("> move away") == 2

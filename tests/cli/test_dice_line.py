@@ -18,6 +18,7 @@ from rich.console import Console
 
 from wasteland.cli.dice_prompts import parse_faces
 from wasteland.cli.gm import start_gm
+from wasteland.cli.play import GameSetup
 from wasteland.cli.prompt import ChoiceError, match
 from wasteland.rules import saves
 from wasteland.rules.actions import Action
@@ -28,7 +29,8 @@ SCORPION = "young_radscorpion_0"
 def gm(tmp_path: Path, ruleset: str, answers: list[str], seed: int = 4,
        name: str = "gm.json") -> str:
     con = Console(file=io.StringIO(), width=400)
-    start_gm(ruleset, "duel", "0", seed, None, tmp_path / name, con, iter(answers), True)
+    start_gm(GameSetup(ruleset, "duel", "0", seed, save_to=tmp_path / name, physical_dice=True),
+             con, iter(answers))
     return con.file.getvalue()
 
 
@@ -111,7 +113,7 @@ def test_a_save_of_a_session_typed_by_lines_replays_it(tmp_path):
     hp = b.by_id(SCORPION).hp
     assert f"(HP {hp}/28)" in out.split("saved to")[0]
     con = Console(file=io.StringIO(), width=400)
-    start_gm(None, None, None, None, tmp_path / "gm.json", None, con, iter(["quit"]))
+    start_gm(GameSetup(resume=tmp_path / "gm.json"), con, iter(["quit"]))
     assert saves.load(tmp_path / "gm.json").history == b.history
     assert saves.load(tmp_path / "gm.json").by_id(SCORPION).hp == hp
 
@@ -146,7 +148,8 @@ def table(con: Console, answers: int, undo_after: str | None = None) -> Iterator
 
 def test_2d20_npc_boosts_go_with_its_proposal(tmp_path):
     con = Console(file=io.StringIO(), width=400)
-    start_gm("f2d20", "duel", "0", 5, None, tmp_path / "b.json", con, table(con, 40), True)
+    start_gm(GameSetup("f2d20", "duel", "0", 5, save_to=tmp_path / "b.json", physical_dice=True),
+             con, table(con, 40))
     out = con.file.getvalue()
     taken = [ln for ln in out.splitlines()
              if re.match(rf"  {SCORPION}: \d more combat dic?e? ", ln)]
@@ -154,8 +157,8 @@ def test_2d20_npc_boosts_go_with_its_proposal(tmp_path):
     assert not re.search(r"proposes: \d more combat", out)
     # undo takes the boost back, and its window is then proposed on its own
     con = Console(file=io.StringIO(), width=400)
-    start_gm("f2d20", "duel", "0", 5, None, tmp_path / "u.json", con,
-             table(con, 40, undo_after=taken[0]), True)
+    start_gm(GameSetup("f2d20", "duel", "0", 5, save_to=tmp_path / "u.json", physical_dice=True),
+             con, table(con, 40, undo_after=taken[0]))
     out = con.file.getvalue()
     assert re.search(rf"undone: {SCORPION}: \d more combat", out)
     assert re.search(rf"{SCORPION} proposes: \d more combat dic?e? - Enter accepts", out)

@@ -17,7 +17,7 @@ from rich.console import Console
 
 from wasteland.cli.dice_prompts import dice_prompt, parse_faces
 from wasteland.cli.gm import start_gm
-from wasteland.cli.play import start
+from wasteland.cli.play import GameSetup, start
 from wasteland.rules import saves
 from wasteland.rules.events import CombatDiceRolled
 
@@ -47,8 +47,8 @@ def table(con: Console, seed: int, answers: int, low: bool = False) -> Iterator[
 def session(tmp_path: Path, ruleset: str, scenario: str = "ruined_street", seed: int = 4,
             answers: int = 250, low: bool = False) -> str:
     con = Console(file=io.StringIO(), width=400)
-    start_gm(ruleset, scenario, "0", seed, None, tmp_path / "gm.json", con,
-             table(con, seed, answers, low), True)
+    start_gm(GameSetup(ruleset, scenario, "0", seed, save_to=tmp_path / "gm.json",
+                       physical_dice=True), con, table(con, seed, answers, low))
     return con.file.getvalue()
 
 
@@ -118,7 +118,8 @@ def test_2d20_combat_dice_prompt_names_the_dice_and_the_dr(tmp_path):
         for line in lines:
             last = con.file.getvalue().rstrip().splitlines()[-1]
             yield "e e 2 b b 1" if last.startswith("Roll 6d6 for ted (combat dice)") else line
-    start_gm("f2d20", "duel", "0", 4, None, tmp_path / "faces.json", con, by_face(), True)
+    start_gm(GameSetup("f2d20", "duel", "0", 4, save_to=tmp_path / "faces.json",
+                       physical_dice=True), con, by_face())
     assert "6 CD (1+effect, 1+effect, 2, blank, blank, 1) = 5, 2 effects" in con.file.getvalue()
     b = saves.load(tmp_path / "faces.json")
     assert any(h.startswith("@dice ted 6d6 5 5 2 3 3 1 (combat dice)") for h in b.history)
@@ -138,9 +139,8 @@ def test_simple_hit_told_before_the_critical_roll_and_again_with_it(tmp_path):
 
 def test_play_takes_physical_dice_and_keeps_them_on_resume(tmp_path):
     con = Console(file=io.StringIO(), width=400)
-    start("pnp", "duel", "0", 4, None, tmp_path / "p.json", con,
-          iter(["3 3 3", "attack young_radscorpion_0", "6 6 5", "2 2", "quit"]),
-          physical_dice=True)
+    start(GameSetup("pnp", "duel", "0", 4, save_to=tmp_path / "p.json", physical_dice=True), con,
+          iter(["3 3 3", "attack young_radscorpion_0", "6 6 5", "2 2", "quit"]))
     out = con.file.getvalue()
     assert "  initiative for ted: 3d6 +2" in out
     assert "Roll 3d6 for ted (attack)" in out
@@ -155,7 +155,7 @@ def test_play_takes_physical_dice_and_keeps_them_on_resume(tmp_path):
     assert b.session["options"]["physical_dice"] is True
     assert b.history == ["@dice ted 3d6 3 3 3 (initiative)"]
     con = Console(file=io.StringIO(), width=400)
-    start(None, None, None, None, tmp_path / "p.json", None, con,
+    start(GameSetup(resume=tmp_path / "p.json"), con,
           iter(["attack young_radscorpion_0", "undo", "quit"]))
     out = con.file.getvalue()
     assert "Roll 3d6 for ted (attack)" in out  # the resumed game asks its dice too

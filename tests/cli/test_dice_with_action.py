@@ -12,6 +12,7 @@ from pathlib import Path
 from rich.console import Console
 
 from wasteland.cli.gm import start_gm
+from wasteland.cli.play import GameSetup
 from wasteland.rules import saves
 
 SCORPION = "young_radscorpion_0"
@@ -21,7 +22,8 @@ ATTACK = f"attack {SCORPION}"
 def gm(tmp_path: Path, ruleset: str, answers: list[str], physical: bool = True,
        name: str = "gm.json") -> str:
     con = Console(file=io.StringIO(), width=400)
-    start_gm(ruleset, "duel", "0", 4, None, tmp_path / name, con, iter(answers), physical)
+    start_gm(GameSetup(ruleset, "duel", "0", 4, save_to=tmp_path / name, physical_dice=physical),
+             con, iter(answers))
     return con.file.getvalue()
 
 
@@ -100,21 +102,21 @@ def test_a_save_of_such_a_session_replays_exactly(tmp_path):
     hp = b.by_id(SCORPION).hp
     assert f"(HP {hp}/28)" in out.split("saved to")[0]
     con = Console(file=io.StringIO(), width=400)
-    start_gm(None, None, None, None, tmp_path / "gm.json", None, con, iter(["quit"]))
+    start_gm(GameSetup(resume=tmp_path / "gm.json"), con, iter(["quit"]))
     again = saves.load(tmp_path / "gm.json")
     assert again.history == b.history and again.by_id(SCORPION).hp == hp
 
 
 def test_dice_typed_for_a_roll_with_nothing_after_it():
-    from wasteland.cli.dice_prompts import ask_line
+    from wasteland.cli.dice_prompts import RollAsk, ask_line
 
     said: list[str] = []
     lines = iter(["2 2 2"])
-    faces, later = ask_line(lambda t, s: said.append(t), lambda: next(lines), "ted", 6, 3,
-                            "attack", [], typed="5 4 4")
+    faces, later = ask_line(lambda t, s: said.append(t), lambda: next(lines),
+                            RollAsk("ted", 6, 3, "attack"), [], typed="5 4 4")
     assert (faces, later) == ([5, 4, 4], []) and "> 5 4 4 (typed with the action)" in said
-    faces, _ = ask_line(lambda t, s: said.append(t), lambda: next(lines), "ted", 6, 3,
-                        "attack", [], typed="5 4 4 / 2 2")
+    faces, _ = ask_line(lambda t, s: said.append(t), lambda: next(lines),
+                        RollAsk("ted", 6, 3, "attack"), [], typed="5 4 4 / 2 2")
     assert faces == [2, 2, 2] and "2 groups typed; this roll takes at most 1: 3d6" in said[-2]
 
 

@@ -15,7 +15,7 @@ from rich.console import Console
 
 from wasteland.cli import seeds
 from wasteland.cli.gm import start_gm
-from wasteland.cli.play import start
+from wasteland.cli.play import GameSetup, start
 from wasteland.rules import saves
 
 
@@ -31,7 +31,8 @@ def use_source(monkeypatch: pytest.MonkeyPatch, *values: int) -> None:
 def gm(tmp_path: Path, name: str, lines: list[str], seed: int | None = None,
        resume: Path | None = None) -> str:
     con = Console(file=io.StringIO(), width=200)
-    start_gm("pnp", "ruined_street", None, seed, resume, tmp_path / name, con, iter(lines))
+    start_gm(GameSetup("pnp", "ruined_street", seed=seed, resume=resume, save_to=tmp_path / name),
+             con, iter(lines))
     return con.file.getvalue()
 
 
@@ -75,7 +76,7 @@ def test_a_resumed_session_keeps_its_drawn_seed_and_draws_none(tmp_path, monkeyp
 def test_play_says_its_drawn_seed_and_fight_too(tmp_path, monkeypatch, capsys):
     use_source(monkeypatch, 321, 654, 987)
     con = Console(file=io.StringIO(), width=200)
-    start("pnp", "duel", None, None, None, tmp_path / "p.json", con, iter(["quit"]))
+    start(GameSetup("pnp", "duel", save_to=tmp_path / "p.json"), con, iter(["quit"]))
     assert con.file.getvalue().splitlines()[0] == "seed 321: `--seed 321` replays these dice"
     assert saves.load(tmp_path / "p.json").seed == 321
     from wasteland.cli.main import main
@@ -108,7 +109,8 @@ def test_the_default_source_draws_from_the_operating_system(monkeypatch):
 def test_with_physical_dice_the_seed_is_said_before_the_set_up_rolls(tmp_path, monkeypatch):
     use_source(monkeypatch, 42)
     con = Console(file=io.StringIO(), width=200)
-    start_gm("pnp", "duel", None, None, None, tmp_path / "g.json", con, iter(["quit"]), True)
+    start_gm(GameSetup("pnp", "duel", save_to=tmp_path / "g.json", physical_dice=True), con,
+             iter(["quit"]))
     out = con.file.getvalue().splitlines()
     assert out[0] == "seed 42: `--seed 42` replays these dice"
     assert any(ln.startswith("Roll 3d6 for ted") for ln in out[1:])
@@ -131,9 +133,7 @@ def test_the_full_screen_game_begins_its_log_with_the_drawn_seed(tmp_path, monke
 
     monkeypatch.setattr(app, "PlayApp", Screen)
     con = Console(file=io.StringIO(), width=200)
-    start("pnp", "duel", None, None, None, tmp_path / "p.json", con, iter(()),
-          full_screen=True)
+    start(GameSetup("pnp", "duel", save_to=tmp_path / "p.json"), con, iter(()), full_screen=True)
     assert seen and seen[0][0][0] == "seed 99: `--seed 99` replays these dice"
-    start("pnp", "duel", None, None, tmp_path / "p.json", None, con, iter(()),
-          full_screen=True)
+    start(GameSetup("pnp", "duel", resume=tmp_path / "p.json"), con, iter(()), full_screen=True)
     assert not any("replays these dice" in text for text, _ in seen[1])  # a resume

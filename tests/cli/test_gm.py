@@ -15,6 +15,7 @@ from menus import last_menu
 from rich.console import Console
 
 from wasteland.cli.gm import start_gm
+from wasteland.cli.play import GameSetup
 from wasteland.rules import saves
 
 ROLL = re.compile(r"Roll (\d+)d(\d+) for (\S+)")
@@ -49,8 +50,8 @@ def driver(con: Console, script: list[str]) -> Iterator[str]:
 def run(tmp_path: Path, ruleset: str, script: list[str], physical: bool = False,
         resume: Path | None = None) -> str:
     con = Console(file=io.StringIO(), width=200)
-    start_gm(ruleset, "duel", "0", 4, resume, tmp_path / "gm.json", con,
-             driver(con, script), physical)
+    start_gm(GameSetup(ruleset, "duel", "0", 4, resume=resume, save_to=tmp_path / "gm.json",
+                       physical_dice=physical), con, driver(con, script))
     return con.file.getvalue()
 
 
@@ -93,7 +94,7 @@ def test_override_replaces_the_npcs_choice(tmp_path):
     # ted ends his turn; the radscorpion proposes to close in; the GM makes it end instead
     con = Console(file=io.StringIO(), width=200)
     lines = iter(["1", "end", "quit"])
-    start_gm("pnp", "duel", "0", 4, None, tmp_path / "gm.json", con, lines)
+    start_gm(GameSetup("pnp", "duel", "0", 4, save_to=tmp_path / "gm.json"), con, lines)
     out = con.file.getvalue()
     assert "young_radscorpion_0 proposes:" in out
     b = saves.load(tmp_path / "gm.json")
@@ -102,7 +103,7 @@ def test_override_replaces_the_npcs_choice(tmp_path):
 
 def test_quit_saves_and_resume_is_the_same_state(tmp_path):
     con = Console(file=io.StringIO(), width=200)
-    start_gm("f2d20", "duel", "0", 4, None, tmp_path / "gm.json", con,
+    start_gm(GameSetup("f2d20", "duel", "0", 4, save_to=tmp_path / "gm.json"), con,
              iter(["2", "", "quit"]))
     saved = saves.load(tmp_path / "gm.json")
     out = run(tmp_path, "f2d20", [], resume=tmp_path / "gm.json")

@@ -11,7 +11,7 @@ from pathlib import Path
 from rich.console import Console
 
 from wasteland.cli.gm import start_gm
-from wasteland.cli.play import start
+from wasteland.cli.play import GameSetup, start
 from wasteland.cli.prompt import TerminalLines, echoes
 from wasteland.rules import saves
 from wasteland.rules.actions import Action
@@ -19,7 +19,8 @@ from wasteland.rules.actions import Action
 
 def play(tmp_path: Path, lines, ruleset: str = "pnp", resume: Path | None = None) -> str:
     con = Console(file=io.StringIO(), width=240)
-    start(ruleset, "duel", "0", 3, resume, tmp_path / "p.json", con, lines)
+    start(GameSetup(ruleset, "duel", "0", 3, resume=resume, save_to=tmp_path / "p.json"), con,
+          lines)
     return con.file.getvalue()
 
 
@@ -102,7 +103,7 @@ def test_terminal_lines_end_at_end_of_file():
 
 def gm(tmp_path: Path, lines: list[str], ruleset: str = "pnp") -> str:
     con = Console(file=io.StringIO(), width=200)
-    start_gm(ruleset, "duel", "0", 4, None, tmp_path / "gm.json", con, iter(lines))
+    start_gm(GameSetup(ruleset, "duel", "0", 4, save_to=tmp_path / "gm.json"), con, iter(lines))
     return con.file.getvalue()
 
 
@@ -176,7 +177,7 @@ def test_one_enter_accepts_what_the_npcs_side_does_up_to_a_roll_or_the_party(tmp
             else:
                 yield "end"
 
-    start_gm("simple", "ruined_street", "0", 1, None, tmp_path / "gm.json", con,
+    start_gm(GameSetup("simple", "ruined_street", "0", 1, save_to=tmp_path / "gm.json"), con,
              gm_answers())
     last = proposals[-1]
     first = last.split(" proposes: ")[0].strip()

@@ -12,7 +12,7 @@ from rich.console import Console
 from test_gm import driver  # the scripted GM: Enter, dice of 3s, the first attack
 
 from wasteland.cli.gm import start_gm
-from wasteland.cli.play import start
+from wasteland.cli.play import GameSetup, start
 from wasteland.rules import saves
 
 ODDS = re.compile(r"^odds: your side wins (\d+)% \[(\d+)-(\d+)\] over (\d+) fights from here "
@@ -38,7 +38,7 @@ def test_odds_in_play_leave_the_game_as_it_was(ruleset, tmp_path):
         (tmp_path / name).mkdir()
         path = tmp_path / name / "game.json"
         con = Console(file=io.StringIO(), width=120)
-        start(ruleset, "ruined_street", "0", 5, None, path, con, iter(lines))
+        start(GameSetup(ruleset, "ruined_street", "0", 5, save_to=path), con, iter(lines))
         out = con.file.getvalue()
         assert out.count("odds: ") == lines.count("odds")
         return without_odds(out, tmp_path / name), saves.to_dict(saves.load(path))
@@ -59,7 +59,8 @@ def test_odds_in_gm_with_physical_dice_ask_for_no_dice_and_change_nothing(tmp_pa
         (tmp_path / name).mkdir()
         path = tmp_path / name / "gm.json"
         con = Console(file=io.StringIO(), width=200)
-        start_gm("pnp", "duel", "0", 4, None, path, con, driver(con, script), True)
+        start_gm(GameSetup("pnp", "duel", "0", 4, save_to=path, physical_dice=True), con,
+                 driver(con, script))
         out = con.file.getvalue()
         lines = [ln for ln in out.splitlines() if ln.startswith("odds: ")]
         assert len(lines) == script.count("odds")
@@ -110,6 +111,7 @@ def test_the_budget_stops_the_fights(monkeypatch):
 
 def test_help_names_odds(tmp_path):
     con = Console(file=io.StringIO(), width=200)
-    start("pnp", "duel", "0", 1, None, tmp_path / "a.json", con, iter(["help", "quit"]))
+    start(GameSetup("pnp", "duel", "0", 1, save_to=tmp_path / "a.json"), con,
+          iter(["help", "quit"]))
     assert "odds (your side's chances" in con.file.getvalue()
     assert Path(tmp_path / "a.json").exists()

@@ -24,6 +24,7 @@ from wasteland.bestiary.loader import load_scenario
 from wasteland.bestiary.models import AIPacket
 from wasteland.cli.gm import start_gm
 from wasteland.cli.menu import labelled
+from wasteland.cli.play import GameSetup
 from wasteland.rules.events import CombatDiceRolled, Healed
 from wasteland.rules.rulesets import get_ruleset
 from wasteland.rules.words import explain, kind_name, plainly
@@ -141,8 +142,8 @@ def driver(first: list[str]) -> Iterator[str]:
                                               ("f2d20", "ruined_street")])
 def test_a_gm_session_reads_in_plain_words(ruleset, scenario, tmp_path):
     con = Console(file=io.StringIO(), width=200)
-    start_gm(ruleset, scenario, "0", 2, None, tmp_path / "gm.json", con,
-             driver(["help", "look", "set ask"]), False, None, None, SEARCH)
+    start_gm(GameSetup(ruleset, scenario, "0", 2, save_to=tmp_path / "gm.json", ai=SEARCH), con,
+             driver(["help", "look", "set ask"]))
     out = con.file.getvalue().replace(str(tmp_path), "")
     assert "proposes:" in out and "hint:" in out and "undone:" in out
     assert out.rstrip().endswith(("won.", "Draw.")) or "resume with:\n  wasteland gm --resume" in out

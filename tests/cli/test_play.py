@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from wasteland.cli.play import start
+from wasteland.cli.play import GameSetup, start
 from wasteland.cli.prompt import ChoiceError, match
 from wasteland.rules import saves
 from wasteland.rules.actions import Action
@@ -41,7 +41,8 @@ def test_bad_choices_are_one_line(text, fragment):
 def _play(lines: list[str], tmp_path: Path, ruleset: str = "pnp", resume: Path | None = None
           ) -> str:
     con = Console(file=io.StringIO(), width=120)
-    start(ruleset, "duel", "0", 3, resume, tmp_path / "auto.json", con, iter(lines))
+    start(GameSetup(ruleset, "duel", "0", 3, resume=resume, save_to=tmp_path / "auto.json"), con,
+          iter(lines))
     return con.file.getvalue()
 
 
@@ -77,8 +78,8 @@ def test_choose_your_character_and_the_enemies(tmp_path):
     spots = [tuple(p.at) for s in sc.sides for p in s.combatants]
     assert len(set(spots)) == len(spots)
     con = Console(file=io.StringIO(), width=120)
-    start("f2d20", "duel", "0", 3, None, tmp_path / "a.json", con, iter(["1"] * 400),
-          "brawler", "raider,raider")
+    start(GameSetup("f2d20", "duel", "0", 3, save_to=tmp_path / "a.json", character="brawler",
+                    enemies="raider,raider"), con, iter(["1"] * 400))
     out = con.file.getvalue()
     assert "brawler_0" in out and "raider_1" in out and out.rstrip().endswith(("won.", "Draw."))
 
@@ -105,7 +106,7 @@ def test_the_line_game_takes_a_decision_with_one_legal_action_without_asking(tmp
             asked.append(1)
             yield "2"
 
-    start("f2d20", "ruined_street", "0", 1, None, tmp_path / "a.json", con, answers())
+    start(GameSetup("f2d20", "ruined_street", "0", 1, save_to=tmp_path / "a.json"), con, answers())
     out = con.file.getvalue()
     forced = [line for line in out.splitlines() if line.endswith("(the only choice)")]
     assert forced and out.rstrip().endswith(("won.", "Draw."))

@@ -32,7 +32,7 @@ from wasteland.agents.policy import (
 from wasteland.cli.fight import fight_on, new_fight, resumed_fight, save_fight
 from wasteland.cli.game import npc_agents
 from wasteland.cli.gm import start_gm
-from wasteland.cli.play import start
+from wasteland.cli.play import GameSetup, start
 from wasteland.cli.session import rng_snapshot
 from wasteland.observe.encoding import OBS_SIZE
 from wasteland.rules import saves
@@ -161,8 +161,8 @@ def test_play_with_ai_policy_saves_and_resumes_with_the_same_agent(ruleset, tmp_
     npz = make_policy(tmp_path, ruleset=ruleset, creatures=("raider",))
     ai = f"policy:{npz}"
     con = console()
-    start(ruleset, "duel", "0", 5, None, tmp_path / "whole.json", con,
-          upto(player(con), 0, None), SQUAD, ENEMIES, ai)
+    start(GameSetup(ruleset, "duel", "0", 5, save_to=tmp_path / "whole.json", character=SQUAD,
+                    enemies=ENEMIES, ai=ai), con, upto(player(con), 0, None))
     whole = saves.load(tmp_path / "whole.json")
     assert whole.over and "raider_0: " in out(con) and "(policy tiny: " in out(con)
     assert "(packet (tiny not trained for Mr. Handy): " in out(con)
@@ -174,8 +174,8 @@ def test_play_with_ai_policy_saves_and_resumes_with_the_same_agent(ruleset, tmp_
     for cut in (1, answers // 2, answers - 1):
         part = tmp_path / f"part{cut}.json"
         con = console()
-        start(ruleset, "duel", "0", 5, None, part, con, upto(player(con), 0, cut), SQUAD,
-              ENEMIES, ai)
+        start(GameSetup(ruleset, "duel", "0", 5, save_to=part, character=SQUAD, enemies=ENEMIES,
+                        ai=ai), con, upto(player(con), 0, cut))
         assert "quit." in out(con)
         # the fallback packet's coin flips come back as they were, not from its seed
         b = saves.load(part)
@@ -184,7 +184,7 @@ def test_play_with_ai_policy_saves_and_resumes_with_the_same_agent(ruleset, tmp_
         saved = json.loads(part.read_text())["session"]["agents"][0]
         assert rng_snapshot(npc) == {k: saved[k] for k in ("rng", "fallback_rng")}
         con2 = console()
-        start(None, None, None, None, part, None, con2, upto(player(con2), cut, None))
+        start(GameSetup(resume=part), con2, upto(player(con2), cut, None))
         same(whole, saves.load(part))
 
 
@@ -192,17 +192,17 @@ def test_play_and_gm_resume_the_ai_s_random_state_even_mid_proposal(tmp_path):
     """--ai random draws at every decision: a resume that lost its state, or saved it
     after the proposal the GM had not yet accepted, would play another game."""
     con = console()
-    start("pnp", "duel", "0", 2, None, tmp_path / "whole.json", con,
-          upto(player(con), 0, None), SQUAD, ENEMIES, "random")
+    start(GameSetup("pnp", "duel", "0", 2, save_to=tmp_path / "whole.json", character=SQUAD,
+                    enemies=ENEMIES, ai="random"), con, upto(player(con), 0, None))
     whole = saves.load(tmp_path / "whole.json")
     answers = out(con).count("\n> ")
     for cut in (2, answers // 2):
         part = tmp_path / f"part{cut}.json"
         con = console()
-        start("pnp", "duel", "0", 2, None, part, con, upto(player(con), 0, cut), SQUAD, ENEMIES,
-              "random")
+        start(GameSetup("pnp", "duel", "0", 2, save_to=part, character=SQUAD, enemies=ENEMIES,
+                        ai="random"), con, upto(player(con), 0, cut))
         con2 = console()
-        start(None, None, None, None, part, None, con2, upto(player(con2), cut, None))
+        start(GameSetup(resume=part), con2, upto(player(con2), cut, None))
         same(whole, saves.load(part))
 
     def gm_until(con: Console, accept: int) -> Iterator[str]:
@@ -219,11 +219,12 @@ def test_play_and_gm_resume_the_ai_s_random_state_even_mid_proposal(tmp_path):
 
     for accept in (1, 4):
         con = console()
-        start_gm("pnp", "duel", "0", 2, None, tmp_path / f"g{accept}.json", con,
-                 gm_until(con, accept), False, SQUAD, ENEMIES, "random")
+        start_gm(GameSetup("pnp", "duel", "0", 2, save_to=tmp_path / f"g{accept}.json",
+                           character=SQUAD, enemies=ENEMIES, ai="random"), con,
+                 gm_until(con, accept))
         waiting = [ln for ln in out(con).splitlines() if " proposes: " in ln][-1]
         con2 = console()
-        start_gm(None, None, None, None, tmp_path / f"g{accept}.json", None, con2, iter([]))
+        start_gm(GameSetup(resume=tmp_path / f"g{accept}.json"), con2, iter([]))
         assert [ln for ln in out(con2).splitlines() if " proposes: " in ln] == [waiting]
 
 
@@ -236,19 +237,18 @@ def test_gm_with_ai_policy_proposes_with_its_reasons_and_resumes(tmp_path):
             yield "" if "proposes:" in out(con).rstrip().splitlines()[-1] else "1"
 
     con = console()
-    start_gm("pnp", "duel", "0", 4, None, tmp_path / "whole.json", con,
-             upto(the_gm(con), 0, None), False, None, None, ai)
+    start_gm(GameSetup("pnp", "duel", "0", 4, save_to=tmp_path / "whole.json", ai=ai), con,
+             upto(the_gm(con), 0, None))
     # the reasons come on the line above the proposal (issue 26: the proposal first)
     assert "young_radscorpion_0 proposes: " in out(con) and ": policy tiny: " in out(con)
     whole = saves.load(tmp_path / "whole.json")
     assert whole.over and whole.session["agents"][0]["kind"] == ai
     part = tmp_path / "part.json"
     con = console()
-    start_gm("pnp", "duel", "0", 4, None, part, con, upto(the_gm(con), 0, 5), False, None,
-             None, ai)
+    start_gm(GameSetup("pnp", "duel", "0", 4, save_to=part, ai=ai), con, upto(the_gm(con), 0, 5))
     con2 = console()
-    start_gm(None, None, None, None, part, None, con2, upto(the_gm(con2), 5, None), False,
-             None, None, ai)  # the same --ai as the save: accepted
+    # the same --ai as the save: accepted
+    start_gm(GameSetup(resume=part, ai=ai), con2, upto(the_gm(con2), 5, None))
     assert ": policy tiny: " in out(con2)
     same(whole, saves.load(part))
 
@@ -256,24 +256,21 @@ def test_gm_with_ai_policy_proposes_with_its_reasons_and_resumes(tmp_path):
 def test_ai_that_contradicts_the_save_is_refused_in_one_line(tmp_path):
     npz = make_policy(tmp_path)
     path = tmp_path / "p.json"
-    start("pnp", "duel", "0", 3, None, path, console(), iter(["quit"]), None, None,
-          f"policy:{npz}")
+    start(GameSetup("pnp", "duel", "0", 3, save_to=path, ai=f"policy:{npz}"), console(),
+          iter(["quit"]))
     with pytest.raises(WastelandError) as e:
-        start(None, None, None, None, path, None, console(), iter(["quit"]), None, None,
-              "packet")
+        start(GameSetup(resume=path, ai="packet"), console(), iter(["quit"]))
     assert f"--ai packet conflicts with {path}, saved with --ai policy:{npz}" in str(e.value)
     assert "\n" not in str(e.value)
     plain = tmp_path / "plain.json"
-    start_gm("pnp", "duel", "0", 3, None, plain, console(), iter(["quit"]))
+    start_gm(GameSetup("pnp", "duel", "0", 3, save_to=plain), console(), iter(["quit"]))
     with pytest.raises(WastelandError, match="--ai random conflicts with .*saved with no --ai"):
-        start_gm(None, None, None, None, plain, None, console(), iter(["quit"]), False, None,
-                 None, "random")
+        start_gm(GameSetup(resume=plain, ai="random"), console(), iter(["quit"]))
     data = json.loads(plain.read_text())  # a save from before --ai: its NPCs were packets
     del data["session"]["options"]["ai"]
     plain.write_text(json.dumps(data))
     with pytest.raises(WastelandError, match="--ai random conflicts with .*saved with no --ai"):
-        start_gm(None, None, None, None, plain, None, console(), iter(["quit"]), False, None,
-                 None, "random")
+        start_gm(GameSetup(resume=plain, ai="random"), console(), iter(["quit"]))
 
 
 @pytest.mark.parametrize("command", ["play", "gm"])
@@ -377,17 +374,18 @@ def test_fight_plays_a_side_by_its_scenario_agent_unless_agents_names_it(tmp_pat
 def test_play_and_gm_use_the_scenario_agent_for_npc_sides_unless_ai_is_given(tmp_path):
     path = scenario_file(tmp_path)
     con = console()
-    start("pnp", str(path), "0", 1, None, tmp_path / "p.json", con, iter(["1"] * 60))
+    start(GameSetup("pnp", str(path), "0", 1, save_to=tmp_path / "p.json"), con, iter(["1"] * 60))
     assert "young_radscorpion_0: " in out(con) and "(policy tiny: " in out(con)
     kinds = {a["side"]: a["kind"] for a in saves.load(tmp_path / "p.json").session["agents"]}
     assert kinds == {1: "packet", 2: f"policy:{tmp_path / 'pol' / 'tiny.npz'}"}
     con = console()
-    start_gm("pnp", str(path), "Bugs", 1, None, tmp_path / "g.json", con, iter(["", "1"] * 40))
+    start_gm(GameSetup("pnp", str(path), "Bugs", 1, save_to=tmp_path / "g.json"), con,
+             iter(["", "1"] * 40))
     kinds = {a["side"]: a["kind"] for a in saves.load(tmp_path / "g.json").session["agents"]}
     assert kinds == {0: "packet", 1: "packet"}
     con = console()
-    start("pnp", str(path), "0", 1, None, tmp_path / "q.json", con, iter(["1"] * 60), None,
-          None, "scripted")
+    start(GameSetup("pnp", str(path), "0", 1, save_to=tmp_path / "q.json", ai="scripted"), con,
+          iter(["1"] * 60))
     assert "(policy tiny: " not in out(con)
     kinds = {a["side"]: a["kind"] for a in saves.load(tmp_path / "q.json").session["agents"]}
     assert kinds == {1: "scripted", 2: "scripted"}

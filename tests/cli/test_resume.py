@@ -17,7 +17,7 @@ from rich.console import Console
 from wasteland.bestiary.loader import scenario_names
 from wasteland.cli.fight import fight_on, new_fight, resumed_fight, save_fight
 from wasteland.cli.gm import start_gm
-from wasteland.cli.play import start
+from wasteland.cli.play import GameSetup, start
 from wasteland.rules import saves
 from wasteland.rules.battle import Battle
 
@@ -128,8 +128,8 @@ def test_piped_play_quit_and_resume_is_the_uninterrupted_game(ruleset, seeds, tm
     rng = random.Random(3)
     for seed in seeds:
         con = Console(file=io.StringIO(), width=200)
-        start(ruleset, "duel", "0", seed, None, tmp_path / f"whole{seed}.json", con,
-              play_lines(con, 0, None), SQUAD, ENEMIES)
+        start(GameSetup(ruleset, "duel", "0", seed, save_to=tmp_path / f"whole{seed}.json",
+                        character=SQUAD, enemies=ENEMIES), con, play_lines(con, 0, None))
         whole = final(tmp_path / f"whole{seed}.json")
         assert whole.over
         answers = con.file.getvalue().count("\n> ")
@@ -137,11 +137,11 @@ def test_piped_play_quit_and_resume_is_the_uninterrupted_game(ruleset, seeds, tm
         cut = rng.randrange(1, answers)
         part = tmp_path / f"part{seed}.json"
         con = Console(file=io.StringIO(), width=200)
-        start(ruleset, "duel", "0", seed, None, part, con, play_lines(con, 0, cut), SQUAD,
-              ENEMIES)
+        start(GameSetup(ruleset, "duel", "0", seed, save_to=part, character=SQUAD, enemies=ENEMIES),
+              con, play_lines(con, 0, cut))
         assert "quit." in con.file.getvalue()
         con2 = Console(file=io.StringIO(), width=200)
-        start(None, None, None, None, part, None, con2, play_lines(con2, cut, None))
+        start(GameSetup(resume=part), con2, play_lines(con2, cut, None))
         same(whole, final(part))
 
 
@@ -189,8 +189,9 @@ def test_gm_with_table_dice_newcomers_and_undo_resumes_exactly(ruleset, tmp_path
     rng = random.Random(5)
     con = Console(file=io.StringIO(), width=200)
     said: list[bool] = []
-    start_gm(ruleset, "duel", "0", 4, None, tmp_path / "whole.json", con,
-             gm_lines(con, script, None, said), True, SQUAD, ENEMIES)
+    start_gm(GameSetup(ruleset, "duel", "0", 4, save_to=tmp_path / "whole.json", character=SQUAD,
+                       enemies=ENEMIES, physical_dice=True), con,
+             gm_lines(con, script, None, said))
     whole = final(tmp_path / "whole.json")
     assert whole.over and any(h.startswith("@dice ") for h in whole.history)
     assert any(h.startswith("@join ") for h in whole.history)
@@ -203,11 +204,10 @@ def test_gm_with_table_dice_newcomers_and_undo_resumes_exactly(ruleset, tmp_path
     for cut in sorted(rng.sample(range(setup + 1, answers), 4)) + [setup + 3, setup + 6]:
         part = tmp_path / f"part{cut}.json"
         con = Console(file=io.StringIO(), width=200)
-        start_gm(ruleset, "duel", "0", 4, None, part, con, gm_lines(con, script, cut), True,
-                 SQUAD, ENEMIES)
+        start_gm(GameSetup(ruleset, "duel", "0", 4, save_to=part, character=SQUAD, enemies=ENEMIES,
+                           physical_dice=True), con, gm_lines(con, script, cut))
         # the resumed session gets the rest of the script, then answers what it asks
         # (a roll it was quit in is asked again: the action under way was not taken)
         con2 = Console(file=io.StringIO(), width=200)
-        start_gm(None, None, None, None, part, None, con2,
-                 gm_lines(con2, script[sum(said[:cut]):], None))
+        start_gm(GameSetup(resume=part), con2, gm_lines(con2, script[sum(said[:cut]):], None))
         same(whole, final(part))

@@ -18,7 +18,7 @@ import pytest
 from rich.console import Console
 
 from wasteland.cli.gm import start_gm
-from wasteland.cli.play import start
+from wasteland.cli.play import GameSetup, start
 from wasteland.cli.session import choose_save_path
 from wasteland.rules import saves
 from wasteland.rules.errors import SaveError
@@ -66,10 +66,11 @@ def test_play_and_gm_refuse_an_unwritable_save_before_anything_is_asked(
     target = proc / "x.json"
     with pytest.raises(SaveError) as e:
         if command == "play":
-            start("pnp", "duel", "0", 3, None, target, con, lines,
-                  physical_dice=physical_dice)
+            start(GameSetup("pnp", "duel", "0", 3, save_to=target, physical_dice=physical_dice),
+                  con, lines)
         else:
-            start_gm("pnp", "duel", "0", 3, None, target, con, lines, physical_dice)
+            start_gm(GameSetup("pnp", "duel", "0", 3, save_to=target, physical_dice=physical_dice),
+                     con, lines)
     assert str(e.value) == (f"cannot save to {target}: no file can be made in {proc}: No such "
                             "file or directory (a save must be a regular file or a new name "
                             "in an existing, writable folder)")
@@ -103,7 +104,7 @@ def test_a_first_save_that_fails_for_another_reason_stops_the_game_too(tmp_path,
     con = Console(file=io.StringIO(), width=120)
     lines = Lines(["1"] * 50)
     with pytest.raises(SaveError, match=r"No space left on device; nothing was played"):
-        start("pnp", "duel", "0", 3, None, tmp_path / "x.json", con, lines)
+        start(GameSetup("pnp", "duel", "0", 3, save_to=tmp_path / "x.json"), con, lines)
     assert lines.read == 0
 
 

@@ -18,7 +18,7 @@ import pytest
 from rich.console import Console
 
 from wasteland.cli.gm import start_gm
-from wasteland.cli.play import start
+from wasteland.cli.play import GameSetup, start
 from wasteland.rules import saves
 from wasteland.rules.errors import WastelandError
 
@@ -38,10 +38,10 @@ def cli(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[s
 
 def test_quit_after_resume_saves_to_the_resumed_file(tmp_path):
     a = tmp_path / "a.json"
-    start("pnp", "duel", "0", 3, None, a, console(), iter(["1", "quit"]))
+    start(GameSetup("pnp", "duel", "0", 3, save_to=a), console(), iter(["1", "quit"]))
     first = saves.load(a)
     con = console()
-    start(None, None, None, None, a, None, con, iter(["1", "quit"]))
+    start(GameSetup(resume=a), con, iter(["1", "quit"]))
     assert f"saved to {a}" in out(con)
     assert not (tmp_path / "wasteland-save.json").exists()
     again = saves.load(a)
@@ -51,10 +51,10 @@ def test_quit_after_resume_saves_to_the_resumed_file(tmp_path):
 
 def test_a_new_game_never_overwrites_another_games_save(tmp_path):
     a = tmp_path / "game.json"
-    start("pnp", "duel", "0", 3, None, a, console(), iter(["quit"]))
+    start(GameSetup("pnp", "duel", "0", 3, save_to=a), console(), iter(["quit"]))
     before = a.read_bytes()
     con = console()
-    start("f2d20", "duel", "0", 5, None, a, con, iter(["1", "quit"]))
+    start(GameSetup("f2d20", "duel", "0", 5, save_to=a), con, iter(["1", "quit"]))
     assert a.read_bytes() == before
     other = tmp_path / "game-2.json"
     assert f"{a} holds another fight; this one saves to {other}" in out(con)
@@ -63,17 +63,17 @@ def test_a_new_game_never_overwrites_another_games_save(tmp_path):
 
 def test_the_save_command_never_overwrites_another_game(tmp_path):
     a, b = tmp_path / "a.json", tmp_path / "b.json"
-    start("pnp", "duel", "0", 3, None, a, console(), iter(["quit"]))
+    start(GameSetup("pnp", "duel", "0", 3, save_to=a), console(), iter(["quit"]))
     kept = a.read_bytes()
     con = console()
-    start("pnp", "duel", "0", 4, None, b, con, iter([f"save {a}", "quit"]))
+    start(GameSetup("pnp", "duel", "0", 4, save_to=b), con, iter([f"save {a}", "quit"]))
     assert a.read_bytes() == kept and (tmp_path / "a-2.json").exists()
     assert "holds another fight" in out(con)
 
 
 def test_end_of_input_saves_and_says_where(tmp_path):
     con = console()
-    code = start("pnp", "duel", "0", 3, None, tmp_path / "p.json", con, iter(["1"]))
+    code = start(GameSetup("pnp", "duel", "0", 3, save_to=tmp_path / "p.json"), con, iter(["1"]))
     text = out(con)
     assert code == 0 and "input ended." in text and f"saved to {tmp_path / 'p.json'}" in text
     # the command on a line of its own, whole (issue 41: it broke inside --resume)
@@ -88,7 +88,7 @@ def interrupt_after(lines: list[str]) -> Iterator[str]:
 def test_ctrl_c_at_the_prompt_saves_and_returns_130(tmp_path):
     path = tmp_path / "p.json"
     con = console()
-    code = start("pnp", "duel", "0", 3, None, path, con, interrupt_after(["1"]))
+    code = start(GameSetup("pnp", "duel", "0", 3, save_to=path), con, interrupt_after(["1"]))
     assert code == 130
     assert "interrupted." in out(con) and f"saved to {path}" in out(con)
     b = saves.load(path)
@@ -100,7 +100,7 @@ def test_ctrl_c_inside_an_action_saves_the_fight_as_before_it(tmp_path, monkeypa
     the save holds the battle as it was before the action, and it loads."""
     path = tmp_path / "p.json"
     ref = tmp_path / "ref.json"
-    start("pnp", "duel", "0", 3, None, ref, console(), iter(["quit"]))
+    start(GameSetup("pnp", "duel", "0", 3, save_to=ref), console(), iter(["quit"]))
     before = saves.load(ref)
     calls = {"n": 0, "raised": 0}
 
@@ -123,7 +123,7 @@ def test_ctrl_c_inside_an_action_saves_the_fight_as_before_it(tmp_path, monkeypa
     con = console()
     monkeypatch.setattr(saves, "save", save)
     lines = iter(["move toward young_radscorpion_0"] * 3 + ["attack young_radscorpion_0"] * 20)
-    code = start("pnp", "duel", "0", 3, None, path, con, lines)
+    code = start(GameSetup("pnp", "duel", "0", 3, save_to=path), con, lines)
     monkeypatch.setattr(saves, "save", real_save)
     assert calls["raised"]
     assert code == 130 and f"saved to {path}" in out(con)
@@ -136,8 +136,8 @@ def test_ctrl_c_at_a_gm_dice_prompt_saves_without_the_action(tmp_path):
     path = tmp_path / "gm.json"
     con = console()
     # ted's initiative (3d6, asked at the table), then an attack whose roll is interrupted
-    code = start_gm("pnp", "duel", "0", 4, None, path, con, interrupt_after(["3 3 3", "6"]),
-                    True)
+    code = start_gm(GameSetup("pnp", "duel", "0", 4, save_to=path, physical_dice=True), con,
+                    interrupt_after(["3 3 3", "6"]))
     assert code == 130
     text = out(con)
     assert "Roll " in text and "interrupted." in text and f"saved to {path}" in text
@@ -149,7 +149,8 @@ def test_ctrl_c_at_a_gm_dice_prompt_saves_without_the_action(tmp_path):
 def test_quit_at_a_dice_prompt_saves_without_the_action(tmp_path):
     path = tmp_path / "gm.json"
     con = console()
-    start_gm("pnp", "duel", "0", 4, None, path, con, iter(["3 3 3", "6", "quit"]), True)
+    start_gm(GameSetup("pnp", "duel", "0", 4, save_to=path, physical_dice=True), con,
+             iter(["3 3 3", "6", "quit"]))
     assert "quit during a roll; the action was not taken." in out(con)
     assert not any(h.startswith("ted: ") for h in saves.load(path).history)
 
@@ -157,7 +158,8 @@ def test_quit_at_a_dice_prompt_saves_without_the_action(tmp_path):
 def test_ctrl_c_during_the_set_up_rolls_saves_nothing_and_returns_130(tmp_path):
     path = tmp_path / "gm.json"
     con = console()
-    code = start_gm("pnp", "duel", "0", 4, None, path, con, interrupt_after([]), True)
+    code = start_gm(GameSetup("pnp", "duel", "0", 4, save_to=path, physical_dice=True), con,
+                    interrupt_after([]))
     assert code == 130 and "interrupted during the set-up rolls" in out(con)
     assert not path.exists()
 
@@ -171,7 +173,7 @@ def test_the_game_saves_itself_every_round(tmp_path):
             rounds.append(saves.load(path).round)  # what a crash right now would leave
             yield "1"
 
-    start("f2d20", "duel", "0", 3, None, path, console(), player(), None, "raider")
+    start(GameSetup("f2d20", "duel", "0", 3, save_to=path, enemies="raider"), console(), player())
     assert len(set(rounds)) >= 3
     assert rounds == sorted(rounds)
 
@@ -183,21 +185,21 @@ def test_the_game_saves_itself_every_round(tmp_path):
 ])
 def test_options_that_contradict_the_save_are_refused(given, fragment, tmp_path):
     path = tmp_path / "p.json"
-    start("pnp", "duel", "0", 3, None, path, console(), iter(["quit"]))
+    start(GameSetup("pnp", "duel", "0", 3, save_to=path), console(), iter(["quit"]))
     opts = {"ruleset": None, "scenario": None, "side": None, "seed": None} | given
     with pytest.raises(WastelandError) as e:
-        start(opts["ruleset"], opts["scenario"], opts["side"], opts["seed"], path, None,
+        start(GameSetup(opts["ruleset"], opts["scenario"], opts["side"], opts["seed"], resume=path),
               console(), iter(["quit"]))
     assert fragment in str(e.value) and "\n" not in str(e.value)
     # the same options as the save are fine
-    start("pnp", "duel", None, 3, path, None, console(), iter(["quit"]))
+    start(GameSetup("pnp", "duel", seed=3, resume=path), console(), iter(["quit"]))
 
 
 def test_physical_dice_given_on_resume_of_a_session_without_them_is_refused(tmp_path):
     path = tmp_path / "gm.json"
-    start_gm("pnp", "duel", "0", 4, None, path, console(), iter(["quit"]))
+    start_gm(GameSetup("pnp", "duel", "0", 4, save_to=path), console(), iter(["quit"]))
     with pytest.raises(WastelandError, match="--physical-dice True conflicts with"):
-        start_gm(None, None, None, None, path, None, console(), iter(["quit"]), True)
+        start_gm(GameSetup(resume=path, physical_dice=True), console(), iter(["quit"]))
 
 
 @pytest.mark.parametrize("args", [
@@ -219,7 +221,7 @@ def test_fight_save_and_resume_from_the_command_line(tmp_path):
     assert again.returncode == 0 and "Result: " in again.stdout
     clash = cli("fight", "--resume", "f.json", "--seed", "3", cwd=tmp_path)
     assert clash.returncode == 2 and "--seed 3 conflicts with f.json" in clash.stderr
-    start("pnp", "duel", "0", 3, None, tmp_path / "p.json", console(), iter(["quit"]))
+    start(GameSetup("pnp", "duel", "0", 3, save_to=tmp_path / "p.json"), console(), iter(["quit"]))
     wrong = cli("fight", "--resume", "p.json", cwd=tmp_path)
     assert wrong.returncode == 2 and "a play game, not a fight" in wrong.stderr
 

@@ -14,6 +14,7 @@ from wasteland.bestiary.loader import load_scenario
 from wasteland.cli.gm import start_gm
 from wasteland.cli.menu import labelled, layout, notes
 from wasteland.cli.orders import aims_first
+from wasteland.cli.play import GameSetup
 from wasteland.rules import saves
 from wasteland.rules.actions import Action
 from wasteland.rules.events import AttackRolled, DamageDealt, article
@@ -101,7 +102,8 @@ def gm(tmp_path, ruleset, lines, physical=True, set_up=True):
                 yield " ".join([str(min(3, int(m.group(2))))] * int(m.group(1)))
             yield line
 
-    start_gm(ruleset, "duel", "0", 4, None, tmp_path / "gm.json", con, answers(), physical)
+    start_gm(GameSetup(ruleset, "duel", "0", 4, save_to=tmp_path / "gm.json",
+                       physical_dice=physical), con, answers())
     return con.file.getvalue()
 
 

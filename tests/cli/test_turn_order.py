@@ -13,7 +13,7 @@ from rich.console import Console
 
 from wasteland.bestiary.loader import load_scenario
 from wasteland.cli.gm import start_gm
-from wasteland.cli.play import start
+from wasteland.cli.play import GameSetup, start
 from wasteland.rules.rulesets import get_ruleset
 from wasteland.rules.textmap import render_text
 from wasteland.rules.turnorder import order_lines
@@ -26,8 +26,8 @@ ROLL = {"pnp": r"initiative 3d6 \(\d\+\d\+\d\) [+-]\d+ = \d+",
 def gm(tmp_path: Path, ruleset: str, lines: list[str], physical: bool = False,
        scenario: str = "ruined_street", character: str | None = None) -> str:
     con = Console(file=io.StringIO(), width=200)
-    start_gm(ruleset, scenario, "0", 4, None, tmp_path / "gm.json", con, iter(lines),
-             physical, character)
+    start_gm(GameSetup(ruleset, scenario, "0", 4, save_to=tmp_path / "gm.json",
+                       character=character, physical_dice=physical), con, iter(lines))
     return con.file.getvalue()
 
 
@@ -54,7 +54,7 @@ def test_2d20_names_its_opening_turn_not_round_0(tmp_path):
 
 def test_play_prints_the_order_before_round_1_too(tmp_path):
     con = Console(file=io.StringIO(), width=200)
-    start("pnp", "duel", "0", 4, None, tmp_path / "p.json", con, iter(["quit"]))
+    start(GameSetup("pnp", "duel", "0", 4, save_to=tmp_path / "p.json"), con, iter(["quit"]))
     out = con.file.getvalue()
     assert out.index("Turn order (") < out.index("ted decides")
     assert re.search(r"ted +Vault +initiative 3d6 \(\d\+\d\+\d\) \+2 = \d+", out)
@@ -109,7 +109,7 @@ def test_a_newcomer_is_shown_where_it_joins(tmp_path):
 def test_the_tracker_reads_the_log_so_it_survives_a_resume(tmp_path):
     gm(tmp_path, "simple", ["quit"], scenario="duel")
     con = Console(file=io.StringIO(), width=200)
-    start_gm(None, None, None, None, tmp_path / "gm.json", None, con, iter(["quit"]))
+    start_gm(GameSetup(resume=tmp_path / "gm.json"), con, iter(["quit"]))
     out = con.file.getvalue()
     assert re.search(ROLL["simple"], out)
     from wasteland.rules import saves

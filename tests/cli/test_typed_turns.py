@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 
 from wasteland.cli.gm import start_gm
-from wasteland.cli.play import start
+from wasteland.cli.play import GameSetup, start
 from wasteland.cli.prompt import ChoiceError, match
 from wasteland.rules import saves
 from wasteland.rules.actions import Action
@@ -25,7 +25,8 @@ def test_the_rest_of_a_line_is_played_after_a_reaction_is_answered(tmp_path):
              "move toward feral_ghoul_2; attack feral_ghoul_2",
              "end",  # ted's reaction to kat's move
              "quit"]
-    start_gm("pnp", "night_field", None, 1, None, tmp_path / "gm.json", con, iter(lines))
+    start_gm(GameSetup("pnp", "night_field", seed=1, save_to=tmp_path / "gm.json"), con,
+             iter(lines))
     out = con.file.getvalue()
     assert "ted decides (reaction: step):" in out  # the reaction came between
     history = saves.load(tmp_path / "gm.json").history
@@ -57,7 +58,8 @@ def test_a_reaction_answered_with_its_own_rest_of_line_keeps_that_one():
 
 def test_att_you_is_the_one_weapon_attack_when_two_weapons_are_offered(tmp_path):
     con = Console(file=io.StringIO(), width=200)
-    start("pnp", "duel", "0", 3, None, tmp_path / "p.json", con, iter(["att you", "quit"]))
+    start(GameSetup("pnp", "duel", "0", 3, save_to=tmp_path / "p.json"), con,
+          iter(["att you", "quit"]))
     out = con.file.getvalue()
     # two-weapon fighting is legal here (at 0% to hit it is left out of the menu, not out
     # of what may be typed), so a shortened verb could name it

@@ -14,7 +14,7 @@ from rich.console import Console
 from wasteland.cli.gm import start_gm
 from wasteland.cli.menu import hopeless as is_hopeless
 from wasteland.cli.menu import menu_order
-from wasteland.cli.play import begin, start
+from wasteland.cli.play import GameSetup, begin, start
 from wasteland.cli.summary import table_lines
 from wasteland.rules import saves
 from wasteland.rules.rulesets import get_ruleset
@@ -31,7 +31,8 @@ def text_of(con: Console) -> str:
 
 def gm_session(tmp_path: Path, ruleset: str, lines: list[str], seed: int = 1) -> str:
     con = console()
-    start_gm(ruleset, "ruined_street", None, seed, None, tmp_path / "g.json", con, iter(lines))
+    start_gm(GameSetup(ruleset, "ruined_street", seed=seed, save_to=tmp_path / "g.json"), con,
+             iter(lines))
     return text_of(con)
 
 
@@ -92,7 +93,7 @@ def test_attacks_at_0_percent_are_not_numbered_but_typed_by_name_they_are_taken(
     assert "attack raider_1 head" in hidden and len(hidden) == 4
     assert sorted(order) == list(range(len(legal)))
     con = console()
-    start("f2d20", "ruined_street", "0", 3, None, tmp_path / "p.json", con,
+    start(GameSetup("f2d20", "ruined_street", "0", 3, save_to=tmp_path / "p.json"), con,
           iter([str(numbered + 1), "3", "attack raider_1 head", "quit"]))
     out = text_of(con)
     menu = out.split("drifter decides (act):")[1].split("> ")[0]
@@ -124,7 +125,7 @@ def test_a_menu_keeps_two_choices_at_least():
 def test_a_plain_game_ends_on_the_summary_table(tmp_path):
     con = console()
     save = tmp_path / "p.json"
-    start("pnp", "duel", "0", 3, None, save, con,
+    start(GameSetup("pnp", "duel", "0", 3, save_to=save), con,
           iter(["set auto", *islice(cycle(["hint", ""]), 300)]))
     out = text_of(con)
     b = saves.load(save)

@@ -51,3 +51,34 @@ def test_bad_reward_shaping_is_one_line(value):
         combat_v0.raw_env(scenario="duel", reward_shaping=value)
     with pytest.raises(WastelandError, match="reward_shaping must be a number from 0 to 100"):
         gymnasium.make("Wasteland/Combat-v0", scenario="duel", reward_shaping=value)
+
+
+@pytest.mark.parametrize("make", [
+    lambda **kw: gymnasium.make("Wasteland/Combat-v0", scenario="duel", **kw),
+    lambda **kw: gymnasium.make_vec("Wasteland/Combat-v0", num_envs=1, scenario="duel", **kw),
+])
+def test_an_unknown_env_keyword_is_one_line_naming_the_accepted_ones(make):
+    """The single-agent env takes its options by keyword (envs/env_options.py): a
+    mistyped one is refused in one line that names it and what is accepted."""
+    with pytest.raises(WastelandError) as e:
+        make(draw_rewad=0.5)
+    msg = str(e.value)
+    assert "\n" not in msg and "unknown argument 'draw_rewad'" in msg
+    assert "accepted: scenario, ruleset, learner, opponents, max_rounds," in msg
+    assert isinstance(e.value, TypeError)  # as Python's own refusal of a keyword is
+    env = make(draw_reward=0.5, sight="side", max_rounds=3)  # the real ones are taken
+    inner = env.unwrapped if hasattr(env, "unwrapped") else env
+    if isinstance(inner, gymnasium.Env):
+        assert (inner.draw_reward, inner.sight, inner.max_rounds) == (0.5, "side", 3)
+
+
+@pytest.mark.parametrize("bad, fragment", [
+    ({"draw_reward": 2}, "draw_reward must be a number from -1 to 1"),
+    ({"sight": "team"}, "unknown sight 'team'; available: own, side"),
+    ({"illegal_action": "boom"}, "unknown illegal_action 'boom'; available:"),
+    ({"render_mode": "svg"}, "unknown render_mode 'svg'; available:"),
+])
+def test_a_bad_env_option_value_is_one_line(bad, fragment):
+    with pytest.raises(WastelandError, match=fragment) as e:
+        gymnasium.make("Wasteland/Combat-v0", scenario="duel", **bad)
+    assert "\n" not in str(e.value)

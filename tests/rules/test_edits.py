@@ -10,6 +10,7 @@ from rich.console import Console
 
 from wasteland.bestiary.loader import load_scenario
 from wasteland.cli.gm import start_gm
+from wasteland.cli.play import GameSetup
 from wasteland.rules import saves
 from wasteland.rules.battle import ACTIVE, DEAD, UNCONSCIOUS
 from wasteland.rules.edits import EditError, apply_edit
@@ -107,7 +108,7 @@ def test_bad_edits_are_one_line_and_change_nothing(line, words):
 
 def test_the_gm_tool_takes_edits_and_undoes_them(tmp_path):
     con = Console(file=io.StringIO(), width=200)
-    start_gm("pnp", "duel", "0", 4, None, tmp_path / "gm.json", con,
+    start_gm(GameSetup("pnp", "duel", "0", 4, save_to=tmp_path / "gm.json"), con,
              iter(["hp young_radscorpion_0 -4", "hp young_radscorpion_0 -2", "undo", "quit"]))
     out = con.file.getvalue()
     assert "young_radscorpion_0 (GM) HP 28 -> 24/28." in out

@@ -102,11 +102,12 @@ def test_the_side_of_a_play_save_is_the_people_s(tmp_path):
 
     from rich.console import Console
 
-    from wasteland.cli.play import start
+    from wasteland.cli.play import GameSetup, start
     from wasteland.sim.branch import party_side
 
     con = Console(file=io.StringIO())
-    start("pnp", "duel", "Radscorpion", 2, None, tmp_path / "p.json", con, iter(["1", "quit"]))
+    start(GameSetup("pnp", "duel", "Radscorpion", 2, save_to=tmp_path / "p.json"), con,
+          iter(["1", "quit"]))
     b = saves.load(tmp_path / "p.json")
     assert party_side(b, None) == 1 and party_side(b, "Vault") == 0
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from wasteland.cli.play import begin, start
+from wasteland.cli.play import GameSetup, begin, start
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import DEAD, UNCONSCIOUS
 from wasteland.rules.rulesets import get_ruleset
@@ -89,10 +89,10 @@ def test_full_screen_is_asked_for_by_start_and_plain_otherwise(tmp_path, monkeyp
     monkeypatch.setattr(tui, "run_full_screen",
                         lambda b, path, resumed, first=None: called.append(path) or 0)
     con = Console(file=io.StringIO())
-    assert start("pnp", "duel", "0", 3, None, tmp_path / "a.json", con, iter([]),
+    assert start(GameSetup("pnp", "duel", "0", 3, save_to=tmp_path / "a.json"), con, iter([]),
                  full_screen=True) == 0
     assert called == [tmp_path / "a.json"] and con.file.getvalue() == ""
-    start("pnp", "duel", "0", 3, None, tmp_path / "b.json", con, iter([]))
+    start(GameSetup("pnp", "duel", "0", 3, save_to=tmp_path / "b.json"), con, iter([]))
     assert called == [tmp_path / "a.json"] and "decides" in con.file.getvalue()
 
 

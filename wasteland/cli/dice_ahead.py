@@ -27,7 +27,7 @@ from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.protocol import Ruleset
 
-from .dice_prompts import Read, Say, ask_faces, ask_line
+from .dice_prompts import Read, RollAsk, Say, ask_faces, ask_line
 from .orders import Orders, auto_answer
 
 TRIALS: Final = 24  # play-outs per look: enough to see a hit of one chance in ten
@@ -203,30 +203,28 @@ class DiceLine:
         self.given: dict[Roll, list[int]] = {}
         self.started = False
 
-    def ask(self, who: int, sides: int, n: int, why: str, note: str, undo: bool,
-            no_undo: str) -> list[int]:
-        """The faces for this roll: typed now (with the later ones, at the first roll of
-        the line), or taken from the line."""
-        name = self.ids[who]
+    def ask(self, who: int, ask: RollAsk) -> list[int]:
+        """The faces for this roll (``who``'s): typed now (with the later ones, at the
+        first roll of the line), or taken from the line."""
+        sides, n, why = ask.sides, ask.n, ask.why
         if not self.started and self.rolls and self.rolls[0].fits(who, sides, why):
             self.started = True
             later = self.rolls[1:]
             self.rolls = later
             faces, groups = ask_line(
-                self.say, self.read, name, sides, n, why,
-                [(label(r, self.ids, who), r.sides, r.n, r.why) for r in later], note,
-                undo, no_undo, self.typed)
+                self.say, self.read, ask,
+                [(label(r, self.ids, who), r.sides, r.n, r.why) for r in later], self.typed)
             self.typed = None
             self.given = {r: g for r, g in zip(later, groups) if g is not None}
             return faces
         # the first of its kind still to come (the line's order is only the usual one)
         r = next((r for r in self.rolls if r.fits(who, sides, why)), None)
         if r is None:
-            return ask_faces(self.say, self.read, name, sides, n, why, note, undo, no_undo)
+            return ask_faces(self.say, self.read, ask)
         self.rolls.remove(r)
         typed = self.given.pop(r, None)
         if typed is None:  # not typed, or it did not read: asked alone
-            return ask_faces(self.say, self.read, name, sides, n, why, note, undo, no_undo)
+            return ask_faces(self.say, self.read, ask)
         used = typed[:n]
         shown = "+".join(map(str, used))
         spare = typed[n:]
@@ -235,8 +233,7 @@ class DiceLine:
                      + (f"; {' '.join(map(str, spare))} not needed" if spare else ""), "dim")
             return used
         self.say(f"  {why}: {n}d{sides}, {len(used)} of them from your line ({shown})", "dim")
-        return used + ask_faces(self.say, self.read, name, sides, n - len(used), why, note,
-                                undo, no_undo)
+        return used + ask_faces(self.say, self.read, replace(ask, n=n - len(used)))
 
     def drop(self, rolls: list[Roll]) -> None:
         """Dice typed for rolls that were not needed: left out, and said."""

@@ -11,6 +11,7 @@ their place.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Final
 
 from wasteland.bestiary.models import Scenario
@@ -135,25 +136,42 @@ def refused_undo(say: Say, line: str | None, undo: bool, no_undo: str) -> bool:
     return False
 
 
-def ask_faces(say: Say, read: Read, name: str, sides: int, n: int, why: str,
-              note: str = "", undo: bool = True, no_undo: str = NO_UNDO_YET) -> list[int]:
-    # params: the prompt's I/O, the roll asked, and how undo is answered
-    """The faces of ``n`` real dice of ``sides`` faces rolled for ``name``, asked until
-    they make sense; ``note`` says first what the roll is for. Quit or the end of the
-    input raise Quit; undo raises TakeBack (or, when ``undo`` is False, is refused with
-    ``no_undo``)."""
-    if note:
-        say(f"  {note}", "yellow")
+@dataclass(frozen=True)
+class RollAsk:
+    """A roll asked of the people: ``n`` dice of ``sides`` faces rolled for ``name`` (what
+    for: ``why``), ``note`` said first (what the roll is for), and how undo is answered:
+    TakeBack, or (``undo`` False) refused with ``no_undo``."""
+
+    name: str
+    sides: int
+    n: int
+    why: str
+    note: str = ""
+    undo: bool = True
+    no_undo: str = NO_UNDO_YET
+
+    @property
+    def undo_hint(self) -> str:
+        """What an error at this prompt adds about undo."""
+        return " (undo takes the action back)" if self.undo else ""
+
+
+def ask_faces(say: Say, read: Read, ask: RollAsk) -> list[int]:
+    """The faces of the roll ``ask`` describes, asked until they make sense; its note is
+    said first. Quit or the end of the input raise Quit; undo raises TakeBack (or is
+    refused)."""
+    if ask.note:
+        say(f"  {ask.note}", "yellow")
     while True:
-        say(dice_prompt(name, sides, n, why), "bold")
+        say(dice_prompt(ask.name, ask.sides, ask.n, ask.why), "bold")
         line = read()
-        if refused_undo(say, line, undo, no_undo):
+        if refused_undo(say, line, ask.undo, ask.no_undo):
             continue
         assert line is not None
         try:
-            return parse_faces(line, sides, n, why)
+            return parse_faces(line, ask.sides, ask.n, ask.why)
         except ValueError as e:
-            say(f"{e}" + (" (undo takes the action back)" if undo else ""), "red")
+            say(f"{e}{ask.undo_hint}", "red")
 
 
 def typed_or_read(say: Say, read: Read, typed: str | None) -> str | None:
@@ -168,35 +186,34 @@ def typed_or_read(say: Say, read: Read, typed: str | None) -> str | None:
 Later = tuple[str, int, int, str]  # a later roll of a line: its label, sides, dice, why
 
 
-def ask_line(say: Say, read: Read, name: str, sides: int, n: int, why: str,
-             later: list[Later], note: str = "", undo: bool = True,
-             no_undo: str = NO_UNDO_YET, typed: str | None = None
-             ) -> tuple[list[int], list[list[int] | None]]:
-    """The first roll of an action whose ``later`` rolls may be typed on the same line,
-    groups apart by "/" ("5 3 6 / 4 4"): the first roll's faces and each later group's
-    (None: not typed, or did not read, and then asked when its roll comes). A first group
-    that does not read is asked again alone, the later ones kept; with no ``later`` it is
-    ask_faces. ``typed``: the line typed with the action (after its words and a "/"),
+def ask_line(say: Say, read: Read, ask: RollAsk, later: list[Later],
+             typed: str | None = None) -> tuple[list[int], list[list[int] | None]]:
+    """The first roll of an action (``ask``) whose ``later`` rolls may be typed on the same
+    line, groups apart by "/" ("5 3 6 / 4 4"): the first roll's faces and each later
+    group's (None: not typed, or did not read, and then asked when its roll comes). A first
+    group that does not read is asked again alone, the later ones kept; with no ``later``
+    it is ask_faces. ``typed``: the line typed with the action (after its words and a "/"),
     taken as the first answer."""
     if not later and typed is None:
-        return ask_faces(say, read, name, sides, n, why, note, undo, no_undo), []
+        return ask_faces(say, read, ask), []
+    sides, n, why = ask.sides, ask.n, ask.why
     # what the rolls after it are first: what this one is against stays next to its prompt
     if later:
         say(then_note([lab for lab, *_ in later]), "yellow")
-    if note:
-        say(f"  {note}", "yellow")
-    prompt = dice_prompt(name, sides, n, why, [f"{k}d{s}" for _, s, k, _ in later])
+    if ask.note:
+        say(f"  {ask.note}", "yellow")
+    prompt = dice_prompt(ask.name, sides, n, why, [f"{k}d{s}" for _, s, k, _ in later])
     while True:
         say(prompt, "bold")
         line, typed = typed_or_read(say, read, typed), None
-        if refused_undo(say, line, undo, no_undo):
+        if refused_undo(say, line, ask.undo, ask.no_undo):
             continue
         assert line is not None
         parts = line.split("/")
         if len(parts) > 1 + len(later):
             every = " / ".join([f"{n}d{sides}", *(f"{k}d{s}" for _, s, k, _ in later)])
             say(f"{len(parts)} groups typed; this roll takes at most {1 + len(later)}: "
-                f"{every}" + (" (undo takes the action back)" if undo else ""), "red")
+                f"{every}{ask.undo_hint}", "red")
             continue
         groups: list[list[int] | None] = []
         for part, (_, s, k, w) in zip(parts[1:], later):
@@ -210,13 +227,13 @@ def ask_line(say: Say, read: Read, name: str, sides: int, n: int, why: str,
             return parse_faces(parts[0], sides, n, why), groups
         except ValueError as e:
             if len(parts) == 1:  # nothing else typed: the whole line is asked again
-                say(f"{e}" + (" (undo takes the action back)" if undo else ""), "red")
+                say(f"{e}{ask.undo_hint}", "red")
                 continue
             kept = sum(g is not None for g in groups)
             say(f"{why} ({n}d{sides}): {e}" + (f"; the {kept} later group"
                                               f"{'s' if kept > 1 else ''} kept" if kept else ""),
                 "red")
-        return ask_faces(say, read, name, sides, n, why, "", undo, no_undo), groups
+        return ask_faces(say, read, replace(ask, note="")), groups
 
 
 class SetupDice(NotedDice):
@@ -234,7 +251,8 @@ class SetupDice(NotedDice):
         if (who < 0 or who >= len(self.side_of) or self.side_of[who] != self.people
                 or why == UNTIED):
             return None
-        return ask_faces(self.say, self.read, self.ids[who], sides, n, why, note, undo=False)
+        return ask_faces(self.say, self.read, RollAsk(self.ids[who], sides, n, why, note,
+                                                      undo=False))
 
 
 def setup_dice(say: Say, read: Read) -> Callable[[Scenario, int], SetupDice]:

@@ -30,7 +30,7 @@ from wasteland.rules.turnorder import order_lines
 from wasteland.rules.words import coded, entry, explain, kind_name, label, plain_move, plainly
 
 from .dice_ahead import DiceLine, Roll, foresee, play_out, split_dice, windows_of
-from .dice_prompts import Quit, ask_faces
+from .dice_prompts import Quit, RollAsk, ask_faces
 from .menu import goto_hint, labelled, layout, menu_order, orders_hint, reach_text
 from .orders import (
     SAVED_ORDERS,
@@ -185,10 +185,10 @@ class Game:
             return None  # NPC and engine rolls stay with the battle's dice
         self.events(mid_action=True)
         no_undo = "no undo at a roll here: type the faces, or quit"
+        ask = RollAsk(self.b.ids[who], sides, n, why, note, self.undo_at_dice, no_undo)
         if self.dice_line is not None:
-            return self.dice_line.ask(who, sides, n, why, note, self.undo_at_dice, no_undo)
-        return ask_faces(self.say, self.read, self.b.ids[who], sides, n, why, note,
-                         undo=self.undo_at_dice, no_undo=no_undo)
+            return self.dice_line.ask(who, ask)
+        return ask_faces(self.say, self.read, ask)
 
     def look_ahead(self, action: Action) -> None:
         """Before ``action`` is applied: the rolls it and the windows after it will ask of

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from rich.console import Console
 
@@ -44,6 +44,9 @@ from .orders import Answer
 from .prompt import ChoiceError
 from .session import restore_agent
 from .thinking import level_of, listening
+
+if TYPE_CHECKING:
+    from .play import GameSetup
 
 ACCEPT = ("", "ok", "y", "yes")
 ALTS = ("?", "alts")
@@ -326,17 +329,17 @@ class GmSession(Game):
         return plan
 
 
-def start_gm(ruleset: str | None, scenario: str | None, party: str | None, seed: int | None,
-             resume: Path | None, save_path: Path | None, console: Console,
-             lines: Iterator[str], physical_dice: bool = False, character: str | None = None,
-             enemies: str | None = None, ai: str | None = None) -> int:
+def start_gm(setup: GameSetup, console: Console, lines: Iterator[str]) -> int:
+    """A GM's session of ``setup`` (whose ``side`` is the party), begun or resumed, run
+    until it ends; the exit code."""
     from .play import begin_at_table, seed_said
 
-    options = {"ruleset": ruleset, "scenario": scenario, "party": party, "seed": seed,
-               "physical_dice": physical_dice, "character": character, "enemies": enemies,
-               "ai": ai}
+    o, seed, resume = setup, setup.seed, setup.resume
+    options = {"ruleset": o.ruleset, "scenario": o.scenario, "party": o.side, "seed": seed,
+               "physical_dice": o.physical_dice, "character": o.character,
+               "enemies": o.enemies, "ai": o.ai}
 
-    path = save_path or resume or Path("wasteland-gm.json")
+    path = o.save_to or resume or Path("wasteland-gm.json")
     check_writable(path)  # before the set-up rolls: a session that cannot be saved is not begun
     b = begin_at_table("gm", options, resume, console, lines, side_option="party")
     if isinstance(b, int):

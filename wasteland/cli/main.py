@@ -193,12 +193,12 @@ def play(o: PlayOptions) -> None:
     At a terminal the game is full-screen (map, status, log, actions; keys and mouse)."""
     from rich.console import Console
 
-    from wasteland.cli.play import start
+    from wasteland.cli.play import GameSetup, start
 
-    code = start(o.ruleset, o.scenario, o.side, o.seed, o.resume, o.save_to,
-                 Console(highlight=False), _lines(), o.character, o.enemies, o.ai,
-                 full_screen=_full_screen(o.plain), piped=not sys.stdin.isatty(),
-                 physical_dice=o.physical_dice)
+    setup = GameSetup(o.ruleset, o.scenario, o.side, o.seed, o.resume, o.save_to, o.character,
+                      o.enemies, o.ai, o.physical_dice)
+    code = start(setup, Console(highlight=False), _lines(), full_screen=_full_screen(o.plain),
+                 piped=not sys.stdin.isatty())
     sys.exit(code)
 
 
@@ -239,10 +239,11 @@ def gm(o: GmOptions) -> None:
     from rich.console import Console
 
     from wasteland.cli.gm import start_gm
+    from wasteland.cli.play import GameSetup
 
-    code = start_gm(o.ruleset, o.scenario, o.party, o.seed, o.resume, o.save_to,
-                    Console(highlight=False), _lines(), o.physical_dice, o.character,
-                    o.enemies, o.ai)
+    setup = GameSetup(o.ruleset, o.scenario, o.party, o.seed, o.resume, o.save_to, o.character,
+                      o.enemies, o.ai, o.physical_dice)
+    code = start_gm(setup, Console(highlight=False), _lines())
     sys.exit(code)
 
 

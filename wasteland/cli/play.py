@@ -17,6 +17,7 @@ overwritten), and `--resume FILE` continues exactly where it stopped.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -117,18 +118,36 @@ def begin_at_table(command: str, options: dict[str, Any], resume: Path | None,
     return b
 
 
-def start(ruleset: str | None, scenario: str | None, side: str | None, seed: int | None,
-          resume: Path | None, save_path: Path | None, console: Console, lines: Iterator[str],
-          character: str | None = None, enemies: str | None = None, ai: str | None = None,
-          full_screen: bool = False, piped: bool = False, physical_dice: bool = False) -> int:
+@dataclass(frozen=True)
+class GameSetup:
+    """What a game at the table (`play`, `gm`) is begun or resumed with, as typed; None:
+    not given (a new game's default, or the save's). ``side``: the people's side (play's
+    --side, gm's --party); ``save_to``: where it is saved (else the resumed file, else the
+    command's own file); ``physical_dice``: the people's rolls are asked at the table."""
+
+    ruleset: str | None = None
+    scenario: str | None = None
+    side: str | None = None
+    seed: int | None = None
+    resume: Path | None = None
+    save_to: Path | None = None
+    character: str | None = None
+    enemies: str | None = None
+    ai: str | None = None
+    physical_dice: bool = False
+
+
+def start(setup: GameSetup, console: Console, lines: Iterator[str], full_screen: bool = False,
+          piped: bool = False) -> int:
     """``piped``: the answers come from a program, not a person; a new game then asks every
     question, as the line game did before the table rules (a script's answers to the buy
     and boost windows stay in step), until the script says `set auto`. ``physical_dice``:
     your side's rolls are asked, each saying what it is for (the line game)."""
-    options = {"ruleset": ruleset, "scenario": scenario, "side": side, "seed": seed,
-               "character": character, "enemies": enemies, "ai": ai,
-               "physical_dice": physical_dice}
-    path = save_path or resume or Path("wasteland-save.json")
+    o, seed, resume = setup, setup.seed, setup.resume
+    options = {"ruleset": o.ruleset, "scenario": o.scenario, "side": o.side, "seed": seed,
+               "character": o.character, "enemies": o.enemies, "ai": o.ai,
+               "physical_dice": o.physical_dice}
+    path = o.save_to or resume or Path("wasteland-save.json")
     check_writable(path)  # before the set-up rolls: a game that cannot be saved is not begun
     got = begin_at_table("play", options, resume, console, lines)
     if isinstance(got, int):

@@ -64,7 +64,6 @@ from gymnasium import spaces
 
 from wasteland.agents.base import Agent, View, make_agent
 from wasteland.agents.loop import play
-from wasteland.bestiary.loader import Bestiary
 from wasteland.bestiary.models import Scenario
 from wasteland.observe import fog
 from wasteland.observe.encoding import (
@@ -86,16 +85,15 @@ from .combat_v0 import (
     RENDER_FPS,
     RENDER_MODES,
     action_index,
-    check_options,
     illegal_message,
     not_reset,
-    real_option,
     render_battle,
     reset_seed,
     resolve_ruleset,
     resolve_scenario,
     start_battle,
 )
+from .env_options import EnvOptions
 from .errors import EnvArgumentTypeError, ResetNeededError
 
 OpponentSpec = str | Agent
@@ -123,25 +121,20 @@ class SingleAgentEnv(gymnasium.Env):
         ruleset: str | Ruleset = "pnp",
         learner: int | str = 0,
         opponents: OpponentSpec | Sequence[OpponentSpec] | Mapping[str, OpponentSpec] | None = None,
-        max_rounds: int | None = None,
-        reward_shaping: float = 0.0,
-        illegal_action: str = "end",
-        render_mode: str | None = None,
-        bestiary: Bestiary | None = None,
-        learner_kinds: Sequence[str] | None = None,
-        allies: OpponentSpec = "packet",
-        draw_reward: float = 0.0,
-        sight: str = "own",
+        **options: Any,
     ) -> None:
-        check_options(self.metadata["render_modes"], render_mode, illegal_action, sight)
-        self.sight = sight
+        """``options``: the fields of EnvOptions by name (max_rounds, reward_shaping,
+        illegal_action, render_mode, bestiary, learner_kinds, allies, draw_reward, sight),
+        as gymnasium.make and the registered tasks pass them."""
+        self.options = o = EnvOptions.given(options)
+        self.sight = o.sight
         self.ruleset = resolve_ruleset(ruleset)
-        self.bestiary = bestiary
+        self.bestiary = bestiary = o.bestiary
         self.scenario = resolve_scenario(scenario, bestiary)
-        self.render_mode = render_mode
-        self.max_rounds = max_rounds
-        self.reward_shaping = real_option("reward_shaping", reward_shaping, 0.0, 100.0)
-        self.illegal_action = illegal_action
+        self.render_mode = o.render_mode
+        self.max_rounds = max_rounds = o.max_rounds
+        self.reward_shaping = o.reward_shaping
+        self.illegal_action = o.illegal_action
         sides = [s.name for s in self.scenario.sides]
         if isinstance(learner, str):
             if learner not in sides:
@@ -151,12 +144,12 @@ class SingleAgentEnv(gymnasium.Env):
             raise WastelandError(f"learner side {learner} out of range; sides: "
                                  + ", ".join(f"{i} {s}" for i, s in enumerate(sides)))
         self.learner = learner
-        self.draw_reward = real_option("draw_reward", draw_reward, -1.0, 1.0)
+        self.draw_reward = o.draw_reward
 
         probe = self.ruleset.new_battle(self.scenario, 0, bestiary, keep_log=False,
                                         max_rounds=max_rounds)
         self.ids = list(probe.ids)
-        kinds = set(learner_kinds) if learner_kinds is not None else None
+        kinds = set(o.learner_kinds) if o.learner_kinds is not None else None
         self.learner_slots = [c.slot for c in probe.combatants if c.side == learner
                               and (kinds is None or c.creature.id in kinds)]
         if not self.learner_slots:
@@ -166,7 +159,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._learner_set = frozenset(self.learner_slots)
         self.ally_slots = [c.slot for c in probe.combatants if c.side == learner
                            and c.slot not in self._learner_set]
-        self._ally_spec = allies
+        self._ally_spec = allies = o.allies
         if isinstance(allies, str):
             make_agent(allies, ruleset=self.ruleset.name)  # one line: unknown, other ruleset
         self.opponent_ids = [c.id for c in probe.combatants if c.side != learner]
