@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from wasteland.agents.base import View  # noqa: E402
+from wasteland.agents.base import View, intent_of  # noqa: E402
 from wasteland.agents.policy import PolicyAgent, load_policy  # noqa: E402
 from wasteland.observe.encoding import Encoder, to_table  # noqa: E402
 from wasteland.rules.actions import ACTION_INDEX  # noqa: E402
@@ -59,7 +59,7 @@ def trained(request, tmp_path_factory):
             ego, _ = model.predict(obs, action_masks=mask, deterministic=True)
             steps.append({
                 "obs": obs.copy(), "mask": mask, "order": order, "legal": list(view.legal_ids),
-                "ego": int(ego), "agent": ACTION_INDEX[agent.act(view)],
+                "ego": int(ego), "agent": ACTION_INDEX[intent_of(agent, agent.act(view))],
                 "agent_order": enc.order(dec.combatant),
                 "agent_obs": enc.observe(dec.combatant, dec, enc.order(dec.combatant)),
             })
