@@ -133,7 +133,9 @@ def test_the_full_screen_game_begins_its_log_with_the_drawn_seed(tmp_path, monke
 
     monkeypatch.setattr(app, "PlayApp", Screen)
     con = Console(file=io.StringIO(), width=200)
-    start(GameSetup("pnp", "duel", save_to=tmp_path / "p.json"), con, iter(()), full_screen=True)
+    start(GameSetup("pnp", "duel", save_to=tmp_path / "p.json"), con, iter(()),
+          full_screen=app.run_full_screen)
     assert seen and seen[0][0][0] == "seed 99: `--seed 99` replays these dice"
-    start(GameSetup("pnp", "duel", resume=tmp_path / "p.json"), con, iter(()), full_screen=True)
+    start(GameSetup("pnp", "duel", resume=tmp_path / "p.json"), con, iter(()),
+          full_screen=app.run_full_screen)
     assert not any("replays these dice" in text for text, _ in seen[1])  # a resume

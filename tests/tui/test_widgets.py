@@ -90,7 +90,7 @@ def test_full_screen_is_asked_for_by_start_and_plain_otherwise(tmp_path, monkeyp
                         lambda b, path, resumed, first=None: called.append(path) or 0)
     con = Console(file=io.StringIO())
     assert start(GameSetup("pnp", "duel", "0", 3, save_to=tmp_path / "a.json"), con, iter([]),
-                 full_screen=True) == 0
+                 full_screen=tui.run_full_screen) == 0
     assert called == [tmp_path / "a.json"] and con.file.getvalue() == ""
     start(GameSetup("pnp", "duel", "0", 3, save_to=tmp_path / "b.json"), con, iter([]))
     assert called == [tmp_path / "a.json"] and "decides" in con.file.getvalue()

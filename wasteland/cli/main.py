@@ -193,11 +193,16 @@ def play(o: PlayOptions) -> None:
     At a terminal the game is full-screen (map, status, log, actions; keys and mouse)."""
     from rich.console import Console
 
-    from wasteland.cli.play import GameSetup, start
+    from wasteland.cli.play import FullScreen, GameSetup, start
 
     setup = GameSetup(o.ruleset, o.scenario, o.side, o.seed, o.resume, o.save_to, o.character,
                       o.enemies, o.ai, o.physical_dice)
-    code = start(setup, Console(highlight=False), _lines(), full_screen=_full_screen(o.plain),
+    screen: FullScreen | None = None
+    if _full_screen(o.plain):  # the entry point sits above the full screen (the layers)
+        from wasteland.tui.app import run_full_screen
+
+        screen = run_full_screen
+    code = start(setup, Console(highlight=False), _lines(), full_screen=screen,
                  piped=not sys.stdin.isatty())
     sys.exit(code)
 

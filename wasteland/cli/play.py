@@ -37,6 +37,10 @@ from .prompt import echoes
 from .seeds import fresh_seed, seed_line
 from .session import check_resume_options, new_session
 
+# the full-screen game (tui/app.py run_full_screen: battle, save path, the save resumed,
+# the log's first line), handed in by the entry point, which sits above the full screen
+FullScreen = Callable[[Battle, Path, "Path | None", "str | None"], int]
+
 
 def begin(command: str, options: dict[str, Any], resume: Path | None,
           side_option: str = "side",
@@ -137,8 +141,8 @@ class GameSetup:
     physical_dice: bool = False
 
 
-def start(setup: GameSetup, console: Console, lines: Iterator[str], full_screen: bool = False,
-          piped: bool = False) -> int:
+def start(setup: GameSetup, console: Console, lines: Iterator[str],
+          full_screen: FullScreen | None = None, piped: bool = False) -> int:
     """``piped``: the answers come from a program, not a person; a new game then asks every
     question, as the line game did before the table rules (a script's answers to the buy
     and boost windows stay in step), until the script says `set auto`. ``physical_dice``:
@@ -154,14 +158,12 @@ def start(setup: GameSetup, console: Console, lines: Iterator[str], full_screen:
         return got
     b = got
     if b.session["options"]["physical_dice"]:
-        full_screen = False  # the dice are asked on lines (cli/dice_prompts.py)
+        full_screen = None  # the dice are asked on lines (cli/dice_prompts.py)
     if piped and resume is None:
         set_rule(b, ["ask"])
-    if full_screen:  # a person at a terminal: the Textual game, on this same Game
-        from wasteland.tui.app import run_full_screen
-
+    if full_screen is not None:  # a person at a terminal: the Textual game, on this Game
         drawn = seed is None and resume is None  # the log begins with it
-        return run_full_screen(b, path, resume, seed_line(b.seed) if drawn else None)
+        return full_screen(b, path, resume, seed_line(b.seed) if drawn else None)
     return seed_said(Game(b, console, lines, path, resume), seed, resume).run()
 
 
