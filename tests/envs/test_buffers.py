@@ -18,7 +18,7 @@ from wasteland.observe.encoding import mask_of
 def _c():
     if wasteland.ENGINE != "compiled":
         pytest.skip("the engine runs as plain Python here: no C buffers to compare")
-    return importlib.import_module("wasteland.envs._buffers")
+    return importlib.import_module("wasteland.observe._buffers")
 
 
 def _values(rng: random.Random, n: int) -> list:

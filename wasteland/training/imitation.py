@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from wasteland.agents.base import view_of
+from wasteland.agents.base import View, intent_of
 from wasteland.agents.packets import PacketAgent
 from wasteland.rules.actions import N_ACTIONS
 
@@ -50,9 +50,11 @@ def collect(cfg: TrainConfig, decisions: int, seed: int) -> dict[str, np.ndarray
     gamma = cfg.ppo.gamma
     while len(act_l) < decisions:
         inner = env.env
-        assert inner is not None and inner.battle is not None
-        action = packet.act(view_of(inner.ruleset, inner.battle))
-        a = inner.env_action(action)
+        assert inner is not None and inner.battle is not None and inner._decision is not None
+        # the packet chooses among the learner's own legal actions (its mask: the board as
+        # it knows it, observe/fog.py), so every label is one the network may play
+        view = View(inner.battle, inner.ruleset, inner._decision, list(inner._legal))
+        a = inner.env_action(intent_of(packet, packet.act(view)))
         obs_l.append(obs)
         mask_l.append(env.action_masks())
         act_l.append(a)
