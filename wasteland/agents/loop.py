@@ -81,7 +81,8 @@ def play(rs: Ruleset, b: Battle, seats: Sequence[Agent | None], *,
     """
     decider, legal_ids, rs_apply, table = rs.decider, rs.legal_ids, rs.apply, ACTION_TABLE
     watched, on_out = watch if watch is not None else (0, None)
-    whole = sum(1 for c in b.combatants if c.side == watched)
+    # counted only when watched: the envs call play once a step
+    whole = sum(1 for c in b.combatants if c.side == watched) if on_out is not None else 0
     n = 0
     while n < limit and not b.over:
         if stop is not None and stop(b):

@@ -493,7 +493,6 @@ class raw_env(AECEnv, EzPickle):
         self.possible_agents: list[str] = list(probe.ids)
         self.agents = self.possible_agents[:]
         self._slot_of = {a: i for i, a in enumerate(self.possible_agents)}
-        self._nobody = (None,) * len(self.possible_agents)  # the fight loop's seats: all ours
         # one observation space and one action space, shared by every agent
         self._obs_space = spaces.Dict({"observation": observation_box(),
                                        "action_mask": mask_box()})
@@ -651,8 +650,9 @@ class raw_env(AECEnv, EzPickle):
         assert b is not None
         R = self.ruleset
         mc = self.max_cycles
-        if mc is None:  # every decision is an agent's: the loop stops at the first
-            _, dec = play(R, b, self._nobody)
+        if mc is None:  # every decision is an agent's: the next one, if the fight goes on
+            # (what the fight loop with no seats answers, without its set-up each step)
+            dec = None if b.over else R.decider(b)
         else:  # agents out of decisions pass (the fallback) until all are out
             used = self._used
 
