@@ -23,7 +23,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from wasteland.agents.base import make_agent, view_of  # noqa: E402
-from wasteland.agents.search import FEATURES, features  # noqa: E402
+from wasteland.agents.standing import FEATURES, features  # noqa: E402
 from wasteland.bestiary.loader import load_scenario, scenario_names  # noqa: E402
 from wasteland.rules.actions import ACTION_TABLE  # noqa: E402
 from wasteland.rules.fork import fork  # noqa: E402
