@@ -115,17 +115,6 @@ class Task:
         text = json.dumps(self.definition(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
-    def lineup(self) -> str:
-        """The sides and their creatures, the learner's marked: "Vault: brawler,
-        vault_dweller | *Radscorpion: young_radscorpion, radscorpion"."""
-        sc = self.seat.load()
-        parts = []
-        for i, side in enumerate(sc.sides):
-            mark = "*" if self.seat.side in (None, i) else ""
-            parts.append(f"{mark}{side.name}: "
-                         + ", ".join(c.creature for c in side.combatants))
-        return " | ".join(parts)
-
 
 @cache
 def tasks() -> tuple[Task, ...]:
