@@ -34,12 +34,13 @@ def _aec_mask(raw: Any, agent: str) -> Callable[[], np.ndarray]:
     return lambda: raw.observe(agent)["action_mask"]
 
 
-class MaskedAEC(BaseWrapper):
-    """Counts the actions played (``moves``) and those the env had to replace
-    (``illegal``), so a test can tell real play from a run of fallbacks."""
+class _MaskedSpaces:
+    """Each agent's action space a MaskedDiscrete of its own mask, and the counts of the
+    actions played (``moves``) and of those the env had to replace (``illegal``), so a
+    test can tell real play from a run of fallbacks (the AEC and the parallel wrappers)."""
 
     def __init__(self, env: Any) -> None:
-        super().__init__(env)
+        super().__init__(env)  # the PettingZoo wrapper that follows this in the bases
         raw = env.unwrapped
         self._spaces = {a: MaskedDiscrete(_aec_mask(raw, a)) for a in env.possible_agents}
         self.moves = self.illegal = 0
@@ -47,6 +48,8 @@ class MaskedAEC(BaseWrapper):
     def action_space(self, agent: str) -> spaces.Space:
         return self._spaces[agent]
 
+
+class MaskedAEC(_MaskedSpaces, BaseWrapper):
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         super().step(action)
@@ -55,16 +58,7 @@ class MaskedAEC(BaseWrapper):
             self.illegal += bool(self.env.unwrapped.infos.get(agent, {}).get("illegal_action"))
 
 
-class MaskedParallel(BaseParallelWrapper):
-    def __init__(self, env: Any) -> None:
-        super().__init__(env)
-        raw = env.unwrapped
-        self._spaces = {a: MaskedDiscrete(_aec_mask(raw, a)) for a in env.possible_agents}
-        self.moves = self.illegal = 0
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self._spaces[agent]
-
+class MaskedParallel(_MaskedSpaces, BaseParallelWrapper):
     def step(self, actions: dict[str, Any]) -> Any:
         out = super().step(actions)
         self.moves += bool(out[0])
