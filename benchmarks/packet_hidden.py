@@ -21,7 +21,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from wasteland.agents.base import make_agent  # noqa: E402
-from wasteland.arena.suite import FAMILIES, load_suite  # noqa: E402
+from wasteland.bestiary.suite import FAMILIES, load_suite  # noqa: E402
 from wasteland.rules.battle import ACTIVE  # noqa: E402
 from wasteland.training.belief import standing_at  # noqa: E402
 from wasteland.training.seats import difference_interval, seat  # noqa: E402

@@ -137,7 +137,7 @@ class Timed:
 @functools.cache
 def suite_seat(seat_id: str):
     """A suite seat by id and its scenario, read once a process."""
-    from wasteland.arena.suite import load_suite
+    from wasteland.bestiary.suite import load_suite
 
     s = next(x for x in load_suite() if x.id == seat_id)
     return s, s.load()
@@ -235,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         return search_speed.main(["--agent", a.agent])
     seats: list[tuple[str, str, int | None]] = []
     if a.seats == "suite":
-        from wasteland.arena.suite import load_suite, select
+        from wasteland.bestiary.suite import load_suite, select
         from wasteland.rules.errors import WastelandError
 
         try:
@@ -251,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         parts = s.split(":")
         if len(parts) == 1:
-            from wasteland.arena.suite import load_suite
+            from wasteland.bestiary.suite import load_suite
 
             known = {x.id: x for x in load_suite()}
             if s not in known:

@@ -175,20 +175,10 @@ def test_the_import_graph_has_no_cycle():
         f"  {len(c)} modules: {', '.join(c)}" for c in found)
 
 
-# Upward imports still to remove (issue 43): the seats' tasks are registered by the envs
-# from the arena's suite; `play` picks the full-screen game. The list may only shrink: an
-# entry that no longer occurs fails too.
-KNOWN_UPWARD = {
-    ("wasteland.envs.tasks", "wasteland.arena.suite"),
-}
-
-
 def test_no_module_imports_a_higher_layer():
     found = {(m, t) for m in sources() for t in imports(m) if layer(t) > layer(m)}
-    upward = [f"  {m} (layer {layer(m)}) -> {t} (layer {layer(t)})"
-              for m, t in sorted(found - KNOWN_UPWARD)]
+    upward = [f"  {m} (layer {layer(m)}) -> {t} (layer {layer(t)})" for m, t in sorted(found)]
     assert not upward, "imports from a lower layer to a higher one:\n" + "\n".join(upward)
-    assert not KNOWN_UPWARD - found, f"gone, drop from KNOWN_UPWARD: {KNOWN_UPWARD - found}"
 
 
 def test_the_cycle_finder_sees_a_cycle_and_the_layers_order(monkeypatch):

@@ -14,7 +14,7 @@ from wasteland.agents.guide import Guide, GuidedAgent, policies_for
 from wasteland.agents.packets import PacketAgent
 from wasteland.agents.policy import PolicyAgent
 from wasteland.agents.search import PRUNE, SearchAgent, parse_budget
-from wasteland.arena.suite import load_suite
+from wasteland.bestiary.suite import load_suite
 from wasteland.rules.actions import ACTION_INDEX
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.rulesets import get_ruleset

@@ -29,7 +29,7 @@ class Field:
     n: int  # games per pairing, side order and scenario and ruleset
     seed: int  # game i of a pairing uses seed + i
     # (scenario, ruleset) pairs fought; None: every scenario under every ruleset. The seat
-    # suite's scenarios are each tuned for one ruleset (arena/suite.py).
+    # suite's scenarios are each tuned for one ruleset (bestiary/suite.py).
     pairs: tuple[tuple[int, str], ...] | None = None
 
     def fights(self, scenario: int, ruleset: str) -> bool:
@@ -120,7 +120,7 @@ def suite_scenarios(suite: str, ruleset_text: str | None
                     ) -> tuple[tuple[Scenario, ...], tuple[tuple[int, str], ...]]:
     """The seat suite's scenarios with a bar (all, or one family's), each with the ruleset it
     was tuned for, filtered by --rulesets."""
-    from .suite import FAMILIES, load_suite, select
+    from wasteland.bestiary.suite import FAMILIES, load_suite, select
 
     every = load_suite()
     families = [f for f in FAMILIES if any(s.family == f for s in every)]
