@@ -294,7 +294,7 @@ def parse_agents(text: str) -> list[tuple[str, str]]:
 def check_agent(agent: str) -> dict[str, Any] | None:
     """Fails here, in one line, not in a worker after hours: the agent can be made (its
     policy read); its training summary, for a policy."""
-    from wasteland.agents.base import make_agent
+    from wasteland.agents.make import make_agent
 
     try:
         if agent.startswith("policy:"):

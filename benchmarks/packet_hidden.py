@@ -20,7 +20,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wasteland.agents.base import make_agent  # noqa: E402
+from wasteland.agents.make import make_agent  # noqa: E402
 from wasteland.bestiary.suite import FAMILIES, load_suite  # noqa: E402
 from wasteland.rules.battle import ACTIVE  # noqa: E402
 from wasteland.rules.names import RULESETS  # noqa: E402

@@ -80,7 +80,8 @@ def play(args: tuple[str, str, int, str, int]) -> Played:
     """One fight: (1 if the seat's side won, else 0; 1 if it lost, else 0; the agent's
     seconds per decision; the seconds of its longest turn; the waits between the other
     side's decisions; continuations played; seconds the agent thought)."""
-    from wasteland.agents.base import make_agent, view_of
+    from wasteland.agents.base import view_of
+    from wasteland.agents.make import make_agent
     from wasteland.bestiary.loader import load_scenario
     from wasteland.rules.actions import ACTION_TABLE
     from wasteland.rules.rulesets import get_ruleset
@@ -146,7 +147,7 @@ def suite_seat(seat_id: str):
 def play_suite(args: tuple[str, str, int, int]) -> Played:
     """One fight in a suite seat (fight k of the run picks a mirror seat's side), counted
     as ``play`` counts one."""
-    from wasteland.agents.base import make_agent
+    from wasteland.agents.make import make_agent
     from wasteland.training.seats import fight
 
     seat_id, agent, seed, k = args

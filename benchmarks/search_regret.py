@@ -31,7 +31,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wasteland.agents.base import make_agent, view_of  # noqa: E402
+from wasteland.agents.base import view_of  # noqa: E402
+from wasteland.agents.make import make_agent  # noqa: E402
 from wasteland.agents.packets import PacketAgent  # noqa: E402
 from wasteland.agents.search import Arm, SearchAgent, candidates, continuation, paired  # noqa: E402
 from wasteland.agents.valuenet import shipped_value  # noqa: E402

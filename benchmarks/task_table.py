@@ -174,7 +174,7 @@ def measure(task_id: str, agent: str, fights: int) -> dict[str, Any]:
     if not 1 <= fights <= MAX_FIGHTS:
         raise WastelandError(f"-n must be 1 to {MAX_FIGHTS:,}")
     seat = known[task_id].seat
-    from wasteland.agents.base import make_agent
+    from wasteland.agents.make import make_agent
     from wasteland.arena.suite import measure as in_seat
 
     make_agent(agent, 0, seat.ruleset)  # an unknown agent or a policy of another ruleset

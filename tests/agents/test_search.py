@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from wasteland.agents.base import make_agent, view_of
+from wasteland.agents.base import view_of
+from wasteland.agents.make import make_agent
 from wasteland.agents.search import (
     WEIGHTS,
     Arm,

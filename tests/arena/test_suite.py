@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from wasteland.agents.base import make_agent
+from wasteland.agents.make import make_agent
 from wasteland.arena.suite import measure
 from wasteland.bestiary.suite import (
     BAND,

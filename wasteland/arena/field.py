@@ -57,8 +57,9 @@ def entrants(text: str | None, rulesets: tuple[str, ...] = ()) -> tuple[Entrant,
     """The agents of ``--agents``, each made once: an unknown agent, a broken policy, a
     policy of a ruleset other than ``rulesets`` or a program that does not answer is
     refused in one line before any game."""
-    from wasteland.agents.base import AGENTS, agent_kind, check_ruleset, make_agent
+    from wasteland.agents.base import AGENTS, agent_kind, check_ruleset
     from wasteland.agents.external import check_program
+    from wasteland.agents.make import make_agent
 
     names = names_in(text, "--agents", split_agents)
     if len(names) < 2:

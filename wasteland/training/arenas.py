@@ -391,8 +391,8 @@ def _arena(rng: np.random.Generator, mine: list[str], theirs: list[str], name: s
 def packet_fight(scenario: Scenario, ruleset: str, seed: int) -> str | None:
     """The side name that wins ``scenario`` under ``ruleset`` with the packet agent on
     every side, or None for a draw."""
-    from wasteland.agents.base import make_agent
     from wasteland.agents.loop import by_side, checked, play
+    from wasteland.agents.make import make_agent
     from wasteland.rules.rulesets import get_ruleset
 
     rs = get_ruleset(ruleset)

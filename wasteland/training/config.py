@@ -384,7 +384,7 @@ def _check_names(cfg: TrainConfig, path: Path) -> None:
             if c not in known:
                 raise BestiaryError(f"{path}: training config {cfg.id!r}: {field}: unknown "
                                     f"creature {c!r}; known: {', '.join(sorted(known))}")
-    from wasteland.agents.base import make_agent
+    from wasteland.agents.make import make_agent
 
     # the teachers are made in the labelling workers: a typo fails here, in one line
     for field, name in teachers_of(cfg):

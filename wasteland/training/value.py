@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from wasteland.agents import loop
-from wasteland.agents.base import make_agent
+from wasteland.agents.make import make_agent
 from wasteland.agents.policy import OBSERVATION_VERSION
 from wasteland.agents.search import value as logistic_value
 from wasteland.agents.valuenet import (
