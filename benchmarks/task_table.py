@@ -148,7 +148,7 @@ def render() -> str:
            "rule of 2026-12-05 (docs/seats.md). A mirror task's shipped-policy row counts "
            "every fight (docs/benchmark.md gives its share of decided ones). \"not "
            "measured\": no row exists; nothing is estimated. A row's command plays the "
-           "agent in the task's seat on the same seeds (`Seat.measure`, as "
+           "agent in the task's seat on the same seeds (`arena.suite.measure`, as "
            "`benchmark_table.py run` did) and prints its record; a rule changed since a "
            "row was measured can move it (the first-aid rule moved the 2d20 seats by at "
            "most 0.7 points).", "",
