@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from wasteland.agents.base import make_agent, view_of
+from wasteland.agents.base import view_of
+from wasteland.agents.make import make_agent
 from wasteland.agents.search import (
     WEIGHTS,
     Arm,
@@ -260,11 +261,12 @@ def test_the_search_beats_the_packet_in_a_suite_seat_on_the_same_seeds():
     """A short version of benchmarks/search.py (docs/search.md has the 100- and 1,000-fight
     runs): in the PnP storm drain seat, where the packet wins about half its fights against
     packets, the search at a small budget wins clearly more of the same 20 fights."""
-    from wasteland.arena.suite import load_suite
+    from wasteland.arena.suite import measure
+    from wasteland.bestiary.suite import load_suite
 
     seat = next(s for s in load_suite() if s.id == "radscorpions_storm_drain_pnp")
-    packet = seat.measure("packet", fights=20)
-    searched = seat.measure("search:rollouts=24", fights=20)
+    packet = measure(seat, "packet", fights=20)
+    searched = measure(seat, "search:rollouts=24", fights=20)
     assert 6 <= packet.wins <= 14  # a seat with room
     assert searched.wins >= packet.wins + 3
 

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wasteland.agents.base import Agent, View, kind_of, make_agent
+from wasteland.agents.base import Agent, View, kind_of
 from wasteland.agents.loop import NO_LIMIT, by_side, play
+from wasteland.agents.make import make_agent
 from wasteland.bestiary.loader import load_scenario
 from wasteland.rules import saves
 from wasteland.rules.actions import Action

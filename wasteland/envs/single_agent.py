@@ -62,8 +62,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from wasteland.agents.base import Agent, View, make_agent
+from wasteland.agents.base import Agent, View
 from wasteland.agents.loop import play
+from wasteland.agents.make import make_agent
 from wasteland.bestiary.models import Scenario
 from wasteland.observe import fog
 from wasteland.observe.encoding import (
