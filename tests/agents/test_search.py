@@ -156,7 +156,7 @@ def test_features_are_the_shares_standing_and_the_rounds_left():
     theirs[0].hp = theirs[0].max_hp // 2
     a = sum(c.hp for c in mine) / sum(c.max_hp for c in mine)
     t = sum(c.hp for c in theirs) / sum(c.max_hp for c in theirs)
-    left = 1 - b.round / b.extra["max_rounds"]
+    left = 1 - b.round / b.max_rounds
     assert features(b, me) == pytest.approx((a, t, 1.0, 1.0, (a - t) * left, left))
     theirs[0].status = "unconscious"  # a downed combatant keeps no HP and does not stand
     assert features(b, me)[1:4] == pytest.approx((0.0, 1.0, 0.0))
@@ -390,7 +390,7 @@ def test_taper_halves_the_continuations_for_each_action_already_taken_this_turn(
     while not b.over and len(seen) < 8:
         v = view_of(rs, b)
         owner = v.decision.slot == "act" and b.order[b.turn] == v.me.slot
-        done = int(b.extra.get("minor", 0)) + int(b.extra.get("major", 0))
+        done = econ.minor + econ.major if (econ := b.book.economy()) else 0
         if owner and len(v.legal_ids) > 1 and done <= 1:
             spent = []
             for name in ("search:candidates=2,plans=0", "search:candidates=2,plans=0,taper=0"):

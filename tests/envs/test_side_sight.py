@@ -164,6 +164,6 @@ def test_a_policy_plays_on_what_its_sight_shows(sight: str, tmp_path) -> None:  
     assert view.me.side == 0
     agent.act(view)
     assert agent._enc.side_sight == (sight == "side")
-    rows = b.extra.get("sightings") or [[None] * 3]
+    rows = b.sightings or [[None] * 3]
     knows = rows[0][2] is not None
     assert knows == (sight == "side")

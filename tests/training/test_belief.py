@@ -110,7 +110,7 @@ def test_the_teacher_decides_on_what_the_decider_last_saw(monkeypatch, fair: boo
             b, me = view.battle, view.me
             true = dict(truth) or {e.slot: e.pos for e in b.combatants}
             truth.clear()
-            rows = b.extra.get("sightings") or []
+            rows = b.sightings or []
             row = rows[me.slot] if me.slot < len(rows) else []
             for e in b.combatants:
                 rec = row[e.slot] if e.slot < len(row) else None

@@ -48,8 +48,8 @@ class FightResult:
             "winner": self.winner,
             "result": "draw" if b.winner is None else "win",
             "rounds": b.round,
-            **({"ap_pools": dict(zip(b.side_names, b.extra["pools"]))}
-               if "pools" in b.extra else {}),
+            **({"ap_pools": dict(zip(b.side_names, econ.pools))}
+               if (econ := b.book.economy()) is not None else {}),
             **({"agent_faults": self.faults} if self.faults else {}),
             "combatants": [
                 {"id": c.id, "side": b.side_names[c.side], "hp": c.hp, "max_hp": c.max_hp,

@@ -197,7 +197,7 @@ class RLlibCombat(MultiAgentEnv):
             rew = {a: pending[a] + draw for a in seats}
             infos = {a: {"winner": -1 if winner is None else winner, "illegal": self.illegal}
                      for a in seats}
-            truncated = env.battle.extra.get("reason") == "max_rounds"
+            truncated = env.battle.end_reason == "max_rounds"
             flags = dict.fromkeys(seats, True)
             flags["__all__"] = True
             none = dict.fromkeys(seats, False)
