@@ -222,7 +222,7 @@ def test_the_order_does_not_follow_an_enemy_out_of_sight() -> None:
     # the memory is the battle's (a save holds it): any encoder of it knows; without it,
     # only pip is known
     assert Encoder(b, rs).order(0) == [0, 1, 2]
-    del b.extra["sightings"]
+    b.sightings = None
     assert Encoder(b, rs).order(0) == [0, 2, 1]
 
 
@@ -246,7 +246,7 @@ def test_the_env_remembers_at_each_decision_without_being_asked() -> None:
         sight = b.grid.sight[me.pos]
         for o in b.combatants:
             if o.side != me.side and o.status == "active" and sight[o.pos]:
-                rec = b.extra["sightings"][me.slot][o.slot]
+                rec = b.sightings[me.slot][o.slot]
                 assert rec[:2] == [o.pos, b.round]
                 checked += 1
         if n % 4 == 0:

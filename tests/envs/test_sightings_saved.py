@@ -1,4 +1,4 @@
-"""What combatants have seen (observation v1's memory, ``battle.extra["sightings"]``) is
+"""What combatants have seen (observation v1's memory, ``battle.sightings``) is
 kept in a save and comes back on loading; no rule makes it, so the history cannot check
 it: a crafted one is refused in one line naming what is accepted."""
 
@@ -28,9 +28,9 @@ def played(seed: int = 2, steps: int = 40):  # type: ignore[no-untyped-def]
 def test_a_save_keeps_what_each_combatant_has_seen() -> None:
     raw = played()
     b = raw.battle
-    assert b.extra["sightings"]
+    assert b.sightings
     back = saves.loads(saves.dumps(b))
-    assert back.extra["sightings"] == json.loads(json.dumps(b.extra["sightings"]))
+    assert back.sightings == json.loads(json.dumps(b.sightings))
     me = raw._decision.combatant
     here, there = Encoder(b, raw.ruleset), Encoder(back, raw.ruleset)
     assert np.array_equal(here.observe(me), there.observe(me))

@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from wasteland.agents.base import make_agent  # noqa: E402
+from wasteland.agents.make import make_agent  # noqa: E402
 from wasteland.bestiary.models import Placement, Scenario, Side  # noqa: E402
 from wasteland.observe.encoding import Encoder  # noqa: E402
 from wasteland.rules.errors import WastelandError  # noqa: E402
@@ -110,7 +110,7 @@ def test_the_teacher_decides_on_what_the_decider_last_saw(monkeypatch, fair: boo
             b, me = view.battle, view.me
             true = dict(truth) or {e.slot: e.pos for e in b.combatants}
             truth.clear()
-            rows = b.extra.get("sightings") or []
+            rows = b.sightings or []
             row = rows[me.slot] if me.slot < len(rows) else []
             for e in b.combatants:
                 rec = row[e.slot] if e.slot < len(row) else None

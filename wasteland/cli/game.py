@@ -16,8 +16,9 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from wasteland.agents.base import Agent, View, kind_of, make_agent
+from wasteland.agents.base import Agent, View, kind_of
 from wasteland.agents.loop import play
+from wasteland.agents.make import make_agent
 from wasteland.rules import saves
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle

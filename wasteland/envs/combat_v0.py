@@ -122,7 +122,7 @@ no more:
 An enemy out of my line of sight is shown where and as I last saw it (`Encoder.look`, at
 each of my decisions), with `in_los` 0 and no odds; one I have never seen shows only that
 it is there (present, enemy, alive, never seen). Who is out of the fight is known to all.
-The memories are the battle's (`battle.extra["sightings"]`): a save, a copy of the env and
+The memories are the battle's (`battle.sightings`): a save, a copy of the env and
 every agent's encoder of the battle hold the same ones. That is `sight="own"` (the
 default). With `sight="side"` a side shares what its members see, as a GM running a pack
 or players telling each other across the table would: an enemy any standing member of my
@@ -678,7 +678,7 @@ class raw_env(AECEnv, EzPickle):
             for c in b.combatants:
                 rewards[self.possible_agents[c.slot]] += 1.0 if c.side == winner else -1.0
             self._rewarded = True
-        self._end_episode(truncated=b.extra.get("reason") == "max_rounds")
+        self._end_episode(truncated=b.end_reason == "max_rounds")
 
     def _end_episode(self, truncated: bool) -> None:
         self._decision = None

@@ -99,7 +99,7 @@ def _enter(b: Battle, me: int, side_sight: bool, unseen: list[Combatant]) -> Und
             o.status = NOT_THERE
             if occ.get(o.pos) == o.slot:
                 del occ[o.pos]
-        rows = b.extra.get("sightings")
+        rows = b.sightings
         row = rows[me] if rows is not None and me < len(rows) else None
         if row:
             eyes = _eyes(b, me, side_sight)
@@ -193,15 +193,14 @@ def believed_end(R: Ruleset, b: Battle, me: int, a: Action, side_sight: bool = F
         got = R.tactics.move_end(b, c, t, a.kind, a.option or "toward")
         if got is not None:
             return got
-        x = b.extra
-        rows = x.get("sightings")
+        rows = b.sightings
         if rows is not None:  # the fork needs no memories: the belief is on the board
-            x["sightings"] = None
+            b.sightings = None
         try:
             f = fork(b, 0)
         finally:
             if rows is not None:
-                x["sightings"] = rows
+                b.sightings = rows
     for o in f.combatants:  # nobody answers the move: where it ends is all we ask
         if o.slot != me:
             o.free_used, o.readied = True, False

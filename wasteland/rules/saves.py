@@ -59,7 +59,7 @@ def to_dict(b: Battle) -> dict[str, Any]:
             "armor": [x.model_dump(mode="json") for x in armor.values()],
             "items": [x.model_dump(mode="json") for x in b.items.values()],
         },
-        "max_rounds": b.extra.get("max_rounds"),
+        "max_rounds": b.max_rounds or None,
         "history": list(b.history),
         "state": b.state(),
         "log": [e.text() for e in b.log],
@@ -94,7 +94,7 @@ def rewind(b: Battle, history: list[str]) -> Battle:
     """``b`` replayed from its seed up to ``history`` (a prefix of its own), with its
     session and dice hook: how an undo or an interrupted action is taken back."""
     back = replay(b.ruleset, b.scenario, b.seed, history, bestiary_of(b),
-                  b.extra.get("max_rounds"))
+                  b.max_rounds or None)
     back.session, back.dice_hook = b.session, b.dice_hook
     return back
 
@@ -181,7 +181,7 @@ def _check_state(d: SaveFile, scenario: Scenario, where: str) -> None:
         raise SaveError(f"{where}: state.winner: side {st.winner} does not exist")
 
 
-# battle.extra's memory of what each combatant last saw of the others (observe/encoding.py
+# the battle's memory of what each combatant last saw of the others (observe/encoding.py
 # writes it at each decision an observation is made for): observations only, never rules
 SIGHTINGS = "sightings"
 # what a combatant shows to anyone who sees it (observe/encoding.py's STATE_FEATURES, which
@@ -225,7 +225,7 @@ def _check_ruleset(f: SaveFile, scenario: Scenario, bestiary: Bestiary, where: s
     marks: dict[str, set[str]] = {}
     for name in RULESETS:
         try:
-            marks[name] = set(get_ruleset(name).new_battle(scenario, f.seed, bestiary).extra)
+            marks[name] = set(get_ruleset(name).new_battle(scenario, f.seed, bestiary).extra_json())
         except (WastelandError, KeyError):  # no stat block for it, or one naming entries
             # the save does not carry (it holds what its own ruleset used): not this one
             continue
@@ -284,7 +284,8 @@ def from_dict(d: Any, where: str = "save") -> Battle:
     if seen is not None:  # what the combatants saw: no rule makes it, the history cannot
         _check_sightings(seen, f, scenario, where)
         replayed["extra"][SIGHTINGS] = seen
-        b.extra[SIGHTINGS] = json.loads(json.dumps(seen))
+        b.sightings = json.loads(json.dumps(seen))
+        b.mark(SIGHTINGS)
     if replayed != d["state"]:
         raise SaveError(f"{where}: {_first_difference(d['state'], replayed, 'state')}")
     if f.log:

@@ -1,7 +1,7 @@
 """What a decider could know: its enemies out of sight where it last saw them.
 
 The observation (observe/encoding.py) shows an enemy out of a combatant's line of sight at the
-square where that combatant last saw it, kept in ``battle.extra["sightings"]``. The packet
+square where that combatant last saw it, kept in ``battle.sightings``. The packet
 and the search read every enemy's true square. A network taught by them is asked to copy
 choices made on facts it is never shown, and in a dark or walled map it learns an average
 of them. ``last_seen`` moves each hidden enemy to the decider's remembered square for the
@@ -38,7 +38,7 @@ def last_seen(battle: Any, me: int) -> AbstractContextManager[int]:
     """A block within which each enemy of combatant ``me`` that it cannot see now stands
     where ``me`` last saw it (``standing_at``; it yields how many were moved). An enemy
     never seen, or last seen on a square someone now stands on, is left where it is."""
-    rows = battle.extra.get("sightings")
+    rows = battle.sightings
     row = rows[me] if rows is not None and me < len(rows) else None
     where: dict[int, int] = {}
     if row:
