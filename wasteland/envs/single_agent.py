@@ -76,6 +76,8 @@ from wasteland.observe.encoding import (
     to_ego,
     to_table,
 )
+from wasteland.observe.memory import Memory
+from wasteland.observe.memory import parts as memory_parts
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, GOTO, N_ACTIONS, Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import IllegalActionError, WastelandError
@@ -357,6 +359,16 @@ class SingleAgentEnv(gymnasium.Env):
                 f"opponent agent {getattr(agent, 'name', agent)!r} for {b.ids[me]}: "
                 + illegal_message(b, view.decision, idx if idx is not None else action, legal))
         self.ruleset.apply(b, action, check=False)
+
+    @property
+    def memory(self) -> Memory | None:
+        """What each combatant has seen this episode (observe/memory.py; None before the
+        first reset): the env's, shared with its opponents that observe."""
+        return self._enc.memory if self._enc is not None else None
+
+    def save_parts(self) -> dict[str, Any]:
+        """The env's part of a save of its battle: its memory (as combat_v0's)."""
+        return memory_parts(self.memory)
 
     def _obs(self) -> np.ndarray:
         assert self._enc is not None
