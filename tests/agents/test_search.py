@@ -239,7 +239,7 @@ def test_the_search_stops_early_when_no_candidate_beats_the_packets_choice(
 
     calls = []
 
-    def fake(rs, b, first, side, seed, horizon, base, plan=None, slot=-1, judge=None, memory=None):
+    def fake(rs, b, first, side, seed, horizon, base, plan=None, slot=-1, judge=None):
         calls.append(first)
         return 0.5 + (0.1 if (first != base_id) == rival_better else -0.1)
 

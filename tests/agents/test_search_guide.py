@@ -141,7 +141,7 @@ def test_a_guided_search_keeps_the_policys_choice_unless_beaten_beyond_the_noise
     guide = Guide("f2d20", side=1)
     pick = guide.ranked(v, guide.policy(b, v.me.slot))[0][0]
     for edge in (-0.05, 0.3):
-        def fake(rs_, b_, first, side, seed, horizon, base, plan=None, slot=-1, judge=None, memory=None,
+        def fake(rs_, b_, first, side, seed, horizon, base, plan=None, slot=-1, judge=None,
                  edge=edge):
             # every other candidate a little behind the policy's choice, or far ahead
             noise = (seed // 7919) % 2 * 0.1
@@ -187,7 +187,7 @@ def test_the_continuations_play_the_searching_side_by_its_policies(monkeypatch):
     v = _radscorpion_decision(rs, b)
     bases = []
 
-    def fake(rs_, b_, first, side, seed, horizon, base, plan=None, slot=-1, judge=None, memory=None):
+    def fake(rs_, b_, first, side, seed, horizon, base, plan=None, slot=-1, judge=None):
         bases.append((base, plan))
         return 0.5
 

@@ -247,16 +247,26 @@ WEIGHTS: Final[dict[str, tuple[float, ...]]] = {
 }
 
 
+@dataclass(frozen=True)
+class Outlook:
+    """What a continuation knows beside the battle: the learned value that judges where it
+    ends (``judge``; None: the logistic ``value``) and what the combatants have seen
+    (``memory``, observe/memory.py), which the fork's observers start from a copy of."""
+
+    judge: Judge | None = None
+    memory: Memory | None = None
+
+
 def continuation(rs: Ruleset, b: Battle, first: int, side: int, seed: int, horizon: int,
                  base: Any, plan: Plan | None = None, slot: int = -1,
-                 judge: Judge | None = None, memory: Memory | None = None) -> float:
+                 outlook: Outlook | None = None) -> float:
     # params: what one continuation varies (first, seed, plan, slot) beside what a decision fixes
     """The value for ``side`` of fork(b, seed) after action id ``first``, played on by
     ``base(seed + s)`` agents on every side s for ``horizon`` rounds (0: to the end);
     with a ``plan``, combatant ``slot`` follows it (its packet with the plan's fields).
-    ``judge`` values where it ends (default ``value``). ``memory``: what the combatants
-    of ``b`` have seen (observe/memory.py); the fork's observers start from a copy."""
+    ``outlook``: what values where it ends (default ``value``), and what was seen."""
     f = fork(b, seed)
+    judge, memory = (outlook.judge, outlook.memory) if outlook is not None else (None, None)
     fm = memory.copy() if memory is not None else None
     rs.apply(f, ACTION_TABLE[first], check=False)
     agents = [base(seed + s) for s in range(len(f.side_names))]
@@ -690,7 +700,7 @@ class SearchAgent:
                         rs, b, arm.id, side, seed + 7919 * k,
                         bud.horizon if horizon is None else horizon, self.runner, arm.plan,
                         slot,
-                        self.judge, self.memory_of(b)))
+                        Outlook(self.judge, self.memory_of(b))))
                     spent += 1
                     self.continuations += 1
                     if self.on_progress is not None:
