@@ -4,7 +4,7 @@ with intervals (issue 25, item 6), in the spirit of RL Baselines3 Zoo's benchmar
 Two steps, so that slow agents can be run apart and the page written from what is kept:
 
     # play: each agent in each seat of the family's suite (built-in and held-out maps,
-    # wasteland/arena/seats/), the packet in the same seats on the same seeds; results are
+    # wasteland/bestiary/seats/), the packet in the same seats on the same seeds; results are
     # merged into the JSON file seat by seat, as each is played (an agent run again in a
     # seat replaces that row; --seats a,b plays only those seats), and saved every 50
     # fights: the same command run again after a stop resumes the seat where it was
@@ -83,7 +83,7 @@ STANDARD_AGENTS = ("random", "scripted", "packet", "easy", "hard", "deadly")
 
 def seats_of(family: str, ruleset: str) -> list[tuple[str, Any, int | None, list[str]]]:
     """(test, scenario, side, kinds) of each seat with a bar for the family and ruleset."""
-    from wasteland.arena.suite import FAMILIES, load_suite, select
+    from wasteland.bestiary.suite import FAMILIES, load_suite, select
 
     if family not in FAMILIES:
         raise SystemExit(f"unknown family {family!r}; families: {', '.join(sorted(FAMILIES))}")
@@ -294,7 +294,7 @@ def parse_agents(text: str) -> list[tuple[str, str]]:
 def check_agent(agent: str) -> dict[str, Any] | None:
     """Fails here, in one line, not in a worker after hours: the agent can be made (its
     policy read); its training summary, for a policy."""
-    from wasteland.agents.base import make_agent
+    from wasteland.agents.make import make_agent
 
     try:
         if agent.startswith("policy:"):
@@ -377,7 +377,7 @@ def pick_seats(seats: list[Any], names: str | None) -> list[Any]:
 def import_sweep(args: argparse.Namespace) -> None:
     """Rows of a policy and of the packet from a policy_seats sweep: its last JSON line."""
     from wasteland.agents.policy import load_policy
-    from wasteland.arena.suite import FAMILIES
+    from wasteland.bestiary.suite import FAMILIES
 
     if not re.match(ID_PATTERN, args.label):
         raise ResultsError(f"--label {args.label[:80]!r}: a label is {ID_RULE}")
@@ -432,7 +432,7 @@ def _pct(x: float) -> str:
 def not_played(family: str, ruleset: str, rows: list[dict[str, Any]]) -> str:
     """One line naming, per standard agent, the seats of the family's suite it has no row
     in ("" when none is missing)."""
-    from wasteland.arena.suite import FAMILIES
+    from wasteland.bestiary.suite import FAMILIES
 
     if family not in FAMILIES:  # a results file of a family the suite no longer has
         return ""

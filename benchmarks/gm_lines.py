@@ -49,10 +49,10 @@ from wasteland.agents.packets import PacketAgent  # noqa: E402
 from wasteland.cli.dice_ahead import groups  # noqa: E402
 from wasteland.cli.orders import Answer, begin  # noqa: E402
 from wasteland.cli.play import GameSetup  # noqa: E402
+from wasteland.rules.names import RULESETS  # noqa: E402
 
 ROLL = re.compile(r"Roll (\d+)d(\d+) for ")
 ALL = re.compile(r"\(or all: ([^)]*)\)$")  # the later rolls a first prompt lists
-RULESETS = ("pnp", "simple", "f2d20")
 BARS = {"pnp": 12, "simple": 16, "f2d20": 12}  # typed lines a round, issue 41
 
 

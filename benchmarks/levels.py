@@ -20,7 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from search_speed import states  # noqa: E402
 
-from wasteland.agents.base import LEVEL_AGENTS, make_agent, view_of  # noqa: E402
+from wasteland.agents.base import LEVEL_AGENTS, view_of  # noqa: E402
+from wasteland.agents.make import make_agent  # noqa: E402
 from wasteland.cli.evaluate import run  # noqa: E402
 from wasteland.rules.rulesets import get_ruleset  # noqa: E402
 

@@ -20,9 +20,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wasteland.agents.base import make_agent  # noqa: E402
-from wasteland.arena.suite import FAMILIES, load_suite  # noqa: E402
+from wasteland.agents.make import make_agent  # noqa: E402
+from wasteland.bestiary.suite import FAMILIES, load_suite  # noqa: E402
 from wasteland.rules.battle import ACTIVE  # noqa: E402
+from wasteland.rules.names import RULESETS  # noqa: E402
 from wasteland.training.belief import standing_at  # noqa: E402
 from wasteland.training.seats import difference_interval, seat  # noqa: E402
 
@@ -77,7 +78,7 @@ class LastSeenPacket:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("family", choices=sorted(FAMILIES))
-    ap.add_argument("ruleset", choices=["pnp", "simple", "f2d20"])
+    ap.add_argument("ruleset", choices=RULESETS)
     ap.add_argument("-n", "--fights", type=int, default=1000)
     ap.add_argument("--first-seed", type=int, default=0)
     ap.add_argument("--ignore-never-seen", action="store_true",

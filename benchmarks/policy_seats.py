@@ -6,7 +6,7 @@ the mirror test, each a paired comparison with the packet on the same seeds.
     .venv/bin/python benchmarks/policy_seats.py --seats maps     # issue 10's maps, untuned
 
 Seats (--seats suite, the default): the seat suite's seats with a bar for the policy's
-family and ruleset (wasteland/arena/seats/, docs/seats.md), where the packet wins 35-65%
+family and ruleset (wasteland/bestiary/seats/, docs/seats.md), where the packet wins 35-65%
 against packets: its built-in and new maps make the seat test, its held-out maps the
 unseen test, its mirror seat the mirror test. --seats maps: every built-in scenario and
 held-out map where the creatures fight, as first written, and four drawn mirror arenas.
@@ -93,7 +93,7 @@ def mirror_scenarios(kinds: frozenset[str]) -> list[Scenario]:
 
 def suite_seats(kinds: frozenset[str], ruleset: str) -> dict[str, list[tuple[Scenario, int | None]]]:
     """The suite's seats with a bar for the family of ``kinds`` under ``ruleset``, by test."""
-    from wasteland.arena.suite import FAMILIES, load_suite, select
+    from wasteland.bestiary.suite import FAMILIES, load_suite, select
 
     family = next((f for f, ks in FAMILIES.items() if kinds & set(ks)), None)
     out: dict[str, list[tuple[Scenario, int | None]]] = {"seat": [], "unseen": [], "mirror": []}

@@ -32,9 +32,9 @@ from pydantic import (
 from wasteland.bestiary.models import Id
 from wasteland.limits import load_json, read_text
 from wasteland.rules.errors import WastelandError, one_line
+from wasteland.rules.names import RulesetName
 
 MAX_FIGHTS = 100_000
-RULESETS = ("pnp", "simple", "f2d20")
 # a manifest's counts (training.py's manifest_count reads past 1e12 as 0)
 MAX_TRAINING = 1e12
 MAX_SECONDS = 1e9
@@ -150,7 +150,7 @@ class Partial(Strict):
 
 class Results(Strict):
     family: Id
-    ruleset: Literal["pnp", "simple", "f2d20"]
+    ruleset: RulesetName
     rows: list[Row]
     partial: dict[PartialKey, Partial] = {}
 
@@ -194,7 +194,7 @@ class Sweep(Strict):
     ``seats`` and ``first_seed``)."""
 
     policy: Line
-    ruleset: Literal["pnp", "simple", "f2d20"]
+    ruleset: RulesetName
     fights: Fights
     seats: Literal["suite", "maps"] = "suite"
     first_seed: Annotated[StrictInt, Field(ge=0, le=2**31 - 1)] = 0

@@ -80,7 +80,8 @@ def play(args: tuple[str, str, int, str, int]) -> Played:
     """One fight: (1 if the seat's side won, else 0; 1 if it lost, else 0; the agent's
     seconds per decision; the seconds of its longest turn; the waits between the other
     side's decisions; continuations played; seconds the agent thought)."""
-    from wasteland.agents.base import make_agent, view_of
+    from wasteland.agents.base import view_of
+    from wasteland.agents.make import make_agent
     from wasteland.bestiary.loader import load_scenario
     from wasteland.rules.actions import ACTION_TABLE
     from wasteland.rules.rulesets import get_ruleset
@@ -137,7 +138,7 @@ class Timed:
 @functools.cache
 def suite_seat(seat_id: str):
     """A suite seat by id and its scenario, read once a process."""
-    from wasteland.arena.suite import load_suite
+    from wasteland.bestiary.suite import load_suite
 
     s = next(x for x in load_suite() if x.id == seat_id)
     return s, s.load()
@@ -146,7 +147,7 @@ def suite_seat(seat_id: str):
 def play_suite(args: tuple[str, str, int, int]) -> Played:
     """One fight in a suite seat (fight k of the run picks a mirror seat's side), counted
     as ``play`` counts one."""
-    from wasteland.agents.base import make_agent
+    from wasteland.agents.make import make_agent
     from wasteland.training.seats import fight
 
     seat_id, agent, seed, k = args
@@ -235,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
         return search_speed.main(["--agent", a.agent])
     seats: list[tuple[str, str, int | None]] = []
     if a.seats == "suite":
-        from wasteland.arena.suite import load_suite, select
+        from wasteland.bestiary.suite import load_suite, select
         from wasteland.rules.errors import WastelandError
 
         try:
@@ -251,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         parts = s.split(":")
         if len(parts) == 1:
-            from wasteland.arena.suite import load_suite
+            from wasteland.bestiary.suite import load_suite
 
             known = {x.id: x for x in load_suite()}
             if s not in known:

@@ -36,8 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     agents = split_agents(a.agents)
     if len(agents) < 2 or not 1 <= a.fights <= 10_000:
         ap.error("give two or more agents and 1 to 10,000 fights")
-    from wasteland.agents.base import make_agent
-    from wasteland.arena.suite import load_suite
+    from wasteland.agents.make import make_agent
+    from wasteland.bestiary.suite import load_suite
     from wasteland.rules.errors import WastelandError
 
     ids = [s.id for s in load_suite()]

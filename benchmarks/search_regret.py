@@ -31,11 +31,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wasteland.agents.base import make_agent, view_of  # noqa: E402
+from wasteland.agents.base import view_of  # noqa: E402
+from wasteland.agents.make import make_agent  # noqa: E402
 from wasteland.agents.packets import PacketAgent  # noqa: E402
 from wasteland.agents.search import Arm, SearchAgent, candidates, continuation, paired  # noqa: E402
 from wasteland.agents.valuenet import shipped_value  # noqa: E402
-from wasteland.arena.suite import load_suite  # noqa: E402
+from wasteland.bestiary.suite import load_suite  # noqa: E402
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE  # noqa: E402
 from wasteland.rules.errors import WastelandError  # noqa: E402
 from wasteland.rules.rulesets import get_ruleset  # noqa: E402

@@ -26,7 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from env_throughput import aec_turns, connect_four_env  # noqa: E402
 
-from wasteland.agents.base import make_agent, view_of  # noqa: E402
+from wasteland.agents.base import view_of  # noqa: E402
+from wasteland.agents.make import make_agent  # noqa: E402
 from wasteland.agents.packets import PacketAgent  # noqa: E402
 from wasteland.agents.search import Budget, continuation  # noqa: E402
 from wasteland.bestiary.loader import load_scenario  # noqa: E402

@@ -22,7 +22,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wasteland.agents.base import make_agent, view_of  # noqa: E402
+from wasteland.agents.base import view_of  # noqa: E402
+from wasteland.agents.make import make_agent  # noqa: E402
 from wasteland.agents.standing import FEATURES, features  # noqa: E402
 from wasteland.bestiary.loader import load_scenario, scenario_names  # noqa: E402
 from wasteland.rules.actions import ACTION_TABLE  # noqa: E402

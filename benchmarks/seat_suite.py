@@ -25,8 +25,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wasteland.arena.suite import BAND, FAMILIES, RULESETS, Seat, load_suite, select  # noqa: E402
+from wasteland.arena.suite import measure  # noqa: E402
+from wasteland.bestiary.suite import BAND, FAMILIES, SUITE_ORDER, Seat, load_suite, select  # noqa: E402
 from wasteland.rules.errors import WastelandError  # noqa: E402
+from wasteland.training.stats import wilson  # noqa: E402
 
 
 def pct(x: float) -> str:
@@ -39,7 +41,7 @@ def table(seats: list[Seat], markdown: bool) -> None:
               "| fights | bar |")
         print("|---|---|---|---|---|---|---|---|---|")
     for s in seats:
-        lo, hi = s.interval
+        lo, hi = wilson(s.wins, s.fights)
         if markdown:
             print(f"| {s.family} | {s.ruleset} | {s.map} | {s.kind} | {s.change} | "
                   f"{pct(s.rate)} | {pct(lo)}-{pct(hi)} | {s.fights:,} | "
@@ -59,8 +61,8 @@ def check(seats: list[Seat], fights: int | None, record: bool = False) -> int:
     for s in seats:
         n = fights or s.fights
         t = time.perf_counter()
-        r: Record = s.measure("packet", fights=n)
-        lo, hi = s.interval
+        r: Record = measure(s, "packet", fights=n)
+        lo, hi = wilson(s.wins, s.fights)
         same = n == s.fights and (r.wins, r.losses, r.draws) == (s.wins, s.losses, s.draws)
         out = (not lo <= r.win_rate <= hi) or (s.bar and not BAND[0] <= r.win_rate <= BAND[1])
         word = "same" if same else ("DRIFTED" if out else "changed")
@@ -72,7 +74,7 @@ def check(seats: list[Seat], fights: int | None, record: bool = False) -> int:
             if s.bar and not BAND[0] <= r.win_rate <= BAND[1]:
                 out_of_band.append(s.id)
                 continue
-            first = s.measure("packet", fights=100).wins
+            first = measure(s, "packet", fights=100).wins
             entries[s.id]["packet"] = {"fights": n, "wins": r.wins, "losses": r.losses,
                                        "draws": r.draws, "first100": first}
     if record:
@@ -88,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("command", choices=("tune", "check", "table"))
     ap.add_argument("--family", choices=tuple(FAMILIES))
-    ap.add_argument("--ruleset", choices=RULESETS)
+    ap.add_argument("--ruleset", choices=SUITE_ORDER)
     ap.add_argument("--map", help="tune: only this map (e.g. duel, mirror)")
     ap.add_argument("--screen", type=int, default=200, help="tune: fights a screened line-up")
     ap.add_argument("--fights", type=int, default=None,

@@ -1,7 +1,7 @@
 """docs/tasks.md, generated: every registered task (wasteland/envs/tasks.py) with the
 baselines measured in its seat, taken from the results files docs/benchmark.md is written
 from (docs/benchmark-runs/*.json, benchmarks/benchmark_table.py) and from the suite's own
-record of the packet (wasteland/arena/seats/suite.yaml); "not measured" where there is no
+record of the packet (wasteland/bestiary/seats/suite.yaml); "not measured" where there is no
 row. Nothing is played to write it.
 
     .venv/bin/python benchmarks/task_table.py write --out docs/tasks.md
@@ -140,7 +140,7 @@ def render() -> str:
            "Win rates of the learner's side, in percent, with Wilson 95% intervals, on "
            "seeds 0..N-1: an agent in the task's seat, the packet everyone else. The "
            "packet's suite record is the 2,000 fights the seat was tuned and recorded on "
-           "(wasteland/arena/seats/suite.yaml); the other rows come from the results files "
+           "(wasteland/bestiary/seats/suite.yaml); the other rows come from the results files "
            "docs/benchmark.md is written from (" + ", ".join(
                f"`{p.relative_to(ROOT).as_posix()}`" for p in sorted(RUNS.glob("*.json")))
            + "), measured from 2026-12-02 to 2026-12-04 by `benchmarks/benchmark_table.py` "
@@ -148,7 +148,7 @@ def render() -> str:
            "rule of 2026-12-05 (docs/seats.md). A mirror task's shipped-policy row counts "
            "every fight (docs/benchmark.md gives its share of decided ones). \"not "
            "measured\": no row exists; nothing is estimated. A row's command plays the "
-           "agent in the task's seat on the same seeds (`Seat.measure`, as "
+           "agent in the task's seat on the same seeds (`arena.suite.measure`, as "
            "`benchmark_table.py run` did) and prints its record; a rule changed since a "
            "row was measured can move it (the first-aid rule moved the 2d20 seats by at "
            "most 0.7 points).", "",
@@ -174,10 +174,11 @@ def measure(task_id: str, agent: str, fights: int) -> dict[str, Any]:
     if not 1 <= fights <= MAX_FIGHTS:
         raise WastelandError(f"-n must be 1 to {MAX_FIGHTS:,}")
     seat = known[task_id].seat
-    from wasteland.agents.base import make_agent
+    from wasteland.agents.make import make_agent
+    from wasteland.arena.suite import measure as in_seat
 
     make_agent(agent, 0, seat.ruleset)  # an unknown agent or a policy of another ruleset
-    return seat.measure(agent, fights=fights).as_dict()
+    return in_seat(seat, agent, fights=fights).as_dict()
 
 
 def main(argv: list[str] | None = None) -> None:

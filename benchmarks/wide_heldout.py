@@ -31,11 +31,14 @@ import numpy as np  # noqa: E402
 
 from wasteland.arena.tuner import dump_scenario  # noqa: E402
 from wasteland.bestiary.loader import load_scenario  # noqa: E402
+from wasteland.bestiary.suite import SUITE_ORDER  # noqa: E402
 from wasteland.training.arenas import FAMILIES, FOES, random_arena  # noqa: E402
 from wasteland.training.seats import difference_interval, seat  # noqa: E402
 
 FOLDER = Path(__file__).resolve().parent.parent / "wasteland" / "training" / "heldout" / "wide"
-RULESETS = ("pnp", "simple", "f2d20")
+# the maps were drawn walking the rulesets in the suite's order, and a map's arena seed
+# counts its place in that walk: another order would draw other maps
+RULESETS = SUITE_ORDER
 POLICY_OF = {"radscorpions": "radscorpion", "super_mutants": "super_mutant", "robots": "robot"}
 COUNT = (1, 8)  # either side
 LARGEST = 5  # the larger side holds at least this many: more than any seat's creatures' side

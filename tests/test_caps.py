@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from wasteland.agents.base import make_agent, view_of
+from wasteland.agents.base import view_of
+from wasteland.agents.make import make_agent
 from wasteland.bestiary.loader import DATA, Bestiary, default_bestiary, load_scenario, parse_entry
 from wasteland.bestiary.models import Creature, Weapon
 from wasteland.limits import MAX_COUNT, MAX_HP, MAX_MODIFIER, MAX_MULTIPLIER, MAX_STAT

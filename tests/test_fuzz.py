@@ -58,13 +58,13 @@ def arenas() -> list[Scenario]:
 
 
 def check_invariants(rs: Ruleset, b: Battle, legal: list[int]) -> None:
-    assert b.round <= b.extra["max_rounds"]
+    assert b.round <= b.max_rounds
     if not b.over:
         assert legal, "the deciding combatant has no legal action"
         assert b.combatants[rs.decider(b).combatant].status == ACTIVE
-    pools = b.extra.get("pools")  # 2d20: each side's AP pool
-    if pools is not None:
-        assert all(0 <= p <= 6 for p in pools), pools
+    econ = b.book.economy()  # 2d20: each side's AP pool
+    if econ is not None:
+        assert all(0 <= p <= 6 for p in econ.pools), econ.pools
     occupied = {}
     for c in b.combatants:
         if b.ruleset == "simple":
@@ -120,7 +120,7 @@ def test_random_masked_play_keeps_invariants(ruleset: str) -> None:
                 raise AssertionError(f"{ruleset} {sc.id} seed {fights - 1}: {action} after "
                                      f"{b.history}") from e
             steps += 1
-        assert b.over and (b.winner is not None or b.round == b.extra["max_rounds"]
+        assert b.over and (b.winner is not None or b.round == b.max_rounds
                            or not b.sides_standing())
     assert fights > len(scenarios)
 
@@ -137,11 +137,11 @@ def test_f2d20_move_legality_agrees_with_where_the_move_ends() -> None:
         b = rs.new_battle(scenarios[fight % len(scenarios)], fight, keep_log=False)
         while not b.over:
             legal = rs.legal_ids(b)
-            x = b.extra
+            x = b.book
             dec = rs.decider(b)
             c = b.combatants[dec.combatant]
-            fresh = (dec.slot == "act" and x["window"] is None and not x["moved"]
-                     and x["minor"] == 0 and x["major"] == 0 and not c.crippled.get("leg")
+            fresh = (dec.slot == "act" and x.window is None and not x.moved
+                     and x.minor == 0 and x.major == 0 and not c.crippled.get("leg")
                      and not c.crippled.get("torso") and not c.cond.get("prone"))
             if fresh:
                 z = zones_for(b.grid)

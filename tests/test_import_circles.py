@@ -78,20 +78,27 @@ AGENT_MODULES = ("wasteland.agents.random_agent", "wasteland.agents.scripted",
 
 
 def test_the_agent_protocol_imports_no_agent():
-    """Each agent module imports agents/base.py for View and Agent, so base makes the
-    agents from a table of names (base.MAKERS) imported on first use."""
+    """Each agent module imports agents/base.py for View and Agent, so base imports none
+    of them; agents/make.py, above them, makes an agent from its name."""
     agents = {*AGENT_MODULES, *(m for m in sources() if m.startswith("wasteland.agents.packets."))}
     for m in AGENT_MODULES:
         assert "wasteland.agents.base" in reached(m)
-    assert not imports("wasteland.agents.base") & agents
+    assert not reached("wasteland.agents.base") & {*agents, "wasteland.agents.make"}
 
 
-def test_the_table_names_every_agent():
-    from wasteland.agents.base import MAKERS, maker
+def test_the_maker_imports_every_agent_where_the_graph_sees_it():
+    """make_agent's kinds come from import statements (no module named in a string), and
+    no agent module reaches back to the maker."""
+    from wasteland.agents.make import KINDS, maker
 
-    assert {path.partition(":")[0] for path in MAKERS.values()} == set(AGENT_MODULES)
-    for kind in MAKERS:
-        assert isinstance(maker(kind), type)
+    assert set(AGENT_MODULES) <= imports("wasteland.agents.make")
+    agents = {*AGENT_MODULES, *(m for m in sources() if m.startswith("wasteland.agents.packets."))}
+    assert not any("wasteland.agents.make" in reached(m) for m in agents)
+    made = {maker(kind).__module__ for kind in KINDS}
+    assert {m.rpartition(".")[0] if m.startswith("wasteland.agents.packets.") else m
+            for m in made} == set(AGENT_MODULES)
+    with pytest.raises(KeyError):
+        maker("chess")
 
 
 # The layers, lowest first (issue 43). A module may import its own layer and the layers
@@ -175,20 +182,10 @@ def test_the_import_graph_has_no_cycle():
         f"  {len(c)} modules: {', '.join(c)}" for c in found)
 
 
-# Upward imports still to remove (issue 43): the seats' tasks are registered by the envs
-# from the arena's suite; `play` picks the full-screen game. The list may only shrink: an
-# entry that no longer occurs fails too.
-KNOWN_UPWARD = {
-    ("wasteland.envs.tasks", "wasteland.arena.suite"),
-}
-
-
 def test_no_module_imports_a_higher_layer():
     found = {(m, t) for m in sources() for t in imports(m) if layer(t) > layer(m)}
-    upward = [f"  {m} (layer {layer(m)}) -> {t} (layer {layer(t)})"
-              for m, t in sorted(found - KNOWN_UPWARD)]
+    upward = [f"  {m} (layer {layer(m)}) -> {t} (layer {layer(t)})" for m, t in sorted(found)]
     assert not upward, "imports from a lower layer to a higher one:\n" + "\n".join(upward)
-    assert not KNOWN_UPWARD - found, f"gone, drop from KNOWN_UPWARD: {KNOWN_UPWARD - found}"
 
 
 def test_the_cycle_finder_sees_a_cycle_and_the_layers_order(monkeypatch):

@@ -160,7 +160,7 @@ def test_max_rounds_cap_in_new_battle(ruleset: str, rounds: object) -> None:
                                              f"{MAX_ROUNDS}"):
         get_ruleset(ruleset).new_battle(load_scenario("duel"), 1, max_rounds=rounds)  # type: ignore[arg-type]
     b = get_ruleset(ruleset).new_battle(load_scenario("duel"), 1, max_rounds=np.int64(MAX_ROUNDS))
-    assert b.extra["max_rounds"] == MAX_ROUNDS
+    assert b.max_rounds == MAX_ROUNDS
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

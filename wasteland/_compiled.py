@@ -34,7 +34,8 @@ MANIFEST = ROOT / "_compiled.json"
 # paths relative to the package; modules named wasteland.<path with dots>
 MODULES = (
     "rules/grid.py", "rules/dice.py", "rules/facts.py", "rules/zones.py", "rules/battle.py",
-    "rules/actions.py", "rules/decision.py", "rules/tactics.py",
+    "rules/actions.py", "rules/decision.py", "rules/tactics.py", "rules/pnp/book.py",
+    "rules/f2d20/book.py", "rules/simple/book.py",
     "rules/pnp/combat.py", "rules/pnp/movement.py", "rules/pnp/odds.py",
     "rules/pnp/ruleset.py", "rules/pnp/stats.py", "rules/pnp/tactics.py",
     "rules/f2d20/aid.py", "rules/f2d20/attack.py", "rules/f2d20/damage.py",

@@ -3,8 +3,9 @@ plays the fight a plain loop plays."""
 
 from __future__ import annotations
 
-from wasteland.agents.base import View, make_agent, view_of
+from wasteland.agents.base import View, view_of
 from wasteland.agents.loop import by_side, play
+from wasteland.agents.make import make_agent
 from wasteland.bestiary.loader import load_scenario
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import ACTIVE

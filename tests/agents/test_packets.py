@@ -329,7 +329,7 @@ def test_chem_use_heals_when_hurt_and_never_when_never(rules: str) -> None:
     if rules == "f2d20":  # seed 002: a chem not in hand is drawn first (a minor action)
         assert action == Action("draw_chem", None, "stimpak") and "uses stimpaks when hurt" in reason
         assert decide(rs, b, chem_use="never", min_hp=0)[0].kind != "draw_chem"
-        b.extra["pools"][me.side] = 1  # the AP for a second minor action, to take it now
+        b.book.pools[me.side] = 1  # the AP for a second minor action, to take it now
         rs.apply(b, action)
         action, reason = decide(rs, b, chem_use="stims_when_hurt", min_hp=0)
     assert action == Action("stimpak", 0) and "uses stimpaks when hurt" in reason
@@ -524,7 +524,7 @@ def test_radaway_when_radiation_has_cut_max_hp_to_the_chem_use_share() -> None:
             assert "RadAway" not in reason
             continue
         assert f"{max_hp}/16" in reason and chems(chem) in reason
-        b.extra["pools"][me.side] = 1  # the AP for a second minor action
+        b.book.pools[me.side] = 1  # the AP for a second minor action
         rs.apply(b, action)
         action, reason = decide(rs, b, chem_use=chem, min_hp=0)
         assert action == Action("radaway", 0) and "takes RadAway" in reason
@@ -616,7 +616,7 @@ def test_2d20_a_second_attack_costs_ap_only_the_aggressive_pay_at_long_odds() ->
     its major action spent and 10 AP in its pool: about 19% to hit, 35% with dice bought."""
     s = scenario([[("raider", (1, 3))], [("raider", (9, 3))]])
     rs, b = start("f2d20", s)
-    b.extra["major"], b.extra["pools"][0] = 1, 10
+    b.book.major, b.book.pools[0] = 1, 10
     bold, why = decide(rs, b, aggression=100, min_to_hit=0)
     assert bold in (Action("aim"), Action("attack", 1)), why
     assert "raider_1" in why

@@ -187,7 +187,7 @@ def test_2d20_rolls_at_difficulty_0_only_while_the_pool_has_room() -> None:
     s = scenario([[("brawler", (2, 3))], [("super_mutant", (3, 3))]])
     for pool, rolls in ((0, True), (5, True), (6, False)):
         rs, b = start("f2d20", s)
-        b.extra["pools"][0] = pool
+        b.book.pools[0] = pool
         fields = {"called_freq": 0, "min_to_hit": 0}
         agent = PacketAgent(seed=1, overrides={b.combatants[0].id: fields})
         for _ in range(4):

@@ -17,7 +17,8 @@ import pytest
 
 from wasteland.agents import external
 from wasteland.agents import protocol as P
-from wasteland.agents.base import make_agent, view_of
+from wasteland.agents.base import view_of
+from wasteland.agents.make import make_agent
 from wasteland.bestiary.loader import load_scenario
 from wasteland.cli.fight import run_fight
 from wasteland.rules.rulesets import get_ruleset

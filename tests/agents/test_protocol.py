@@ -22,7 +22,8 @@ import pytest
 import wasteland
 from wasteland.agents import external
 from wasteland.agents import protocol as P
-from wasteland.agents.base import make_agent, view_of
+from wasteland.agents.base import view_of
+from wasteland.agents.make import make_agent
 from wasteland.agents.serve import serve
 from wasteland.bestiary.loader import load_scenario
 from wasteland.cli.fight import fight_on, new_fight, resumed_fight, run_fight

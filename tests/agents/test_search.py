@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from wasteland.agents.base import make_agent, view_of
+from wasteland.agents.base import view_of
+from wasteland.agents.make import make_agent
 from wasteland.agents.search import (
     WEIGHTS,
     Arm,
@@ -155,7 +156,7 @@ def test_features_are_the_shares_standing_and_the_rounds_left():
     theirs[0].hp = theirs[0].max_hp // 2
     a = sum(c.hp for c in mine) / sum(c.max_hp for c in mine)
     t = sum(c.hp for c in theirs) / sum(c.max_hp for c in theirs)
-    left = 1 - b.round / b.extra["max_rounds"]
+    left = 1 - b.round / b.max_rounds
     assert features(b, me) == pytest.approx((a, t, 1.0, 1.0, (a - t) * left, left))
     theirs[0].status = "unconscious"  # a downed combatant keeps no HP and does not stand
     assert features(b, me)[1:4] == pytest.approx((0.0, 1.0, 0.0))
@@ -260,11 +261,12 @@ def test_the_search_beats_the_packet_in_a_suite_seat_on_the_same_seeds():
     """A short version of benchmarks/search.py (docs/search.md has the 100- and 1,000-fight
     runs): in the PnP storm drain seat, where the packet wins about half its fights against
     packets, the search at a small budget wins clearly more of the same 20 fights."""
-    from wasteland.arena.suite import load_suite
+    from wasteland.arena.suite import measure
+    from wasteland.bestiary.suite import load_suite
 
     seat = next(s for s in load_suite() if s.id == "radscorpions_storm_drain_pnp")
-    packet = seat.measure("packet", fights=20)
-    searched = seat.measure("search:rollouts=24", fights=20)
+    packet = measure(seat, "packet", fights=20)
+    searched = measure(seat, "search:rollouts=24", fights=20)
     assert 6 <= packet.wins <= 14  # a seat with room
     assert searched.wins >= packet.wins + 3
 
@@ -388,7 +390,7 @@ def test_taper_halves_the_continuations_for_each_action_already_taken_this_turn(
     while not b.over and len(seen) < 8:
         v = view_of(rs, b)
         owner = v.decision.slot == "act" and b.order[b.turn] == v.me.slot
-        done = int(b.extra.get("minor", 0)) + int(b.extra.get("major", 0))
+        done = econ.minor + econ.major if (econ := b.book.economy()) else 0
         if owner and len(v.legal_ids) > 1 and done <= 1:
             spent = []
             for name in ("search:candidates=2,plans=0", "search:candidates=2,plans=0,taper=0"):

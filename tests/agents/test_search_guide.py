@@ -9,12 +9,13 @@ import random
 import pytest
 
 from wasteland.agents import search
-from wasteland.agents.base import make_agent, view_of
+from wasteland.agents.base import view_of
 from wasteland.agents.guide import Guide, GuidedAgent, policies_for
+from wasteland.agents.make import make_agent
 from wasteland.agents.packets import PacketAgent
 from wasteland.agents.policy import PolicyAgent
 from wasteland.agents.search import PRUNE, SearchAgent, parse_budget
-from wasteland.arena.suite import load_suite
+from wasteland.bestiary.suite import load_suite
 from wasteland.rules.actions import ACTION_INDEX
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.rulesets import get_ruleset

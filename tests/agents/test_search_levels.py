@@ -39,7 +39,7 @@ def test_level_is_a_word_of_the_budget():
 
 
 def test_the_deadly_level_is_the_deadly_budget():
-    from wasteland.agents.base import make_agent
+    from wasteland.agents.make import make_agent
 
     agent = make_agent("deadly", 1)
     assert agent.kind == "deadly"

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wasteland.agents import search
-from wasteland.agents.base import kind_of, make_agent, view_of
+from wasteland.agents.base import kind_of, view_of
+from wasteland.agents.make import make_agent
 from wasteland.agents.packets import PacketAgent
 from wasteland.agents.search import Budget, parse_budget
 from wasteland.bestiary.loader import load_scenario

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from wasteland.agents.base import make_agent, view_of
+from wasteland.agents.base import view_of
+from wasteland.agents.make import make_agent
 from wasteland.agents.search import SearchAgent
 from wasteland.bestiary.loader import load_scenario
 from wasteland.rules.rulesets import get_ruleset

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from wasteland.agents import valuenet
-from wasteland.agents.base import make_agent, view_of
+from wasteland.agents.base import view_of
+from wasteland.agents.make import make_agent
 from wasteland.agents.packets import PacketAgent
 from wasteland.agents.search import parse_budget
 from wasteland.agents.valuenet import N_FEATURES, load_value, shipped_value, value_features

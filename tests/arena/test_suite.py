@@ -1,5 +1,6 @@
-"""The seat suite (wasteland/arena/suite.py, docs/seats.md): seats where the packet in the
-creatures' seat wins 35-65% against packets, for every family and ruleset."""
+"""The seat suite (wasteland/bestiary/suite.py, measured by wasteland/arena/suite.py,
+docs/seats.md): seats where the packet in the creatures' seat wins 35-65% against
+packets, for every family and ruleset."""
 
 from __future__ import annotations
 
@@ -9,8 +10,18 @@ from pathlib import Path
 import pytest
 import yaml
 
-from wasteland.agents.base import make_agent
-from wasteland.arena.suite import BAND, FAMILIES, FIRST, RULESETS, SUITE_FILE, SuiteError, load_suite, select
+from wasteland.agents.make import make_agent
+from wasteland.arena.suite import measure
+from wasteland.bestiary.suite import (
+    BAND,
+    FAMILIES,
+    FIRST,
+    SUITE_FILE,
+    SUITE_ORDER,
+    SuiteError,
+    load_suite,
+    select,
+)
 from wasteland.rules.rulesets import get_ruleset
 
 MAIN = ("radscorpions", "super_mutants", "robots")
@@ -30,7 +41,7 @@ def test_the_suite_loads_and_its_ids_name_family_map_and_ruleset(seats):
 
 
 @pytest.mark.parametrize("family", MAIN)
-@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("ruleset", SUITE_ORDER)
 def test_every_family_and_ruleset_has_two_built_in_and_two_held_out_seats_with_a_bar(
         seats, family, ruleset):
     mine = select(seats, family, ruleset, bar_only=True)
@@ -40,7 +51,7 @@ def test_every_family_and_ruleset_has_two_built_in_and_two_held_out_seats_with_a
 
 
 @pytest.mark.parametrize("family", ("super_mutants", "robots"))
-@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("ruleset", SUITE_ORDER)
 def test_super_mutants_and_robots_have_a_mirror_seat_per_ruleset(seats, family, ruleset):
     assert [s.kind for s in select(seats, family, ruleset)].count("mirror") == 1
 
@@ -82,11 +93,11 @@ REPLAYED = {"pnp": "radscorpions_duel_pnp", "simple": "robots_mirror_simple",
             "f2d20": "radscorpions_duel_f2d20"}
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("ruleset", SUITE_ORDER)
 def test_a_replay_of_the_first_100_seeds_gives_the_stored_count(seats, ruleset):
     s = next(x for x in seats if x.id == REPLAYED[ruleset])
     assert s.ruleset == ruleset
-    assert s.measure("packet", fights=FIRST).wins == s.first100
+    assert measure(s, "packet", fights=FIRST).wins == s.first100
 
 
 class SideSpy:
@@ -118,7 +129,7 @@ def test_mirror_seats_swap_sides_and_hold_the_same_line_up_on_both(seats):
         starts.append(len(log))
         return SideSpy(seed, log)
 
-    s.measure(spy, fights=4)
+    measure(s, spy, fights=4)
     bounds = [*starts, len(log)]
     assert [sorted(set(log[bounds[i]:bounds[i + 1]])) for i in range(4)] == [[0], [1], [0], [1]]
     assert [s.sides_for(k) for k in range(4)] == [0, 1, 0, 1]

@@ -163,11 +163,11 @@ def test_a_policy_plays_its_creatures_and_is_cached_by_its_weights(tmp_path):
 
 
 def test_an_agent_made_to_check_its_name_is_closed(monkeypatch):
-    import wasteland.agents.base as base
+    import wasteland.agents.make as make_module
     from wasteland.arena.field import entrants
 
     closed = []
-    real = base.make_agent
+    real = make_module.make_agent
 
     class Holder:
         def __init__(self, name):
@@ -179,7 +179,7 @@ def test_an_agent_made_to_check_its_name_is_closed(monkeypatch):
     def make(name, seed=0):
         return Holder(name) if name.startswith("cmd:") else real(name, seed)
 
-    monkeypatch.setattr(base, "make_agent", make)
+    monkeypatch.setattr(make_module, "make_agent", make)
     got = entrants("packet,cmd:./my_agent")
     assert [e.kind for e in got] == ["packet", "cmd:./my_agent"]
     assert closed == ["cmd:./my_agent"]

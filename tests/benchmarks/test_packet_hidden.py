@@ -4,7 +4,7 @@ the packet decides: the battle must be exactly as it was after every decision.""
 from __future__ import annotations
 
 from wasteland.agents.base import View
-from wasteland.arena.suite import load_suite
+from wasteland.bestiary.suite import load_suite
 from wasteland.rules.rulesets import get_ruleset
 
 from .kit import bench_module

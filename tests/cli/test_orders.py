@@ -25,7 +25,7 @@ def _game(tmp_path: Path, lines: list[str], pool: int | None = 6, seed: int = 3
     b = begin("play", {"ruleset": "f2d20", "scenario": "duel", "side": "0", "seed": seed},
               None)
     if pool is not None:
-        b.extra["pools"][0] = pool
+        b.book.pools[0] = pool
     con = Console(file=io.StringIO(), width=120)
     g = Game(b, con, iter(lines), tmp_path / "g.json")
     g.run()

@@ -19,7 +19,8 @@ from collections.abc import Iterator
 import pytest
 from rich.console import Console
 
-from wasteland.agents.base import make_agent, view_of
+from wasteland.agents.base import view_of
+from wasteland.agents.make import make_agent
 from wasteland.bestiary.loader import load_scenario
 from wasteland.bestiary.models import AIPacket
 from wasteland.cli.gm import start_gm

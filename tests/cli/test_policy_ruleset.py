@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.training.kit import cli, one_line_error, random_policy
-from wasteland.agents.base import make_agent
+from wasteland.agents.make import make_agent
 from wasteland.envs.single_agent import SingleAgentEnv
 from wasteland.rules.errors import WastelandError
 from wasteland.training.export import write_policy

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from wasteland.agents.base import make_agent
+from wasteland.agents.make import make_agent
 from wasteland.cli.game import Game
 from wasteland.cli.gm import GmSession
 from wasteland.cli.play import begin

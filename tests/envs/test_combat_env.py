@@ -307,7 +307,7 @@ def test_draw_by_round_limit_truncates_with_zero_reward(ruleset: str) -> None:
             e.step(None)
         else:
             e.step(END)
-    assert e.unwrapped.battle.extra["reason"] == "max_rounds"
+    assert e.unwrapped.battle.end_reason == "max_rounds"
     assert truncs == {"ted": (False, True), "scorp": (False, True)}
     assert rewards == {"ted": 0.0, "scorp": 0.0}
 
@@ -423,14 +423,14 @@ def test_f2d20_observation_has_the_slot_and_the_ap_economy() -> None:
             assert feature(v, f"slot_{s}") == (1.0 if dec.slot == s else 0.0)
         assert feature(v, "slot_other") == (0.0 if dec.slot in SLOTS else 1.0)
         me = b.combatants[dec.combatant]
-        pools = b.extra["pools"]
+        pools = b.book.pools
         assert feature(v, "pool_mine") == pytest.approx(pools[me.side] / 6)
         enemy = max(p for si, p in enumerate(pools) if si != me.side)
         assert feature(v, "pool_enemy") == pytest.approx(enemy / 6)
         mine = b.order[b.turn] == dec.combatant
-        assert feature(v, "minor_used") == (b.extra["minor"] / 2 if mine else 0.0)
-        assert feature(v, "major_used") == (b.extra["major"] / 2 if mine else 0.0)
-        assert feature(v, "moved") == (1.0 if mine and b.extra["moved"] else 0.0)
+        assert feature(v, "minor_used") == (b.book.minor / 2 if mine else 0.0)
+        assert feature(v, "major_used") == (b.book.major / 2 if mine else 0.0)
+        assert feature(v, "moved") == (1.0 if mine and b.book.moved else 0.0)
         if dec.slot in ("dice", "boost"):  # the attack's target is marked like a subject
             subj = SLOT_FEATURES.index("reaction_subject")
             marked = [k for k in range(len(b.combatants)) if v[G + k * B + subj]]
@@ -542,7 +542,7 @@ def test_f2d20_ansi_render_shows_zones_and_pools() -> None:
     assert terrain == "#..01...#"
     assert zones[3:5] == "01" and zones[1] == zones[2] == "A"
     assert any(line.startswith("Zone cover: A (Z0)") for line in lines)
-    pools = raw.battle.extra["pools"]
+    pools = raw.battle.book.pools
     assert f"AP pools: Vault {pools[0]}, Radscorpions {pools[1]}" in lines
     assert any(" zone Z0 (A)" in line and "ted" in line for line in lines)
     assert any("deciding: act" in line for line in lines)

@@ -210,7 +210,7 @@ def test_single_agent_and_batched_envs_show_nothing_of_a_moved_hidden_enemy(
 def cost(b: Battle, me: int) -> tuple[Any, ...]:
     """What a turn has spent, under every ruleset: the slot, 2d20's actions and pool,
     Simple's phase flags, and the mover's conditions."""
-    x = b.extra
+    x = b.extra_json()
     return (b.slot, x.get("minor"), x.get("major"), x.get("moved"), list(x.get("pools", [])),
             x.get("main"), x.get("done"), sorted(b.combatants[me].cond.items()))
 

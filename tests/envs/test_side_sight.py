@@ -149,7 +149,8 @@ def test_a_policys_sight_is_in_its_hash_and_manifest(tmp_path) -> None:  # type:
 def test_a_policy_plays_on_what_its_sight_shows(sight: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
     """PolicyAgent observes with its policy's sight: at a vault dweller's first decision,
     ted remembers pip (whom only bob sees) under side sight and not under own."""
-    from wasteland.agents.base import make_agent, view_of
+    from wasteland.agents.base import view_of
+    from wasteland.agents.make import make_agent
 
     npz, js = side_policy_files(tmp_path, sight)
     agent = PolicyAgent(load_policy(js), 0)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import wasteland.envs  # noqa: F401  (registers the tasks)
-from wasteland.arena.suite import FAMILIES, load_suite
+from wasteland.bestiary.suite import FAMILIES, load_suite
 from wasteland.envs.tasks import MirrorSeatEnv, Task, camel, family_word, tasks
 
 TABLE = Path(__file__).with_name("task_hashes.json")

@@ -95,10 +95,10 @@ class Arena:
         return "" if self.b.over else self.rs.decider(self.b).slot
 
     def pool(self, side: int) -> int:
-        return int(self.b.extra["pools"][side])
+        return int(self.b.book.pools[side])
 
     def set_pool(self, side: int, n: int) -> None:
-        self.b.extra["pools"][side] = n
+        self.b.book.pools[side] = n
 
     def pass_to(self, cid: str) -> None:
         """End turns (nobody rolls anything) until it is ``cid``'s turn."""
@@ -141,7 +141,7 @@ def arena(fighters: list[Fighter], rows: str = OPEN, lighting: str = "clear",
     b = F2d20().new_battle(scenario, 1, bestiary, keep_log=keep_log, rng=rig)
     assert rig.left == 0, "initiative did not use every scripted face"
     if pools is not None:
-        b.extra["pools"] = list(pools)
+        b.book.pools = list(pools)
     return Arena(F2d20(), b, rig, list(b.log))
 
 

@@ -230,9 +230,9 @@ def test_starting_pools():
     (the GM's) starts with 1 AP per enemy player character."""
     a = arena([F("hero", (2, 2), "ann"), F("hero", (2, 4), "bea"),
                F("dummy", (9, 3), "dum", side=1)], pools=None)
-    assert a.b.extra["pools"] == [0, 2]
+    assert a.b.book.pools == [0, 2]
     a = arena([F("hero", (2, 2), "ann"), F("hero", (9, 4), "bea", side=1)], pools=None)
-    assert a.b.extra["pools"] == [0, 0]
+    assert a.b.book.pools == [0, 0]
 
 
 def test_a_complication_gives_the_other_side_ap():

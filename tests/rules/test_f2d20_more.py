@@ -118,13 +118,13 @@ def test_drop_prone_and_stand_up():
     assert "move toward dum" in legal and "sprint toward dum" not in legal
     assert "prone" not in legal and "stand" not in legal  # no AP for a second minor
     a.act("move toward dum")  # a crawl: the free major action
-    assert a.b.extra["major"] == 1 and a.b.extra["minor"] == 1
+    assert a.b.book.major == 1 and a.b.book.minor == 1
     assert "stand" not in a.legal()  # the movement action is spent
     a.act("end")
     a.pass_to("ann")
     assert "stand" in a.legal()
     a.act("stand")
-    assert not a.c("ann").cond.get("prone") and a.b.extra["moved"]
+    assert not a.c("ann").cond.get("prone") and a.b.book.moved
     assert not any(x.startswith(("move", "sprint")) for x in a.legal())
 
 

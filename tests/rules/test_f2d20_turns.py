@@ -72,7 +72,7 @@ def test_initiative_ties_are_broken_by_a_d20():
 def test_a_fight_past_the_round_limit_is_a_draw():
     """Reading: the scenario's max_rounds ends the fight with no winner."""
     a = _duel()
-    a.b.extra["max_rounds"] = 1
+    a.b.max_rounds = 1
     a.act("end")  # opening turn
     a.act("end")  # ann, round 1
     ev = a.act("end")  # dum, round 1: the limit is reached

@@ -131,13 +131,13 @@ def test_f2d20_goto_is_a_move_to_the_next_zone_or_a_sprint_two_zones_off():
                for cell, hops in can.items())
     one = min(cell for cell in can if can[cell] == 1)
     rs.apply(b, goto(*xy(b, one)))
-    assert c.pos == one and b.extra["minor"] == 1 and b.extra["major"] == 0
+    assert c.pos == one and b.book.minor == 1 and b.book.major == 0
     assert rs.destinations(b) == {}  # one movement a turn
     rs, b = battle("f2d20", "ruined_street")
     c = b.combatants[me]
     two = min(cell for cell in rs.destinations(b) if rs.destinations(b)[cell] == 2)
     rs.apply(b, goto(*xy(b, two)))
-    assert c.pos == two and b.extra["major"] == 1 and b.extra["minor"] == 0
+    assert c.pos == two and b.book.major == 1 and b.book.minor == 0
 
 
 def test_goto_at_a_sprint_parses_and_prints():
@@ -155,7 +155,7 @@ def test_f2d20_goto_at_a_sprint_is_a_major_action_however_near():
     one = min(cell for cell, hops in rs.destinations(b).items() if hops == 1)
     assert one in rs.destinations(b, sprint=True)
     rs.apply(b, goto(*xy(b, one), sprint=True))
-    assert c.pos == one and b.extra["major"] == 1 and b.extra["minor"] == 0
+    assert c.pos == one and b.book.major == 1 and b.book.minor == 0
 
 
 def test_simple_goto_at_a_sprint_is_a_run_however_near_and_none_when_crouched():

@@ -26,7 +26,7 @@ def test_newcomer_acts_last_and_survives_save_and_load(ruleset):
     join(b, "raider", (10, 2), "Radscorpions")
     new = b.combatants[-1]
     assert new.id == "raider_0" and new.side == 1 and b.occupied[new.pos] == new.slot
-    order = b.extra["base_order"] if ruleset == "f2d20" else b.order
+    order = b.book.round_order() if ruleset == "f2d20" else b.order
     assert order[-1] == new.slot
     copy = saves.loads(saves.dumps(b))
     assert copy.state() == b.state() and copy.ids == b.ids

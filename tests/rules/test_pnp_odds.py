@@ -81,7 +81,7 @@ def test_hit_chance_agrees_with_the_engine_on_a_fixed_seed():
     p = hit_chance(a.b, a.c("ann"), a.c("bob"))
     assert p == 56 / 216
     a.b.rng = random.Random(20240609)
-    a.b.extra["max_rounds"] = 10_000
+    a.b.max_rounds = 10_000
     hits = n = 0
     for _ in range(2000):
         for who in ("ann", "bob"):

@@ -106,7 +106,7 @@ def test_a_fight_that_lasts_past_the_round_limit_is_a_draw():
     """Seed 000_4e72993430dea166.txt: combat ends when hostilities have ended for a while,
     as the Overseer decides. Reading: the scenario's max_rounds ends it as a draw."""
     a = _duel()
-    a.b.extra["max_rounds"] = 2
+    a.b.max_rounds = 2
     for _ in range(4):
         a.act("end")
     assert a.b.over and a.rs.outcome(a.b) is None and a.rs.legal_ids(a.b) == []

@@ -20,7 +20,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from wasteland.agents.base import make_agent, view_of  # noqa: E402
+from wasteland.agents.base import view_of  # noqa: E402
+from wasteland.agents.make import make_agent  # noqa: E402
 from wasteland.bestiary.loader import load_scenario, scenario_names  # noqa: E402
 from wasteland.rules.names import RULESETS  # noqa: E402
 from wasteland.rules.rulesets import get_ruleset  # noqa: E402

@@ -108,7 +108,7 @@ def test_dropping_is_free_for_any_size_and_the_item_is_gone():
     me = ann.slot
     assert np.array_equal(enc.observe(me), Encoder(a.b).observe(me))  # empty hands seen
     a.act("move toward bob")
-    assert a.b.extra["main"] and a.legal() == {"end", "crouch", "prone"}
+    assert a.b.book.main and a.legal() == {"end", "crouch", "prone"}
     a.act("end")
     to(a, "ann", "move")  # next round: the rifle stays gone; the pistol can come out
     assert "draw 1" in a.legal() and "draw 0" not in a.legal()

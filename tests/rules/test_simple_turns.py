@@ -221,7 +221,7 @@ def test_newcomers_join_at_the_end_and_roll_among_themselves():
     join(a.b, "b", (4, 3), 1, "cid2", bestiary=_bestiary(a))
     assert [a.b.ids[s] for s in a.b.order] == ["ann", "bob", "cid2", "cid1"]
     a.rig.push(10, 8)  # a third one, the next round, goes after them whatever it rolls
-    a.b.extra["late"][0] = 0
+    a.b.book.late_round = 0
     join(a.b, "b", (5, 3), 1, "cid3", bestiary=_bestiary(a))
     assert [a.b.ids[s] for s in a.b.order][-1] == "cid3"
 

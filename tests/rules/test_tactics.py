@@ -133,7 +133,7 @@ def test_buyable_dice_follows_the_pool() -> None:
     b = battles("f2d20")[0]
     tac = tactics_of(b)
     for pool, want in ((0, 0), (1, 1), (2, 1), (3, 2), (5, 2), (6, 3)):
-        b.extra["pools"][0] = pool
+        b.book.pools[0] = pool
         assert tac.buyable_dice(b, 0) == want
     assert tactics_of(battles("pnp")[0]).buyable_dice(battles("pnp")[0], 0) == 0
 
@@ -156,7 +156,7 @@ def unanswered(b: Battle, me: int) -> Battle:
 def spent(b: Battle, me: int) -> tuple[object, ...]:
     """What a turn has spent so far, under every ruleset (slot, 2d20's actions and pool,
     Simple's phase flags), and the mover's conditions (a run)."""
-    x = b.extra
+    x = b.extra_json()
     return (b.slot, x.get("minor"), x.get("major"), x.get("moved"), list(x.get("pools", [])),
             x.get("main"), x.get("done"), sorted(b.combatants[me].cond.items()))
 

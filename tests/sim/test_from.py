@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from wasteland.agents.base import make_agent, view_of
+from wasteland.agents.base import view_of
+from wasteland.agents.make import make_agent
 from wasteland.bestiary.loader import load_scenario
 from wasteland.rules import saves
 from wasteland.rules.rulesets import get_ruleset

@@ -47,7 +47,7 @@ def test_arenas_validate_and_lay_out_under_both_rulesets(family):
         for name in RULESETS:
             b = get_ruleset(name).new_battle(sc, seed, keep_log=False)
             assert len(set(b.ids)) == len(b.ids)
-            assert b.extra["max_rounds"] == 30
+            assert b.max_rounds == 30
 
 
 def test_every_start_is_floor_and_every_combatant_can_walk_to_every_other():

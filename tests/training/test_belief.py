@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from wasteland.agents.base import make_agent  # noqa: E402
+from wasteland.agents.make import make_agent  # noqa: E402
 from wasteland.bestiary.models import Placement, Scenario, Side  # noqa: E402
 from wasteland.observe.encoding import Encoder  # noqa: E402
 from wasteland.rules.errors import WastelandError  # noqa: E402

@@ -223,7 +223,7 @@ def test_config_yaml_written_by_a_run_loads_back(tmp_path):
 
 
 def test_a_seat_of_the_suite_is_a_training_scenario():
-    """``seat:NAME`` names a seat of the benchmark suite (wasteland/arena/seats/), so a config
+    """``seat:NAME`` names a seat of the benchmark suite (wasteland/bestiary/seats/), so a config
     can train on the line-up it is measured on, from any working folder."""
     from wasteland.training.config import SEATS, training_scenario
 

@@ -10,7 +10,8 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from wasteland.agents.base import make_agent, view_of  # noqa: E402
+from wasteland.agents.base import view_of  # noqa: E402
+from wasteland.agents.make import make_agent  # noqa: E402
 from wasteland.training.config import load_config, training_scenario  # noqa: E402
 from wasteland.training.expert import expert_iteration, label, label_parallel  # noqa: E402
 from wasteland.training.league_env import LeagueEnv  # noqa: E402

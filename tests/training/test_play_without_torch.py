@@ -28,7 +28,7 @@ CHILD = textwrap.dedent('''
     pickle.loads = refuse
     pickle.Unpickler = Refused
 
-    from wasteland.agents.base import make_agent
+    from wasteland.agents.make import make_agent
     from wasteland.agents.policy import PolicyAgent, load_policy
     from wasteland.bestiary.loader import load_scenario
     from wasteland.training.seats import fight

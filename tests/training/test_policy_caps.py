@@ -242,7 +242,7 @@ def test_a_zip64_archive_is_refused(written, monkeypatch):
 ])
 def test_a_policy_name_that_is_a_folder_or_empty_is_one_line(spec, fragment, tmp_path):
     """`policy:/` raised ValueError (a path with an empty name) in every command."""
-    from wasteland.agents.base import make_agent
+    from wasteland.agents.make import make_agent
 
     _refused(lambda: make_agent(spec), fragment)
 

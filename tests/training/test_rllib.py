@@ -231,7 +231,8 @@ def test_the_exported_policy_plays_through_policy_agents(rllib_run, capsys, monk
     assert r.code == 0, r.err
     assert "Result: " in r.out.splitlines()[-1]
     # and its radscorpions were played by the network, not by the packet fallback
-    from wasteland.agents.base import make_agent, view_of
+    from wasteland.agents.base import view_of
+    from wasteland.agents.make import make_agent
     from wasteland.bestiary.loader import load_scenario
     from wasteland.rules.rulesets import get_ruleset
 

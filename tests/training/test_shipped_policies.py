@@ -21,8 +21,8 @@ from wasteland.agents.policy import (
     observation_hash,
     shipped_names,
 )
-from wasteland.arena.suite import FAMILIES, load_suite, select
 from wasteland.bestiary.models import Scenario
+from wasteland.bestiary.suite import FAMILIES, load_suite, select
 from wasteland.training.config import load_config
 from wasteland.training.seats import seat
 

@@ -257,7 +257,7 @@ def test_f2d20_buy_and_boost_windows_show_the_odds_of_each_choice(tmp_path):
         g = app.game
         while not g.b.over:
             b, dec = g.b, g.decision()
-            w = b.extra.get("window")
+            w = b.book.open_window()
             if dec.slot in ("dice", "boost"):
                 me, t = b.combatants[w["attacker"]], b.combatants[w["target"]]
                 text = screen_text(app)
@@ -483,7 +483,7 @@ def test_the_move_line_names_who_an_attack_of_opportunity_would_come_from(tmp_pa
 def _duel_with_ap(tmp_path: Path) -> PlayApp:
     """f2d20 duel, ted's first decision, the party's pool at 6 AP (d20s to buy)."""
     app = _app(tmp_path, "f2d20")
-    app.battle.extra["pools"][0] = 6
+    app.battle.book.pools[0] = 6
     return app
 
 

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from textual.widgets import Static
 
-from wasteland.agents.base import View, make_agent
+from wasteland.agents.base import View
+from wasteland.agents.make import make_agent
 from wasteland.cli.play import begin
 from wasteland.cli.session import rng_snapshot
 from wasteland.rules import saves

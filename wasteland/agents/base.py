@@ -3,7 +3,6 @@ returns one of them (with a one-line reason, for the GM)."""
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -113,28 +112,11 @@ def kind_of(agent: object) -> str:
     return str(getattr(agent, "kind", None) or getattr(agent, "name", ""))
 
 
-# where each kind of agent is made, imported on first use: every agent module imports
-# this one (View, Agent), so none of them may be imported here
-MAKERS: Final[dict[str, str]] = {
-    "random": "wasteland.agents.random_agent:RandomAgent",
-    "scripted": "wasteland.agents.scripted:ScriptedAgent",
-    "packet": "wasteland.agents.packets:PacketAgent",
-    "policy": "wasteland.agents.policy:PolicyAgent",
-    "cmd": "wasteland.agents.external:CmdAgent",
-    "search": "wasteland.agents.search:SearchAgent",
-    "sloppy": "wasteland.agents.levels:SloppyAgent",
-}
 # the difficulty levels (agents/levels.py LEVELS), by the agent each names
 LEVEL_AGENTS: Final[dict[str, str]] = {
     "easy": "sloppy", "normal": "packet", "hard": "search",
     "deadly": "search:level=deadly",
 }
-
-
-def maker(kind: str) -> Any:
-    """The class MAKERS names for ``kind``."""
-    module, _, attribute = MAKERS[kind].partition(":")
-    return getattr(importlib.import_module(module), attribute)
 
 
 def check_ruleset(agent: object, ruleset: str) -> None:
@@ -146,35 +128,3 @@ def check_ruleset(agent: object, ruleset: str) -> None:
     text = problem(ruleset) if callable(problem) else None
     if text:
         raise WastelandError(text)
-
-
-def make_agent(name: str, seed: int = 0, ruleset: str | None = None) -> Agent:
-    """An agent by name: random, scripted, packet, ``policy:NAME`` (a shipped policy,
-    or ``policy:path/to/NAME.npz``) or ``cmd:COMMAND`` (a program speaking the agent
-    protocol, agents/external.py). A policy agent keeps in ``kind`` the name that makes
-    it again (its path made absolute), which a save records. With ``ruleset`` (a new
-    battle's), an agent that cannot play it is refused in one line (check_ruleset)."""
-    if ruleset is not None:
-        agent = make_agent(name, seed)
-        check_ruleset(agent, ruleset)
-        return agent
-    if name.startswith("policy:"):
-        agent = maker("policy")(name[len("policy:"):], seed)
-        agent.kind = agent_kind(name)
-        return cast(Agent, agent)
-    if name.startswith(("cmd:", "cmd@")):
-        return cast(Agent, maker("cmd")(name, seed))
-    if name == "scripted":  # no random state, so no seed
-        return cast(Agent, maker("scripted")())
-    if name in ("random", "packet", "sloppy"):
-        return cast(Agent, maker(name)(seed))
-    if name == "search" or name.startswith(("search@", "search:")):
-        return cast(Agent, maker("search")(name, seed))
-    if name in LEVEL_AGENTS:
-        agent = make_agent(LEVEL_AGENTS[name], seed)
-        try:
-            agent.kind = name  # type: ignore[attr-defined]
-        except AttributeError:  # the compiled packet takes no new attribute: "packet" it is
-            pass
-        return agent
-    raise WastelandError(f"unknown agent {name!r}; available: {', '.join(AGENTS)}")

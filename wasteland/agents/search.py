@@ -669,7 +669,8 @@ class SearchAgent:
         only confirm it)."""
         bud = self.budget.under(b.ruleset)
         if bud.taper and 0 <= b.turn < len(b.order) and b.order[b.turn] == slot:
-            done = int(b.extra.get("minor", 0)) + int(b.extra.get("major", 0))
+            econ = b.book.economy()
+            done = econ.minor + econ.major if econ is not None else 0
             if done:
                 bud = replace(bud, rollouts=max(bud.rollouts // 8, bud.rollouts >> min(done, 3)))
         deadline = time.perf_counter() + bud.seconds if bud.seconds else 0.0

@@ -22,7 +22,8 @@ from wasteland.rules.errors import WastelandError
 from wasteland.rules.rulesets import get_ruleset
 
 from . import protocol as P
-from .base import Agent, check_ruleset, intent_of, make_agent, view_of
+from .base import Agent, check_ruleset, intent_of, view_of
+from .make import make_agent
 
 # the engine counts requests from 1; JSON numbers past 2**53 lose digits in other readers
 SEQ_MAX = 2**53

@@ -31,6 +31,6 @@ def features(b: Battle, side: int) -> tuple[float, ...]:
             theirs, theirs_max = theirs + hp, theirs_max + c.max_hp
             down, down_max = down + active, down_max + 1
     a, t = mine / max(mine_max, 1), theirs / max(theirs_max, 1)
-    limit = int(b.extra.get("max_rounds") or 0)
+    limit = b.max_rounds
     left = max(0.0, 1 - b.round / limit) if limit else 1.0
     return (a, t, up / max(up_max, 1), down / max(down_max, 1), (a - t) * left, left)

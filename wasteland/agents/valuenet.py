@@ -155,7 +155,8 @@ def assemble(b: Battle, side: int, table: np.ndarray, sides: list[int],
     later = [cs[i] for i in order[turn + 1:]] if 0 <= turn < len(order) else []
     left_mine = sum(c.side == side and c.status == ACTIVE for c in later)
     left_theirs = sum(c.side != side and c.status == ACTIVE for c in later)
-    pools = b.extra.get("pools")
+    econ = b.book.economy()
+    pools = econ.pools if econ is not None else None
     if pools:
         pm = min(pools[side], 6) / 6
         pt = min(max([p for s, p in enumerate(pools) if s != side], default=0), 6) / 6

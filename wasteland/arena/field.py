@@ -29,7 +29,7 @@ class Field:
     n: int  # games per pairing, side order and scenario and ruleset
     seed: int  # game i of a pairing uses seed + i
     # (scenario, ruleset) pairs fought; None: every scenario under every ruleset. The seat
-    # suite's scenarios are each tuned for one ruleset (arena/suite.py).
+    # suite's scenarios are each tuned for one ruleset (bestiary/suite.py).
     pairs: tuple[tuple[int, str], ...] | None = None
 
     def fights(self, scenario: int, ruleset: str) -> bool:
@@ -57,8 +57,9 @@ def entrants(text: str | None, rulesets: tuple[str, ...] = ()) -> tuple[Entrant,
     """The agents of ``--agents``, each made once: an unknown agent, a broken policy, a
     policy of a ruleset other than ``rulesets`` or a program that does not answer is
     refused in one line before any game."""
-    from wasteland.agents.base import AGENTS, agent_kind, check_ruleset, make_agent
+    from wasteland.agents.base import AGENTS, agent_kind, check_ruleset
     from wasteland.agents.external import check_program
+    from wasteland.agents.make import make_agent
 
     names = names_in(text, "--agents", split_agents)
     if len(names) < 2:
@@ -120,7 +121,7 @@ def suite_scenarios(suite: str, ruleset_text: str | None
                     ) -> tuple[tuple[Scenario, ...], tuple[tuple[int, str], ...]]:
     """The seat suite's scenarios with a bar (all, or one family's), each with the ruleset it
     was tuned for, filtered by --rulesets."""
-    from .suite import FAMILIES, load_suite, select
+    from wasteland.bestiary.suite import FAMILIES, load_suite, select
 
     every = load_suite()
     families = [f for f in FAMILIES if any(s.family == f for s in every)]

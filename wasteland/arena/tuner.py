@@ -9,7 +9,8 @@ packet-vs-packet strength of each kind under each ruleset), smallest first:
 Each try is measured on the first ``screen`` seeds; the first one within SCREEN_BAND of
 even is taken (else the best, if better than the line-up it came from), and the search
 goes on from there. A line-up that screens within the band is confirmed on ``fights``
-seeds; it keeps its bar when the confirmed rate is within suite.BAND.
+seeds; it keeps its bar when the confirmed rate is within the suite's BAND
+(bestiary/suite.py).
 
 Mirror seats are drawn with training.mirror.mirror_arena (a seed, a line-up size: two a
 side first, then three, then one) until one screens within half the band, and confirmed
@@ -28,9 +29,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wasteland.bestiary.suite import (
+    BAND,
+    FAMILIES,
+    FIRST,
+    FOLDER,
+    SUITE_FILE,
+    SUITE_ORDER,
+    SuiteError,
+)
 from wasteland.rules.errors import WastelandError
-
-from .suite import BAND, FAMILIES, FIRST, FOLDER, RULESETS, SUITE_FILE, SuiteError
 
 PACKAGE = Path(__file__).resolve().parent.parent  # wasteland/
 PARTY = ("vault_dweller", "wastelander", "brawler", "raider")
@@ -52,12 +60,12 @@ MAPS: tuple[tuple[str, str, str, str], ...] = (
     ("radscorpions", "quarry_pit", "training/heldout/quarry_pit.yaml", "held-out"),
     ("radscorpions", "storm_drain", "training/heldout/storm_drain.yaml", "held-out"),
     ("super_mutants", "ruined_street", "ruined_street", "built-in"),
-    ("super_mutants", "scrap_yard", "arena/seats/maps/scrap_yard.yaml", "built-in"),
+    ("super_mutants", "scrap_yard", "bestiary/seats/maps/scrap_yard.yaml", "built-in"),
     ("super_mutants", "overpass", "training/heldout/overpass.yaml", "held-out"),
     ("super_mutants", "chapel_ruins", "training/heldout/chapel_ruins.yaml", "held-out"),
     ("super_mutants", "mirror", "training.mirror.mirror_arena", "mirror"),
     ("robots", "robot_depot", "robot_depot", "built-in"),
-    ("robots", "tram_platform", "arena/seats/maps/tram_platform.yaml", "built-in"),
+    ("robots", "tram_platform", "bestiary/seats/maps/tram_platform.yaml", "built-in"),
     ("robots", "substation", "training/heldout/substation.yaml", "held-out"),
     ("robots", "roadside_diner", "training/heldout/roadside_diner.yaml", "held-out"),
     ("robots", "mirror", "training.mirror.mirror_arena", "mirror"),
@@ -386,7 +394,7 @@ def tune_mirror(family: str, ruleset: str, screen: int = SCREEN, fights: int = F
 def plan(family: str | None = None, ruleset: str | None = None,
          map_name: str | None = None) -> list[tuple[str, str, str, str, str]]:
     """(family, map, base, kind, ruleset) of the suite's seats, filtered."""
-    return [(f, m, b, k, r) for f, m, b, k in MAPS for r in RULESETS
+    return [(f, m, b, k, r) for f, m, b, k in MAPS for r in SUITE_ORDER
             if (family is None or f == family) and (ruleset is None or r == ruleset)
             and (map_name is None or m == map_name)]
 

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wasteland.agents.base import Agent, View, handed_memory, kind_of, make_agent, share_memory
+from wasteland.agents.base import Agent, View, handed_memory, kind_of, share_memory
 from wasteland.agents.loop import NO_LIMIT, by_side, play
+from wasteland.agents.make import make_agent
 from wasteland.bestiary.loader import load_scenario
 from wasteland.observe.memory import Memory
 from wasteland.observe.memory import load as load_with_memory
@@ -50,8 +51,8 @@ class FightResult:
             "winner": self.winner,
             "result": "draw" if b.winner is None else "win",
             "rounds": b.round,
-            **({"ap_pools": dict(zip(b.side_names, b.extra["pools"]))}
-               if "pools" in b.extra else {}),
+            **({"ap_pools": dict(zip(b.side_names, econ.pools))}
+               if (econ := b.book.economy()) is not None else {}),
             **({"agent_faults": self.faults} if self.faults else {}),
             "combatants": [
                 {"id": c.id, "side": b.side_names[c.side], "hp": c.hp, "max_hp": c.max_hp,

@@ -16,8 +16,9 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from wasteland.agents.base import Agent, View, kind_of, make_agent, share_memory
+from wasteland.agents.base import Agent, View, kind_of, share_memory
 from wasteland.agents.loop import play
+from wasteland.agents.make import make_agent
 from wasteland.observe.memory import Memory, load_part
 from wasteland.observe.memory import parts as memory_parts
 from wasteland.rules import saves

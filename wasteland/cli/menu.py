@@ -136,7 +136,7 @@ def orders_hint(b: Battle, rs: Ruleset, legal: list[Action], width: int) -> list
     """2d20, the player's own turn: what an answer may add (orders.py) and the table
     rules in force, wrapped at ``width`` columns between words."""
     tac = rs.tactics
-    if not tac.ap_economy or b.extra.get("window") is not None or b.reactions:
+    if not tac.ap_economy or b.book.open_window() is not None or b.reactions:
         return []  # the orders (+N, aim, keep) drive an AP economy's turn (2d20)
     import textwrap
 
@@ -144,7 +144,7 @@ def orders_hint(b: Battle, rs: Ruleset, legal: list[Action], width: int) -> list
     parts = []
     if any(a.kind in ATTACKS for a in legal):
         costs = tac.extra_dice_cost
-        pool = int(b.extra["pools"][b.combatants[me].side])
+        pool = b.book.pool(b.combatants[me].side)
         n = tac.buyable_dice(b, b.combatants[me].side)
         if n:
             parts.append(f"attack +N: N d20s ({'/'.join(map(str, costs[1:n + 1]))}"

@@ -188,10 +188,11 @@ def split_extras(text: str) -> tuple[str, int | None, bool | None, bool]:
 def aim_helps(b: Battle, rs: Ruleset, slot: int) -> bool:
     """2d20, the combatant's own turn: Aim is legal, costs nothing (the minor action is
     free) and would reroll (no attack yet this round)."""
-    if not rs.tactics.aims or b.over or b.extra.get("window") is not None or b.reactions:
+    if not rs.tactics.aims or b.over or b.book.open_window() is not None or b.reactions:
         return False
     c = b.combatants[slot]
-    return (b.extra.get("minor", 1) == 0 and c.cond.get("attacked") != b.round
+    econ = b.book.economy()
+    return (econ is not None and econ.minor == 0 and c.cond.get("attacked") != b.round
             and Action("aim") in rs.legal_actions(b))
 
 
@@ -203,7 +204,7 @@ def aims_first(b: Battle, rs: Ruleset, slot: int, action: Action, aim: bool | No
     if action.kind not in ATTACKS or aim is False or not rs.tactics.aims:
         return False
     if aim is True:
-        return (b.extra.get("window") is None and not b.reactions
+        return (b.book.open_window() is None and not b.reactions
                 and Action("aim") in rs.legal_actions(b))
     if rules_of(b)["aim"] != "auto":
         return False
@@ -284,7 +285,7 @@ def begin(b: Battle, rs: Ruleset, slot: int, answer: Answer) -> tuple[Action, Or
                              f"{Answer(a).said(b, slot)} is not one")
         if answer.buy > MAX_BUY:
             raise OrderError(f"+{answer.buy}: at most +{MAX_BUY} d20s")
-        pool = int(b.extra["pools"][b.combatants[slot].side])
+        pool = b.book.pool(b.combatants[slot].side)
         cost = costs[answer.buy]
         if cost > pool:
             raise OrderError(f"+{answer.buy} d20s cost {cost} AP; the pool has {pool}")
@@ -340,7 +341,8 @@ def auto_answer(b: Battle, rs: Ruleset, orders: Orders | None, advice: Advice
     if orders.attack is not None:  # Orders.taken clears it once made
         a = orders.attack
         return (a, "aimed first, then the attack") if a in legal else None
-    if (rules["end"] == "auto" and not orders.keep and b.extra.get("major", 0) >= 1
+    econ = b.book.economy()
+    if (rules["end"] == "auto" and not orders.keep and econ is not None and econ.major >= 1
             and Action("end") in legal):
         return Action("end"), "end auto: the major action is spent; keep goes on"
     return None
@@ -353,7 +355,7 @@ def phase_end(b: Battle, rs: Ruleset, orders: Orders | None, legal: list[Action]
     said ``keep``. Only right after its own answer (the orders of it), never for a
     reaction; the charge and action phases end with their option by themselves."""
     if (rules_of(b)["end"] != "auto" or b.reactions or b.slot != "move"
-            or not b.extra.get("main") or Action("end") not in legal):
+            or not b.book.main_taken() or Action("end") not in legal):
         return None
     if orders is None or orders.keep or not orders.current(b, rs.decider(b).combatant):
         return None
@@ -365,7 +367,7 @@ def ai_buy(b: Battle, rs: Ruleset, slot: int, action: Action, aim: bool
     """What the AI (a packet agent) would buy in the dice window that attack ``action``
     opens (after Aim when ``aim``): (d20s, why), worked out on the battle and put back;
     None when no d20 can be bought (an empty pool: no window)."""
-    if not rs.tactics.extra_dice_cost or int(b.extra["pools"][b.combatants[slot].side]) < 1:
+    if not rs.tactics.extra_dice_cost or b.book.pool(b.combatants[slot].side) < 1:
         return None
     from wasteland.agents.base import view_of
     from wasteland.agents.packets import PacketAgent

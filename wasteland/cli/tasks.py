@@ -20,6 +20,7 @@ KINDS = ("built-in", "held-out", "mirror")
 def rows(family: str | None, ruleset: str | None, kind: str | None) -> list[dict[str, Any]]:
     """One row a task, filtered; an unknown family, ruleset or kind is one line."""
     from wasteland.envs.tasks import tasks
+    from wasteland.training.stats import wilson
 
     every = tasks()
     for option, value, known in (
@@ -36,7 +37,7 @@ def rows(family: str | None, ruleset: str | None, kind: str | None) -> list[dict
                                        kind and s.kind):
             continue
         sc = s.load()
-        lo, hi = s.interval
+        lo, hi = wilson(s.wins, s.fights)
         out.append({
             "id": t.id, "family": s.family, "ruleset": s.ruleset, "kind": s.kind,
             "map": s.map, "seat": s.id, "version": t.version,

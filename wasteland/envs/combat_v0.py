@@ -124,9 +124,9 @@ each of my decisions), with `in_los` 0 and no odds; one I have never seen shows 
 it is there (present, enemy, alive, never seen). Who is out of the fight is known to all.
 The memories are the env's (`env.memory`, observe/memory.py), not the battle's: a copy or
 a pickle of the env carries them, `env.save_parts()` is their part of a save of the
-battle, and the opponents that observe (policies) are handed the same memory. That is `sight="own"` (the
-default). With `sight="side"` a side shares what its members see, as a GM running a pack
-or players telling each other across the table would: an enemy any standing member of my
+battle, and the opponents that observe (policies) are handed the same memory. That is
+`sight="own"` (the default). With `sight="side"` a side shares what its members see, as
+a GM running a pack or players telling each other across the table would: an enemy any standing member of my
 side sees now is seen (with `in_los` still mine, and odds 0 where I cannot reach it), and
 at each decision of a side's member every standing member remembers what the side sees.
 A policy's manifest records its sight (`"sight": "side"`; none means own), and its
@@ -695,7 +695,7 @@ class raw_env(AECEnv, EzPickle):
             for c in b.combatants:
                 rewards[self.possible_agents[c.slot]] += 1.0 if c.side == winner else -1.0
             self._rewarded = True
-        self._end_episode(truncated=b.extra.get("reason") == "max_rounds")
+        self._end_episode(truncated=b.end_reason == "max_rounds")
 
     def _end_episode(self, truncated: bool) -> None:
         self._decision = None

@@ -62,8 +62,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from wasteland.agents.base import Agent, View, make_agent, share_memory
+from wasteland.agents.base import Agent, View, share_memory
 from wasteland.agents.loop import play
+from wasteland.agents.make import make_agent
 from wasteland.bestiary.models import Scenario
 from wasteland.observe import fog
 from wasteland.observe.encoding import (
@@ -302,7 +303,7 @@ class SingleAgentEnv(gymnasium.Env):
                 self._net = now
         terminated = truncated = False
         if b.over:
-            if b.extra.get("reason") == "max_rounds":
+            if b.end_reason == "max_rounds":
                 truncated = True
             else:
                 terminated = True
@@ -386,7 +387,7 @@ class SingleAgentEnv(gymnasium.Env):
         if self._decision is not None:
             return {"agent": b.ids[self._decision.combatant], "action_mask": self.action_masks()}
         winner = b.side_names[b.winner] if b.winner is not None else None
-        return {"winner": winner, "reason": b.extra.get("reason", "battle over"),
+        return {"winner": winner, "reason": b.end_reason or "battle over",
                 "action_mask": self.action_masks()}
 
     # --- masks, rendering ----------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Registered tasks: every seat of the benchmark suite (wasteland/arena/seats/,
+"""Registered tasks: every seat of the benchmark suite (wasteland/bestiary/seats/,
 docs/seats.md) as a Gymnasium id with a version, so that an RL user can name one and
 compare with the baselines of docs/tasks.md.
 
@@ -41,7 +41,7 @@ import numpy as np
 from .single_agent import VECTOR_ENTRY_POINT, SingleAgentEnv
 
 if TYPE_CHECKING:
-    from wasteland.arena.suite import Seat
+    from wasteland.bestiary.suite import Seat
 
 PREFIX = "Wasteland/"
 # a seat id -> its task's version, when bumped from 0 (see the module docstring)
@@ -119,7 +119,7 @@ class Task:
 @cache
 def tasks() -> tuple[Task, ...]:
     """Every registered task, in the suite's order."""
-    from wasteland.arena.suite import load_suite
+    from wasteland.bestiary.suite import load_suite
 
     return tuple(Task(s, VERSIONS.get(s.id, 0)) for s in load_suite())
 

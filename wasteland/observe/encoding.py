@@ -31,7 +31,7 @@ ammunition) or read generically: Speed from the stat block named like the rulese
 has a ``speed`` field (2d20 has none: 0); a weapon's range, fire rate and ammunition from
 its profile named like the ruleset when it has one (2d20: the range band and fire rate;
 ammunition comes straight from the supply, there is no magazine to load); the AP economy
-from ``battle.extra`` (``pools``, ``minor``, ``major``, ``moved``) when present; and, for a
+from ``battle.book.economy()`` (``pools``, ``minor``, ``major``, ``moved``) when present; and, for a
 ruleset that measures by zones (its ``tactics.zones(battle)`` is not None), the range band to each
 combatant and the zone's cover instead of the square's.
 """
@@ -463,8 +463,8 @@ class Encoder:
         self.inv_w = 1.0 / max(1, g.width - 1)
         self.inv_h = 1.0 / max(1, g.height - 1)
         self.inv_size = 1.0 / max(g.width, g.height)
-        self.ambient = min(0, int(battle.extra.get("ambient", 0) or 0))
-        self.max_rounds = float(battle.extra.get("max_rounds") or 0) or 1.0
+        self.ambient = min(0, battle.ambient)
+        self.max_rounds = float(battle.max_rounds) or 1.0
         healing = {k for k, it in battle.items.items() if getattr(it, "kind", "") == "healing"}
         self.healing = healing
         # per combatant: the static features of each weapon, and base Speed
@@ -498,7 +498,7 @@ class Encoder:
         # per observer square, the geometry to every square (filled as squares are seen)
         self._geo: dict[int, list[tuple[float, ...] | None]] = g.caches.setdefault(geo_key, {})
         # the AP economy (2d20): each side's enemy sides
-        self.economy = "pools" in battle.extra
+        self.economy = battle.book.economy() is not None
         n_sides = len(battle.side_names)
         self._enemy_sides = [[s for s in range(n_sides) if s != side] for side in range(n_sides)]
         self.tactics = ruleset.tactics
@@ -509,13 +509,13 @@ class Encoder:
 
     def _arm(self) -> None:
         """The features of each combatant's weapons, worked out again whenever what the
-        combatants carry changes (``battle.extra["armory"]`` counts the changes: Simple's
+        combatants carry changes (``battle.armory`` counts the changes: Simple's
         disarm, dropping and putting away). A weapon it no longer has (``cond["gone"]``),
         or the one in hand put away (``cond["stowed"]``), reads as empty hands."""
         b = self.battle
         g = b.grid
         size = max(g.width, g.height)
-        self._armory = int(b.extra.get("armory", 0) or 0)
+        self._armory = b.armory
         self._slots = []
         for c in b.combatants:
             gone = c.cond.get("gone", ())
@@ -544,7 +544,7 @@ class Encoder:
         their turn. An enemy out of sight is then observed where and as it was last seen,
         with how many rounds ago; one never seen, with nothing but that."""
         b = self.battle
-        if b.extra.get("armory", 0) != self._armory:
+        if b.armory != self._armory:
             self._arm()
         cs = b.combatants
         c = cs[me]
@@ -775,7 +775,7 @@ class Encoder:
             self.look(me)
         blocks = order if order is not None else self.order(me)
         b = self.battle
-        if b.extra.get("armory", 0) != self._armory:
+        if b.armory != self._armory:
             self._arm()
         cs = b.combatants
         c = cs[me]
@@ -833,9 +833,9 @@ class Encoder:
                     0.0 if c.crippled.get("leg") else self.speed[me]))
         out.append(self._cell[pos])
         out.append(c.unguarded)
-        if self.economy:  # my side's pool, the fullest enemy pool; my turn's actions
-            xt = b.extra
-            pools = xt["pools"]
+        econ = b.book.economy() if self.economy else None
+        if econ is not None:  # my side's pool, the fullest enemy pool; my turn's actions
+            pools = econ.pools
             es = self._enemy_sides[c.side]
             pm = pools[c.side] / POOL_SCALE
             pe = (pools[es[0]] if len(es) == 1 else max([pools[s] for s in es], default=0)
@@ -843,9 +843,9 @@ class Encoder:
             order, turn = b.order, b.turn
             if not b.over and turn < len(order) and order[turn] == me:
                 out.append((pm if pm < 1.0 else 1.0, pe if pe < 1.0 else 1.0,
-                            _clip(xt.get("minor", 0) / ACTIONS_SCALE),
-                            _clip(xt.get("major", 0) / ACTIONS_SCALE),
-                            1.0 if xt.get("moved") else 0.0))
+                            _clip(econ.minor / ACTIONS_SCALE),
+                            _clip(econ.major / ACTIONS_SCALE),
+                            1.0 if econ.moved else 0.0))
             else:
                 out.append((pm if pm < 1.0 else 1.0, pe if pe < 1.0 else 1.0, 0.0, 0.0, 0.0))
         else:

@@ -152,8 +152,9 @@ def state(battle: Battle, ruleset: Ruleset, d: Decision) -> dict[str, Any]:
                            "you": me.id, "your_side": b.side_names[me.side],
                            "combatants": people, "map": {"width": b.grid.width,
                                                          "height": b.grid.height}}
-    if "pools" in b.extra:
-        out["ap_pools"] = dict(zip(b.side_names, b.extra["pools"]))
+    econ = b.book.economy()
+    if econ is not None:
+        out["ap_pools"] = dict(zip(b.side_names, econ.pools))
     return out
 
 
@@ -205,9 +206,10 @@ def describe(battle: Battle, ruleset: Ruleset, d: Decision | None = None,
         if group:
             lines.append(f"{label}:")
             lines.extend(f"- {_line(b, me, c)}." for c in group)
-    if "pools" in b.extra:
+    econ = b.book.economy()
+    if econ is not None:
         lines.append("AP pools: " + ", ".join(f"{n} {p}" for n, p in
-                                              zip(b.side_names, b.extra["pools"])) + ".")
+                                              zip(b.side_names, econ.pools)) + ".")
     odds = hit_chances(b, ruleset, ids, me.slot)
     if odds:
         lines.append("Chance to hit: " + "; ".join(f"{k} {round(100 * p)}%"

@@ -11,7 +11,7 @@ import copy
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from mypy_extensions import mypyc_attr
 
@@ -176,6 +176,71 @@ class Reaction:
         return [self.reactor, self.kind, self.subject]
 
 
+class Economy(Protocol):
+    """A ruleset's action-point economy as the rest of the code reads it (2d20): each
+    side's AP pool, and the minor and major actions taken and the move made in the turn
+    under way."""
+
+    pools: list[int]
+    minor: int
+    major: int
+    moved: bool
+
+
+@mypyc_attr(serializable=True)
+class RulesBook:
+    """What a ruleset keeps about a battle besides the fields every battle has: its own
+    turn flags, pools and pending decisions. Each ruleset subclasses it in its own package
+    (its new_battle makes one); saves write its fields under "extra" beside the shared
+    ones. The questions other code asks of it (``economy``, ``open_window`` ...) are
+    answered here with "none", so that code never needs to know which ruleset it has."""
+
+    def write(self, out: dict[str, Any]) -> None:
+        """Its fields that every battle of the ruleset has from the start, as JSON values
+        (copies), into a save's "extra" in the order saves have always written them."""
+
+    def read(self, d: dict[str, Any]) -> None:
+        """Its fields from a save's "extra" (copies of what ``write`` and ``write_later``
+        put there), every field set (absent ones to their empty value)."""
+
+    def later_keys(self) -> tuple[str, ...]:
+        """Its fields a battle gains during the fight (absent from the save until then)."""
+        return ()
+
+    def write_later(self, key: str, out: dict[str, Any]) -> None:
+        """One of ``later_keys`` into ``out`` (a copy)."""
+
+    def copy(self) -> RulesBook:
+        """An independent copy (nothing mutable shared)."""
+        return RulesBook()
+
+    def economy(self) -> Economy | None:
+        """The AP economy, or None under a ruleset without one."""
+        return None
+
+    def pool(self, side: int) -> int:
+        """Side ``side``'s AP pool (0 without an economy)."""
+        return 0
+
+    def open_window(self) -> dict[str, Any] | None:
+        """The decision open inside an action (2d20's attack windows: dice to buy, combat
+        dice to add, Defense to buy), or None."""
+        return None
+
+    def main_taken(self) -> bool:
+        """Whether the combatant deciding has taken its main action of the phase (Simple)."""
+        return False
+
+    def round_order(self) -> list[int] | None:
+        """The slots in the order of a full round when the turn order holds less (2d20's
+        opening turn), else None."""
+        return None
+
+
+# the shared fields a battle gains during the fight, by their save keys (Battle.later)
+LATER: Final = ("reason", "joined", "armory")
+
+
 @mypyc_attr(serializable=True)
 @dataclass
 class Battle:
@@ -200,7 +265,21 @@ class Battle:
     keep_log: bool = True
     # quiet: no event objects at all (apply returns []); for simulations nobody reads
     quiet: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
+    # the light of the scenario (grid.VISIBILITY) and the round limit
+    ambient: int = 0
+    max_rounds: int = 0
+    # why a fight ended with no side standing alone ("max_rounds"), else None
+    end_reason: str | None = None
+    # the newcomers, as @join entries say (rules/newcomers.py), None before the first
+    joined: list[dict[str, Any]] | None = None
+    # how many times a weapon changed hands (Simple's disarms): what an observation keeps
+    # of each combatant's weapons is worked out again when it moves
+    armory: int = 0
+    # the fields of LATER (and the book's later_keys) the fight has gained, in the order
+    # it gained them: the order a save writes them in
+    later: list[str] = field(default_factory=list)
+    # the ruleset's own bookkeeping (RulesBook), made by its new_battle
+    book: RulesBook = field(default_factory=RulesBook)
     # who rolls which dice: None lets the battle's RNG roll everything; a GM at the table
     # can answer (who, sides, count, why) with the faces of real dice (None: RNG rolls)
     dice_hook: DiceHook | None = None
@@ -292,6 +371,30 @@ class Battle:
     def history(self, lines: list[str]) -> None:
         self.moves = list(lines)
 
+    def mark(self, key: str) -> None:
+        """Field ``key`` (a save key of LATER or of the book's later_keys) is now set."""
+        if key not in self.later:
+            self.later.append(key)
+
+    def out_of_rounds(self) -> None:
+        """The round limit ends the fight: a draw."""
+        self.over = True
+        self.winner = None
+        self.mark("reason")
+        self.end_reason = "max_rounds"
+
+    def add_joined(self, entry: dict[str, Any]) -> None:
+        joined = self.joined
+        if joined is None:
+            joined = self.joined = []
+            self.mark("joined")
+        joined.append(entry)
+
+    def disarmed(self) -> None:
+        """A weapon changed hands."""
+        self.mark("armory")
+        self.armory += 1
+
     def add(self, c: Combatant) -> None:
         """A combatant joins: it takes the next slot."""
         assert c.slot == len(self.combatants)
@@ -337,7 +440,7 @@ class Battle:
             "pending_move": self.pending_move,
             "winner": self.winner,
             "over": self.over,
-            "extra": copy.deepcopy(self.extra),
+            "extra": self.extra_json(),
             "rng": rng_to_json(self.rng),
             "combatants": [c.state() for c in self.combatants],
         }
@@ -348,7 +451,7 @@ class Battle:
         self.reactions = [Reaction(*r) for r in s["reactions"]]
         self.pending_move = s["pending_move"]
         self.winner, self.over = s["winner"], s["over"]
-        self.extra = copy.deepcopy(s["extra"])
+        self.read_extra(s["extra"])
         rng_from_json(self.rng, s["rng"])
         for c, cs in zip(self.combatants, s["combatants"]):
             c.restore(cs)
@@ -357,3 +460,33 @@ class Battle:
                 self._rearm(c)
         self.occupied = {c.pos: c.slot for c in self.combatants if c.up}
         self.count_standing()
+
+    def extra_json(self) -> dict[str, Any]:
+        """The save's "extra": the round limit and light, the book's fields, then what the
+        fight gained (newcomers, the end's reason ...) in the order it did; copies."""
+        out: dict[str, Any] = {"ambient": self.ambient, "max_rounds": self.max_rounds}
+        book = self.book
+        book.write(out)
+        for k in self.later:
+            if k == "reason":
+                out[k] = self.end_reason
+            elif k == "joined":
+                out[k] = [{**j, "at": list(j["at"])} for j in self.joined or ()]
+            elif k == "armory":
+                out[k] = self.armory
+            else:
+                book.write_later(k, out)
+        return out
+
+    def read_extra(self, d: dict[str, Any]) -> None:
+        """The fields ``extra_json`` wrote, back (copies)."""
+        self.ambient = int(d.get("ambient", 0))
+        self.max_rounds = int(d.get("max_rounds", 0))
+        self.end_reason = d.get("reason")
+        joined = d.get("joined")
+        self.joined = None if joined is None else [{**j, "at": list(j["at"])} for j in joined]
+        self.armory = int(d.get("armory", 0))
+        book = self.book
+        book.read(d)
+        own = book.later_keys()
+        self.later = [k for k in d if k in LATER or k in own]

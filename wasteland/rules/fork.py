@@ -26,6 +26,7 @@ def fork(b: Battle, seed: int) -> Battle:
                  random.Random(), b.items, keep_log=False)
     out.quiet = True
     out.rules = b.rules
+    out.book = b.book.copy()  # of its ruleset's kind; restore fills it in
     state = b.state()
     state["pending_move"] = copy.deepcopy(state["pending_move"])
     out.restore(state)  # every combatant's and the battle's dynamic state, copied (and the

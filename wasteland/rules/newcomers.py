@@ -50,8 +50,7 @@ def join(b: Battle, creature: str, at: tuple[int, int], side: int | str,
     rs = get_ruleset(b.ruleset)
     c = rs.make_combatant(bestiary, creature, len(b.combatants), cid, side, pos)
     b.add(c)
-    b.extra.setdefault("joined", []).append(
-        {"creature": creature, "at": [x, y], "side": side, "id": cid})
+    b.add_joined({"creature": creature, "at": [x, y], "side": side, "id": cid})
     b.moves.append(join_entry(cid, creature, x, y, side))
     return rs.join(b, c)
 

@@ -65,7 +65,7 @@ def to_dict(b: Battle, parts: dict[str, Any] | None = None) -> dict[str, Any]:
             "armor": [x.model_dump(mode="json") for x in armor.values()],
             "items": [x.model_dump(mode="json") for x in b.items.values()],
         },
-        "max_rounds": b.extra.get("max_rounds"),
+        "max_rounds": b.max_rounds or None,
         "history": list(b.history),
         "state": state,
         "log": [e.text() for e in b.log],
@@ -100,7 +100,7 @@ def rewind(b: Battle, history: list[str]) -> Battle:
     """``b`` replayed from its seed up to ``history`` (a prefix of its own), with its
     session and dice hook: how an undo or an interrupted action is taken back."""
     back = replay(b.ruleset, b.scenario, b.seed, history, bestiary_of(b),
-                  b.extra.get("max_rounds"))
+                  b.max_rounds or None)
     back.session, back.dice_hook = b.session, b.dice_hook
     return back
 
@@ -189,7 +189,7 @@ def _check_state(d: SaveFile, scenario: Scenario, where: str) -> None:
 
 # what a higher layer keeps in a save beside the battle, in ``state.extra`` under these
 # names: the observation's memory (observe/memory.py, which checks it), where saves made
-# while it lived in battle.extra have it. No rule makes a part, so the replay cannot check
+# while it lived in the battle have it. No rule makes a part, so the replay cannot check
 # it: loading hands it back as read (``from_dict_parts``)
 SIGHTINGS = "sightings"
 PARTS = (SIGHTINGS,)
@@ -202,7 +202,7 @@ def _check_ruleset(f: SaveFile, scenario: Scenario, bestiary: Bestiary, where: s
     marks: dict[str, set[str]] = {}
     for name in RULESETS:
         try:
-            marks[name] = set(get_ruleset(name).new_battle(scenario, f.seed, bestiary).extra)
+            marks[name] = set(get_ruleset(name).new_battle(scenario, f.seed, bestiary).extra_json())
         except (WastelandError, KeyError):  # no stat block for it, or one naming entries
             # the save does not carry (it holds what its own ruleset used): not this one
             continue

@@ -67,6 +67,6 @@ def lay_out(ruleset: MakesCombatants, scenario: Scenario, seed: int, rng: random
     b.dice_hook = dice_hook
     if isinstance(dice_hook, NotedDice):  # it reads what each set-up roll is for
         dice_hook.battle = b
-    b.extra["ambient"] = VISIBILITY[scenario.lighting]
-    b.extra["max_rounds"] = int(max_rounds or scenario.max_rounds)
+    b.ambient = VISIBILITY[scenario.lighting]
+    b.max_rounds = int(max_rounds or scenario.max_rounds)
     return b

@@ -174,9 +174,10 @@ class Tactics:
     def buyable_dice(self, b: Battle, side: int) -> int:
         """How many extra d20s side ``side``'s pool can buy for an attack now."""
         costs = self.extra_dice_cost
-        if not costs or "pools" not in b.extra:
+        econ = b.book.economy()
+        if not costs or econ is None:
             return 0
-        pool = int(b.extra["pools"][side])
+        pool = int(econ.pools[side])
         return max(k for k, cost in enumerate(costs) if cost <= pool)
 
     # --- moving --------------------------------------------------------------------------

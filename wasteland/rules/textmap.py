@@ -104,12 +104,12 @@ def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS
         if b.winner is not None:
             head += f", over: {b.side_names[b.winner]} won"
         else:
-            head += ", over: draw" + (" (round limit)" if b.extra.get("reason") == "max_rounds"
+            head += ", over: draw" + (" (round limit)" if b.end_reason == "max_rounds"
                                       else "")
     lines.append(head)
-    pools = b.extra.get("pools")
-    if zoned and pools is not None:
-        lines.append("AP pools: " + ", ".join(f"{name} {pools[si]}"
+    econ = b.book.economy()
+    if zoned and econ is not None:
+        lines.append("AP pools: " + ", ".join(f"{name} {econ.pools[si]}"
                                              for si, name in enumerate(b.side_names)))
     for c in b.combatants:
         w = c.weapon
@@ -148,10 +148,9 @@ def render_text(battle: Battle, ruleset: Ruleset, last_events: int = LAST_EVENTS
             if (zoned and deciding.reaction is None and deciding.subject is not None
                     and deciding.subject != c.slot):  # 2d20's attack windows
                 flags[-1] += f" (attack on {b.ids[deciding.subject]})"
-            if zoned and deciding.slot == "act":
-                econ = b.extra
-                flags.append(f"minor {econ.get('minor', 0)}, major {econ.get('major', 0)}"
-                             + (", moved" if econ.get("moved") else ""))
+            if zoned and deciding.slot == "act" and econ is not None:
+                flags.append(f"minor {econ.minor}, major {econ.major}"
+                             + (", moved" if econ.moved else ""))
         x, y = g.xy(c.pos)
         where = f"({x},{y})"
         if zoned:

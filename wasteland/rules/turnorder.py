@@ -50,8 +50,8 @@ def _roll_text(e: InitiativeRolled) -> str:
 def order_of(b: Battle) -> list[int]:
     """The slots in the order of a full round (2d20's opening turn holds one combatant;
     its rounds follow ``base_order``)."""
-    base = b.extra.get("base_order")
-    order = list(base) if isinstance(base, list) and base else list(b.order)
+    base = b.book.round_order()
+    order = list(base) if base else list(b.order)
     return order + [c.slot for c in b.combatants if c.slot not in order]
 
 

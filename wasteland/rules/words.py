@@ -187,7 +187,7 @@ def label(b: Battle, a: Action, actor: int, slot: str | None = None, short: bool
     if k == "boost":
         n = int(o or 0)
         # a line that does not name the decision's slot: the window open now says it
-        window = slot or (b.extra.get("window") or {}).get("kind")
+        window = slot or (b.book.open_window() or {}).get("kind")
         if window == "defend":
             return "2 AP for +1 Defense" if n else "keep the AP"
         return ("no extra combat dice" if n == 0 else

@@ -65,7 +65,7 @@ def from_spec(b: Battle, agents: list[str] | None, party: int,
               memory: Memory | None = None) -> FromSpec:
     """The spec of ``b``'s continuations: packets on every side unless ``agents`` names
     them (one name plays every side); refused in one line when the fight is over."""
-    from wasteland.agents.base import make_agent
+    from wasteland.agents.make import make_agent
 
     if b.over:
         won = "a draw" if b.winner is None else f"{b.side_names[b.winner]} won"

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from wasteland.agents.base import make_agent, share_memory
+from wasteland.agents.base import share_memory
 from wasteland.agents.external import close_agents, faults_of
 from wasteland.agents.loop import by_side, play
+from wasteland.agents.make import make_agent
 from wasteland.observe.memory import Memory
 from wasteland.rules.battle import ACTIVE, DEAD, Battle, Combatant
 from wasteland.rules.protocol import Ruleset

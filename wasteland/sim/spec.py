@@ -65,7 +65,7 @@ def side_agents(scenario: Scenario, names: list[str] | None, ruleset: str | None
     side it does not name plays by its scenario's agent, else the packet. Each is made
     once here, so an unknown agent, a broken policy, a policy of another ruleset than
     ``ruleset`` or a program that does not answer is refused before any fight."""
-    from wasteland.agents.base import make_agent
+    from wasteland.agents.make import make_agent
 
     defaults = [side.agent or "packet" for side in scenario.sides]
     kinds = [n.strip() for n in names or [] if n.strip()]

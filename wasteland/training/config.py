@@ -342,12 +342,12 @@ def _check_programs(cfg: TrainConfig, path: Path, named: set[str]) -> None:
                 f"{clip(shlex.quote(spec))}")
 
 
-SEATS = Path(__file__).resolve().parent.parent / "arena" / "seats"
+SEATS = Path(__file__).resolve().parent.parent / "bestiary" / "seats"
 
 
 def training_scenario(name: str) -> Scenario:
     """A config's scenario: a built-in name, a path, or ``seat:NAME``, a seat of the
-    benchmark suite (wasteland/arena/seats/NAME.yaml: a built-in map with the line-up
+    benchmark suite (wasteland/bestiary/seats/NAME.yaml: a built-in map with the line-up
     tuned so that the packet wins about half its fights there)."""
     from wasteland.bestiary.loader import load_scenario
 
@@ -384,7 +384,7 @@ def _check_names(cfg: TrainConfig, path: Path) -> None:
             if c not in known:
                 raise BestiaryError(f"{path}: training config {cfg.id!r}: {field}: unknown "
                                     f"creature {c!r}; known: {', '.join(sorted(known))}")
-    from wasteland.agents.base import make_agent
+    from wasteland.agents.make import make_agent
 
     # the teachers are made in the labelling workers: a typo fails here, in one line
     for field, name in teachers_of(cfg):

@@ -22,7 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from wasteland.agents.base import View, intent_of, make_agent, share_memory
+from wasteland.agents.base import View, intent_of, share_memory
+from wasteland.agents.make import make_agent
 from wasteland.agents.policy import Policy
 from wasteland.observe import fog
 from wasteland.rules.battle import ACTIVE

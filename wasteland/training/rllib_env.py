@@ -30,8 +30,9 @@ import gymnasium as gym
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from wasteland.agents.base import Agent, View, intent_of, make_agent
+from wasteland.agents.base import Agent, View, intent_of
 from wasteland.agents.loop import play
+from wasteland.agents.make import make_agent
 from wasteland.bestiary.models import Scenario
 from wasteland.envs import combat_v0
 from wasteland.observe.encoding import observation_box, to_ego
@@ -196,7 +197,7 @@ class RLlibCombat(MultiAgentEnv):
             rew = {a: pending[a] + draw for a in seats}
             infos = {a: {"winner": -1 if winner is None else winner, "illegal": self.illegal}
                      for a in seats}
-            truncated = env.battle.extra.get("reason") == "max_rounds"
+            truncated = env.battle.end_reason == "max_rounds"
             flags = dict.fromkeys(seats, True)
             flags["__all__"] = True
             none = dict.fromkeys(seats, False)

@@ -15,8 +15,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from wasteland.agents.base import Agent, make_agent
+from wasteland.agents.base import Agent
 from wasteland.agents.loop import checked, play
+from wasteland.agents.make import make_agent
 from wasteland.bestiary.models import Scenario
 from wasteland.rules.rulesets import get_ruleset
 

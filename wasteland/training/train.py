@@ -66,7 +66,8 @@ def evaluate(policy: Any, scenario: str = "duel", ruleset: str = "pnp", fights: 
     seat (side ``learner``) against ``opponents``. ``policy`` is a MaskablePPO model
     (deterministic actions), an agent name ("random": uniform among legal actions,
     "packet", "scripted") or any Agent, so a baseline can sit in the same seat."""
-    from wasteland.agents.base import intent_of, make_agent, view_of
+    from wasteland.agents.base import intent_of, view_of
+    from wasteland.agents.make import make_agent
 
     env = make_env(scenario, ruleset, learner, opponents)
     rng = np.random.default_rng(first_seed)

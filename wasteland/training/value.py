@@ -1,7 +1,7 @@
 """Trains the learned value (agents/valuenet.py) of each ruleset and scores it on held-out maps.
 
 States are sampled from whole fights on the training maps (the built-in scenarios and the
-seat maps of arena/seats/maps, and one fight each on random arenas of training/arenas.py:
+seat maps of bestiary/seats/maps, and one fight each on random arenas of training/arenas.py:
 other maps and line-ups of one to four a side) played by a mix of agents, each side drawn per fight: the
 packet most often, sloppy, random, a shipped policy where one plays a creature of that
 side, and now and then a mild search. Each sampled state is recorded from both sides' points
@@ -31,7 +31,8 @@ from typing import Any
 import numpy as np
 
 from wasteland.agents import loop
-from wasteland.agents.base import make_agent, share_memory
+from wasteland.agents.base import share_memory
+from wasteland.agents.make import make_agent
 from wasteland.agents.policy import OBSERVATION_VERSION
 from wasteland.agents.search import value as logistic_value
 from wasteland.agents.valuenet import (
@@ -51,7 +52,7 @@ from wasteland.rules.rulesets import get_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 HELDOUT = ROOT / "training" / "heldout"
-SEAT_MAPS = ROOT / "arena" / "seats" / "maps"
+SEAT_MAPS = ROOT / "bestiary" / "seats" / "maps"
 SAMPLE_P = 0.12   # a decision's chance to be sampled
 PER_FIGHT = 16    # at most this many states a fight (neighbouring states say much the same)
 # a side's agent, drawn per fight: mostly the packet (the search's continuations are

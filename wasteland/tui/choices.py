@@ -114,7 +114,7 @@ def attack_odds(b: Battle, rs: Ruleset, me: Combatant, a: Action, aim: bool | No
 def window_odds(b: Battle, rs: Ruleset, dec: Decision, a: Action) -> str:
     """2d20's windows: what each choice buys. ``buy n``: the chance to hit with n more
     d20s and its AP cost; ``boost n``: the expected damage with n more combat dice."""
-    w = b.extra.get("window") or {}
+    w = b.book.open_window() or {}
     if not w or dec.slot not in ("dice", "boost"):
         return ""
     me = b.combatants[w["attacker"]]

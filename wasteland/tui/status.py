@@ -70,7 +70,8 @@ def status_text(b: Battle, rs: Ruleset, width: int = 0) -> Text:
     a weapon that fits in no form."""
     deciding = None if b.over else rs.decider(b).combatant
     text = Text(no_wrap=True, overflow="ellipsis")
-    pools = b.extra.get("pools")
+    econ = b.book.economy()
+    pools = econ.pools if econ is not None else None
     if zoned(rs) and pools is not None:
         text.append("AP " + ", ".join(f"{n} {pools[si]}" for si, n in enumerate(b.side_names))
                     + "\n", "bold")

@@ -102,11 +102,10 @@ class Core:
 def _costs(b: Battle, me: Combatant) -> tuple[int, int, int]:
     """(AP the next minor action costs, AP the next major costs, the side's pool);
     nothing costs AP outside 2d20."""
-    x = b.extra
-    if "pools" not in x:
+    x = b.book.economy()
+    if x is None:
         return 0, 0, 0
-    return (0 if x.get("minor", 0) == 0 else 1, 0 if x.get("major", 0) == 0 else 2,
-            int(x["pools"][me.side]))
+    return (0 if x.minor == 0 else 1, 0 if x.major == 0 else 2, int(x.pools[me.side]))
 
 
 def _threats(b: Battle, me: Combatant, enemies: list[Combatant],

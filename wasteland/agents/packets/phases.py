@@ -89,7 +89,7 @@ def _move_phase(k: Core, view: View, me: Combatant, p: AIPacket,
                 enemies: list[Combatant]) -> Action:
     b = view.battle
     ranged = SS.is_ranged(me.weapon) and held(me, me.active_weapon)  # empty hands close in
-    if b.extra.get("main"):
+    if b.book.main_taken():
         who, h, _v = _best_shot(view, me, enemies)
         if who is not None and h >= _floor(b, p):  # else it moves on next round
             return _settle_stance(k, view, me, p, enemies,

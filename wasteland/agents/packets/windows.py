@@ -32,8 +32,8 @@ def _window(k: Core, view: View, me: Combatant, p: AIPacket) -> Action:
             return _zero(k, view, me, t)
         if t is None or len(opts) == 1:
             return k.say(Action(kind, None, str(opts[0])), "no extra d20 to buy")
-        w = b.extra.get("window") or {}
-        loc = w.get("location")
+        win = b.book.open_window() or {}
+        loc = win.get("location")
         base = hit_chance(view, me, t, loc)
         chance, n = _odds(view, me, t, loc, p)
         n = max(m for m in opts if m <= n)
@@ -67,7 +67,7 @@ def _zero(k: Core, view: View, me: Combatant, t: Combatant) -> Action:
 
     b = view.battle
     tac = tactics_of(b)
-    pool = int(b.extra["pools"][me.side])
+    pool = b.book.pool(me.side)
     room = tac.max_pool - pool
     banked, risked = tac.zero_roll(b, me)
     if banked > risked:

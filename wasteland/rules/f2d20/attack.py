@@ -14,6 +14,7 @@ from wasteland.rules.rollnotes import location_note
 from wasteland.rules.zones import zones_for
 
 from . import stats as S
+from .book import book
 from .damage import Damage
 from .dice import EXTRA_DICE_COST
 from .odds import aims
@@ -63,12 +64,12 @@ class Attacks(Damage):
         window = {"kind": "dice", "attacker": c.slot, "target": t.slot, "ws": c.active_weapon,
                   "location": location}
         if not b.reactions and b.order[b.turn] == c.slot:
-            b.extra["attacked"] = True
+            book(b).attacked = True
         diff = self.difficulty(b, c, t, c.active_weapon, location)
         if diff == 0:  # seed 003 Sneak Attacks: no roll needed, but one may roll for AP
-            b.extra["window"] = {**window, "zero": True}
+            book(b).window = {**window, "zero": True}
         elif _pool(b, c.side) >= EXTRA_DICE_COST[1]:
-            b.extra["window"] = window
+            book(b).window = window
         else:
             self._roll_attack(b, window, 0, events)
 
@@ -124,7 +125,7 @@ class Attacks(Damage):
             total += 1
             if parts is not None:
                 parts.append(("chosen location", 1))
-        vis = VIS_DIFFICULTY.get(min(g.vis[t.pos], b.extra.get("ambient", 0)), (0, 0))[melee]
+        vis = VIS_DIFFICULTY.get(min(g.vis[t.pos], b.ambient), (0, 0))[melee]
         if vis:
             total += vis
             if parts is not None:
@@ -194,7 +195,7 @@ class Attacks(Damage):
             loc = next(name for hi, name, _ in S.location_table(t) if roll <= hi)
         w = {**w, "kind": "boost", "loc": loc, "sneak": sneak}
         if self._max_boost(b, c, w) > 0:
-            b.extra["window"] = w
+            book(b).window = w
         else:
             self._damage(b, c, t, w, 0, events)
 

@@ -14,6 +14,7 @@ from wasteland.rules.rollnotes import location_note
 from wasteland.rules.zones import zones_for
 
 from . import stats as S
+from .book import book
 from .dice import score_cd
 from .skills import Skills, SkillTest
 
@@ -127,7 +128,7 @@ class Damage(Skills):
             t.cond["stunned"] = True
             b.emit(events, Note(t.id, "is stunned and loses its next major action."))
         if e.persistent:  # at the end of the target's next turn: not this one if it is acting
-            fresh = not b.over and b.order[b.turn] == t.slot and not b.extra.get("turn_done")
+            fresh = not b.over and b.order[b.turn] == t.slot and not book(b).turn_done
             t.cond.setdefault("persist", []).append([c.slot, w["ws"], loc, fresh])
         if e.spread and not secondary:
             table = S.location_table(t)

@@ -11,6 +11,7 @@ from wasteland.rules.events import Event, Moved, ReactionOffered
 from wasteland.rules.zones import Zones, zones_for
 
 from .attack import Attacks
+from .book import book
 from .reach import _enemy_reach, _holds_gun
 
 
@@ -161,12 +162,12 @@ class Movement(Attacks):
         start = c.pos
         b.set_pos(c, dest)
         c.cond.pop("burrowed", None)
-        b.extra["moved"] = True
+        book(b).moved = True
         if not b.quiet:
             b.emit(events, Moved(c.id, intent, b.grid.xy(start),
                                  b.grid.xy(dest), b.grid.dist(start, dest),
                                  f" ({z.name(z.zone_of[start])} -> {z.name(z.zone_of[dest])})"))
-        for s in b.extra["base_order"]:  # readied enemies act, in initiative order (seed 002, Ready)
+        for s in book(b).base_order:  # readied enemies act, in initiative order (seed 002, Ready)
             o = b.combatants[s]
             if o.side == c.side or o.status != ACTIVE:
                 continue

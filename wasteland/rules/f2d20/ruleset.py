@@ -45,6 +45,7 @@ from wasteland.rules.zones import Zones, zones_for
 
 from . import stats as S
 from .aid import CHEM_KIND, Aid, _heal_item, _held_chem
+from .book import F2d20Book, book
 from .dice import EXTRA_DICE_COST, MAX_POOL
 from .movement import _ends, _move_zones, move_key
 from .reach import _enemy_reach
@@ -103,10 +104,8 @@ class F2d20(Aid):
         # (the GM's) starts with one AP per enemy player character
         pcs = [sum(1 for c in b.combatants if c.side == si and S.is_character(c))
                for si in range(len(scenario.sides))]
-        b.extra["pools"] = [0 if pcs[si] else min(MAX_POOL, sum(pcs) - pcs[si])
-                            for si in range(len(scenario.sides))]
-        b.extra.update(minor=0, major=0, moved=False, window=None, stunned=False,
-                       attacked=False)
+        b.book = F2d20Book([0 if pcs[si] else min(MAX_POOL, sum(pcs) - pcs[si])
+                            for si in range(len(scenario.sides))])
         events: list[Event] = []
         b.emit(events, BattleStarted(scenario.id, "f2d20", seed, b.side_names))
         self._order(b, events)
@@ -137,7 +136,7 @@ class F2d20(Aid):
         """A newcomer takes its turns after everyone already in the fight (reading)."""
         events: list[Event] = []
         c.initiative = S.stats(c).initiative
-        b.extra["base_order"].append(c.slot)
+        book(b).base_order.append(c.slot)
         if b.round > 0:
             b.order.append(c.slot)
         b.emit(events, Note(c.id, f"joins the fight (Initiative {c.initiative}) and acts "
@@ -174,7 +173,7 @@ class F2d20(Aid):
                 d20 = b.roll(c.slot, 20, 1, UNTIED)[0]
             keys[c.slot] = (c.initiative, d20)
         order = sorted(keys, key=lambda s: keys[s], reverse=True)
-        b.extra["base_order"] = order
+        book(b).base_order = order
         for s in order:
             c = b.combatants[s]
             b.emit(events, InitiativeRolled(
@@ -191,7 +190,7 @@ class F2d20(Aid):
     def decider(self, b: Battle) -> Decision:
         if b.over:
             raise battle_over(b.winner, b.side_names)
-        w = b.extra["window"]
+        w = book(b).window
         if w is not None:
             return decision(w["attacker"], w["kind"], None, w["target"])
         if b.reactions:
@@ -206,14 +205,14 @@ class F2d20(Aid):
     def _rights(self, b: Battle, c: Combatant) -> tuple[bool, bool, bool, bool, bool, bool]:
         """What the turn still allows ``c``: a minor action, a major one, a move (a crawl
         when prone, a major action), a sprint; whether it may move at all, and is prone."""
-        x = b.extra
+        x = book(b)
         pool = _pool(b, c.side)
         torso = S.injuries(c, "torso")
-        minor_ok = x["minor"] == 0 or (x["minor"] < 2 and pool >= EXTRA_MINOR_AP and not torso)
-        major_ok = x["major"] == 0 or (x["major"] < 2 and pool >= EXTRA_MAJOR_AP and not torso)
+        minor_ok = x.minor == 0 or (x.minor < 2 and pool >= EXTRA_MINOR_AP and not torso)
+        major_ok = x.major == 0 or (x.major < 2 and pool >= EXTRA_MAJOR_AP and not torso)
         legs = c.crippled.get("leg", 0) if c.crippled else 0
         prone = bool(c.cond.get("prone"))
-        can_move = not x["moved"] and legs < 2
+        can_move = not x.moved and legs < 2
         can_sprint = can_move and major_ok and not legs and not prone
         move_ok = can_move and (major_ok if prone else minor_ok)  # prone: a crawl, major
         return minor_ok, major_ok, move_ok, can_sprint, can_move, prone
@@ -223,7 +222,7 @@ class F2d20(Aid):
         reaches any free square of its own zone or the next (a minor action), a sprint
         one zone farther (a major action), as the turn still allows. ``sprint``: those a
         sprint reaches (`goto X Y sprint`, a major action however near)."""
-        if b.over or b.extra["window"] is not None or b.reactions:
+        if b.over or book(b).window is not None or b.reactions:
             return {}
         c = b.combatants[b.order[b.turn]]
         _, _, move_ok, can_sprint, _, _ = self._rights(b, c)
@@ -245,7 +244,7 @@ class F2d20(Aid):
     def legal_ids(self, b: Battle) -> list[int]:
         if b.over:
             return []
-        w = b.extra["window"]
+        w = book(b).window
         if w is not None:
             return self._window_ids(b, w)
         if b.reactions:
@@ -258,7 +257,7 @@ class F2d20(Aid):
                 ids.extend(self._attack_ids(t))
             return sorted(ids)
         c = b.combatants[b.order[b.turn]]
-        x = b.extra
+        x = book(b)
         minor_ok, major_ok, move_ok, can_sprint, can_move, prone = self._rights(b, c)
         ids = [END]
         g = b.grid
@@ -353,7 +352,7 @@ class F2d20(Aid):
                 for i, wpn in enumerate(c.weapons):
                     if i != c.active_weapon and S.usable(c, wpn):
                         ids.append(DRAW[i])
-            if (not c.cond.get("burrowed") and not x["moved"] and not x.get("attacked")
+            if (not c.cond.get("burrowed") and not x.moved and not x.attacked
                     and "burrow" in S.stats(c).abilities):
                 ids.append(COVER)
             if take and self._chem_helps(b, c, held, c):
@@ -454,23 +453,27 @@ class F2d20(Aid):
     def _apply_turn(self, b: Battle, a: Action, events: list[Event]) -> None:
         c = b.combatants[b.order[b.turn]]
         k = a.kind
-        x = b.extra
+        x = book(b)
         if k == "end":
-            x["turn_done"] = True
+            x.turn_done = True
             return
         dest = -1
         if k == goto.KIND:  # a move or a sprint, by the zones it crosses
             dest = goto.square(a, b.grid.width, b.grid.height)
             k = "sprint" if (goto.sprinting(a) or self.destinations(b).get(dest, 0) == 2
                              ) else "move"
-        slot = "minor" if k in MINOR and not (k == "move" and c.cond.get("prone")) else "major"
-        if x[slot] >= 1:
-            cost = EXTRA_MINOR_AP if slot == "minor" else EXTRA_MAJOR_AP
-            x["pools"][c.side] -= cost
+        minor = k in MINOR and not (k == "move" and c.cond.get("prone"))
+        if (x.minor if minor else x.major) >= 1:
+            cost = EXTRA_MINOR_AP if minor else EXTRA_MAJOR_AP
+            x.pools[c.side] -= cost
             if not b.quiet:
-                b.emit(events, Note(c.id, f"spends {cost} AP on another {slot} action "
-                                          f"(pool {x['pools'][c.side]})."))
-        x[slot] += 1
+                b.emit(events, Note(c.id, f"spends {cost} AP on another "
+                                          f"{'minor' if minor else 'major'} action "
+                                          f"(pool {x.pools[c.side]})."))
+        if minor:
+            x.minor += 1
+        else:
+            x.major += 1
         t = b.combatants[a.target] if a.target is not None else None
         if k == "aim":
             c.cond["aim"] = b.round
@@ -480,7 +483,7 @@ class F2d20(Aid):
             b.emit(events, Note(c.id, f"draws {c.weapon.name}."))
         elif k == "cover":  # reading: burrowing is the turn's movement, not after attacking
             c.cond["burrowed"] = True
-            x["moved"] = True
+            x.moved = True
             b.emit(events, Note(c.id, "burrows out of sight."))
         elif k in ("move", "sprint") and dest >= 0:
             self._arrive(b, c, dest, "sprints" if k == "sprint" else "moves", events)
@@ -504,7 +507,7 @@ class F2d20(Aid):
             b.emit(events, Note(c.id, "drops prone."))
         elif k == "stand":
             c.cond.pop("prone", None)
-            x["moved"] = True
+            x.moved = True
             b.emit(events, Note(c.id, "stands up (the turn's movement action)."))
         elif k == "rally_with":
             self._rally(b, c, events, "speech")
@@ -531,28 +534,30 @@ class F2d20(Aid):
             raise IllegalActionError(f"{k!r} has no meaning under f2d20")
 
     def _apply_window(self, b: Battle, a: Action, events: list[Event]) -> None:
-        w = b.extra["window"]
-        b.extra["window"] = None
+        x = book(b)
+        w = x.window
+        assert w is not None  # the decider said a window was open
+        x.window = None
         n = int(a.option or 0)
         if w["kind"] == "defend":
             c = b.combatants[w["attacker"]]
             if n:
-                b.extra["pools"][c.side] -= DEFEND_AP
+                book(b).pools[c.side] -= DEFEND_AP
                 c.cond["defend"] = 2
                 if not b.quiet:
                     b.emit(events, Note(c.id, f"spends {DEFEND_AP} AP for another +1 Defense "
-                                              f"(pool {b.extra['pools'][c.side]})."))
+                                              f"(pool {book(b).pools[c.side]})."))
             return
         if w["kind"] == "dice":
             if n:
-                b.extra["pools"][b.combatants[w["attacker"]].side] -= EXTRA_DICE_COST[n]
+                book(b).pools[b.combatants[w["attacker"]].side] -= EXTRA_DICE_COST[n]
             self._roll_attack(b, {**w, "roll": a.kind != "noroll"}, n, events)
         else:
             c = b.combatants[w["attacker"]]
             wpn = c.weapons[w["ws"]]
             if n:
                 if self._max_boost_uses_ap(c, w):
-                    b.extra["pools"][c.side] -= n
+                    book(b).pools[c.side] -= n
                 elif wpn.ammo is not None:
                     c.ammo[wpn.ammo] -= n
             self._damage(b, c, b.combatants[w["target"]], w, n, events)
@@ -562,10 +567,10 @@ class F2d20(Aid):
         while True:
             if b.over or self._check_end(b, events):
                 return
-            if b.extra["window"] is not None or b.reactions:
+            if book(b).window is not None or b.reactions:
                 return
             c = b.combatants[b.order[b.turn]]
-            if b.extra.get("turn_done") or c.status != ACTIVE:
+            if book(b).turn_done or c.status != ACTIVE:
                 self._end_turn(b, c, events)
                 self._next_turn(b, events)
                 continue
@@ -578,7 +583,7 @@ class F2d20(Aid):
         b.over = True
         b.winner = next(iter(standing)) if standing else None
         b.reactions.clear()
-        b.extra["window"] = None
+        book(b).window = None
         name = b.side_names[b.winner] if b.winner is not None else None
         b.emit(events, BattleEnded(name, "last side standing" if standing else "no one left",
                                    b.round))
@@ -608,20 +613,18 @@ class F2d20(Aid):
                 c.cond["persist"] = later
 
     def _next_turn(self, b: Battle, events: list[Event]) -> None:
-        x = b.extra
+        x = book(b)
         cs = b.combatants
         while True:
             b.turn += 1
             if b.turn >= len(b.order):
-                if b.round >= x["max_rounds"]:
-                    b.over = True
-                    b.winner = None
-                    x["reason"] = "max_rounds"
+                if b.round >= b.max_rounds:
+                    b.out_of_rounds()
                     b.emit(events, BattleEnded(None, f"{b.round} rounds fought", b.round))
                     return
                 b.round += 1
                 b.turn = 0
-                b.order = list(x["base_order"])
+                b.order = list(x.base_order)
                 if b.keep_log:
                     b.emit(events, RoundStarted(b.round, [b.ids[i] for i in b.order
                                                           if cs[i].status == ACTIVE]))
@@ -635,11 +638,11 @@ class F2d20(Aid):
         self._start_turn(b, events)
 
     def _start_turn(self, b: Battle, events: list[Event]) -> None:
-        x = b.extra
+        x = book(b)
         c = b.combatants[b.order[b.turn]]
         stunned = bool(c.cond.pop("stunned", False))  # the free major action is lost
-        x.update(minor=0, major=1 if stunned else 0, moved=False, turn_done=False,
-                 stunned=stunned, attacked=False)
+        x.minor, x.major, x.moved, x.turn_done = 0, 1 if stunned else 0, False, False
+        x.stunned, x.attacked = stunned, False
         if b.keep_log:
             b.emit(events, TurnStarted(c.id))
         c.readied = False

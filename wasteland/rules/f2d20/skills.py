@@ -12,6 +12,7 @@ from wasteland.rules.battle import ACTIVE, Battle, Combatant
 from wasteland.rules.events import Event, Note, TestRolled, fmt_mods
 
 from . import stats as S
+from .book import book
 from .dice import MAX_POOL, count
 from .reach import _within_reach
 
@@ -20,12 +21,12 @@ DEFEND_AP: Final = 2  # seed 002, Defend: +1 more Defense for 2 AP
 
 
 def _pool(b: Battle, side: int) -> int:
-    return int(b.extra["pools"][side])
+    return int(book(b).pools[side])
 
 
 def _gain(b: Battle, side: int, n: int) -> int:
     """Add AP to a side's pool, at most MAX_POOL; returns what was added."""
-    pools = b.extra["pools"]
+    pools = book(b).pools
     added = max(0, min(n, MAX_POOL - pools[side]))
     pools[side] += added
     return added
@@ -146,7 +147,7 @@ class Skills:
         if passed:
             c.cond["defend"] = 1
             if _pool(b, c.side) >= DEFEND_AP:  # for 2 AP, +1 more: the defender decides
-                b.extra["window"] = {"kind": "defend", "attacker": c.slot, "target": c.slot}
+                book(b).window = {"kind": "defend", "attacker": c.slot, "target": c.slot}
 
     def _rally(self, b: Battle, c: Combatant, events: list[Event], skill: str = "survival"
                ) -> None:

@@ -13,6 +13,7 @@ from wasteland.rules.tactics import Tactics, dice_mean
 from wasteland.rules.zones import Zones, zones_for
 
 from . import stats as S
+from .book import book
 from .dice import EXTRA_DICE_COST, MAX_POOL
 from .movement import Movement
 from .odds import aims, outcomes, successes
@@ -171,7 +172,7 @@ class F2d20Tactics(Tactics):
     def zero_roll(self, b: Battle, c: Combatant) -> tuple[float, float]:
         """Successes beyond the pool's room are lost; each complication gives the other
         side 1 AP."""
-        room = MAX_POOL - int(b.extra["pools"][c.side])
+        room = MAX_POOL - int(book(b).pools[c.side])
         tn, tag = S.attack_test(c, c.active_weapon)
         banked = risked = 0.0
         for succ, comp, q in outcomes(tn, tag, 2, 20, aims(b, c)):

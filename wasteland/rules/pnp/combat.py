@@ -100,7 +100,7 @@ def attack_mods(b: Battle, c: Combatant, t: Combatant, ws: int, location: str | 
             drop = 2 + (rise - 5) // 5
         else:
             mods.append(("height", 1))
-    vis = min(g.vis[t.pos], b.extra.get("ambient", 0))
+    vis = min(g.vis[t.pos], b.ambient)
     vis = PNP_VISIBILITY.get(vis, vis)
     if vis:
         mods.append(("visibility", vis))

@@ -41,6 +41,7 @@ from wasteland.rules.setup import lay_out
 from wasteland.rules.tactics import Tactics
 
 from . import movement
+from .book import PnpBook
 from .combat import can_attack, deal_damage, down, resolve_attack, weapon_dice
 from .odds import hit_chance as odds_hit_chance
 from .stats import LARGE_ONLY, PAIR_PENALTY, VATS_COST, can_wield, free_hands, offhand, speed
@@ -135,6 +136,7 @@ class PnP:
         may be given: a one-line error names what is accepted."""
         b = lay_out(self, scenario, seed, rng or random.Random(seed),
                     bestiary or default_bestiary(), keep_log, max_rounds, dice_hook)
+        b.book = PnpBook()
         events: list[Event] = []
         b.emit(events, BattleStarted(scenario.id, "pnp", seed, b.side_names))
         self._roll_initiative(b, events)
@@ -740,10 +742,8 @@ class PnP:
         while True:
             b.turn += 1
             if b.turn >= len(order):
-                if b.round >= b.extra["max_rounds"]:
-                    b.over = True
-                    b.winner = None
-                    b.extra["reason"] = "max_rounds"
+                if b.round >= b.max_rounds:
+                    b.out_of_rounds()
                     b.emit(events, BattleEnded(None, f"{b.round} rounds fought", b.round))
                     b.slot = "done"
                     return

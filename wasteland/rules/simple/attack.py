@@ -131,7 +131,7 @@ def can_disarm(b: Battle, c: Combatant, t: Combatant) -> bool:
 
 def visibility_mod(b: Battle, c: Combatant, t: Combatant) -> int:
     """The visibility penalty of ``t``'s hex for ``c``, made worse by crippled eyes."""
-    vis = VISIBILITY_PENALTY.get(min(b.grid.vis[t.pos], int(b.extra.get("ambient", 0))), -20)
+    vis = VISIBILITY_PENALTY.get(min(b.grid.vis[t.pos], b.ambient), -20)
     if S.all_crippled(c, "eye"):
         vis = min(vis, EYES_PENALTY)
     elif c.crippled.get("eye", 0):
@@ -178,7 +178,7 @@ def disarm(b: Battle, c: Combatant, t: Combatant, events: list[Event],
 def rearmed(b: Battle) -> None:
     """What a combatant holds or carries changed: the envs' encoder works its weapon
     features out again when this count moves."""
-    b.extra["armory"] = int(b.extra.get("armory", 0)) + 1
+    b.disarmed()
 
 
 def take_weapon(b: Battle, c: Combatant, t: Combatant, ws: int, events: list[Event]) -> None:

@@ -66,6 +66,7 @@ from .attack import (
     resolve_attack,
     rise,
 )
+from .book import SimpleBook, book
 from .skills import check
 
 END: Final = ACTION_INDEX[Action("end")]
@@ -140,6 +141,7 @@ class Simple:
         bestiary = bestiary or default_bestiary()
         b = lay_out(self, scenario, seed, rng or random.Random(seed), bestiary, keep_log,
                     max_rounds, dice_hook)
+        b.book = SimpleBook()
         hexes_for(b.grid)
         events: list[Event] = []
         b.emit(events, BattleStarted(scenario.id, "simple", seed, b.side_names))
@@ -173,13 +175,16 @@ class Simple:
         for their places among themselves (seed 001, Determining and Following
         Sequences). Reading: it first acts in the next phase that reaches its place."""
         events: list[Event] = []
-        late = b.extra.get("late")
-        if not late or late[0] != b.round:
-            late = b.extra["late"] = [b.round, []]
-        late[1].append(c.slot)
-        keep = [s for s in b.order if s not in late[1]]
+        x = book(b)
+        late = x.late
+        if late is None or x.late_round != b.round:
+            b.mark("late")
+            x.late_round, late = b.round, []
+            x.late = late
+        late.append(c.slot)
+        keep = [s for s in b.order if s not in late]
         current = b.order[b.turn] if 0 <= b.turn < len(b.order) else None
-        ranked = self._ranked(b, late[1], events, fresh=[c.slot])
+        ranked = self._ranked(b, late, events, fresh=[c.slot])
         b.order = keep + ranked
         if current is not None and current in b.order:
             b.turn = b.order.index(current)
@@ -298,7 +303,7 @@ class Simple:
 
     def _move_ids(self, b: Battle, c: Combatant) -> list[int]:
         ids = [END] + self._free(c)
-        if b.extra.get("main"):
+        if book(b).main:
             return ids
         st = S.stance(c)
         h = hexes_for(b.grid)
@@ -341,7 +346,7 @@ class Simple:
         (which forfeits the charge and action phases, as a run does). ``sprint``: a run
         however near (`goto X Y sprint`), so none where it cannot run."""
         if (b.over or b.reactions or b.pending_move is not None or b.slot != MOVE
-                or b.extra.get("main") or b.extra.get("done")):
+                or book(b).main or book(b).done):
             return {}
         c = b.combatants[b.order[b.turn]]
         if sprint and not (S.stance(c) == S.STAND and not S.heavy_armor(c)):
@@ -481,26 +486,26 @@ class Simple:
         k = a.kind
         st = S.stance(c)
         if k == "end":
-            b.extra["done"] = True
+            book(b).done = True
             return
         if (k == "crouch" and st == S.STAND) or k == "prone":
             c.cond["stance"] = S.CROUCH if k == "crouch" else S.PRONE
             b.emit(events, Note(c.id, f"drops to {'a crouch' if k == 'crouch' else 'prone'} "
                                       f"(free)."))
-            if b.extra.get("main") and not self._free(c):
-                b.extra["done"] = True
+            if book(b).main and not self._free(c):
+                book(b).done = True
             return
         if k == "drop":  # free, any size (seed 001): it lies on the ground, out of the fight
             c.cond["gone"] = [*c.cond.get("gone", []), c.active_weapon]
             rearmed(b)
             b.emit(events, Note(c.id, f"drops {c.weapon.name} (free)."))
-            if b.extra.get("main") and not self._free(c):
-                b.extra["done"] = True
+            if book(b).main and not self._free(c):
+                book(b).done = True
             return
         if k == goto.KIND:  # measured before "main" is taken: it closes the destinations
             dest = goto.square(a, b.grid.width, b.grid.height)
             need = self._reach(b, c).get(dest, 0)
-        b.extra["main"] = True
+        book(b).main = True
         forfeit = False
         if k == goto.KIND:
             run = need > S.move_hexes(c) or goto.sprinting(a)
@@ -560,11 +565,11 @@ class Simple:
         elif S.profile(c.weapon).heavy and not empty_handed(c):
             c.cond["heavy_moved"] = b.round  # seed 001: a heavy weapon, then no action
         if not self._free(c):
-            b.extra["done"] = True
+            book(b).done = True
 
     def _apply_charge(self, b: Battle, a: Action, events: list[Event]) -> None:
         c = b.combatants[b.order[b.turn]]
-        b.extra["done"] = True
+        book(b).done = True
         if a.kind == "end":
             return
         assert a.target is not None
@@ -585,7 +590,7 @@ class Simple:
 
     def _apply_action(self, b: Battle, a: Action, events: list[Event]) -> None:
         c = b.combatants[b.order[b.turn]]
-        b.extra["done"] = True
+        book(b).done = True
         k = a.kind
         if k == "end":
             return
@@ -698,7 +703,7 @@ class Simple:
             if b.pending_move is not None:
                 M.resume(b, events)
                 continue
-            if b.extra.get("done") or not self._can_decide(b, b.combatants[b.order[b.turn]]):
+            if book(b).done or not self._can_decide(b, b.combatants[b.order[b.turn]]):
                 self._advance(b, events)
                 continue
             return
@@ -717,8 +722,8 @@ class Simple:
     def _advance(self, b: Battle, events: list[Event]) -> None:
         """The next combatant in the phase (move: down the sequence from its lowest; charge
         and action: from its highest), the next phase, or the next round."""
-        b.extra["done"] = False
-        b.extra["main"] = False
+        book(b).done = False
+        book(b).main = False
         n = len(b.order)
         while True:
             step = -1 if b.slot == MOVE else 1
@@ -739,10 +744,8 @@ class Simple:
             elif b.slot == CHARGE_PHASE:
                 b.slot, b.turn = ACTION, -1
             else:
-                if b.round >= b.extra["max_rounds"]:
-                    b.over = True
-                    b.winner = None
-                    b.extra["reason"] = "max_rounds"
+                if b.round >= b.max_rounds:
+                    b.out_of_rounds()
                     b.emit(events, BattleEnded(None, f"{b.round} rounds fought", b.round))
                     b.turn = 0
                     return
@@ -755,8 +758,8 @@ class Simple:
         b.round += 1
         b.slot = MOVE
         b.turn = len(b.order)
-        b.extra["done"] = False
-        b.extra["main"] = False
+        book(b).done = False
+        book(b).main = False
         if b.keep_log:
             b.emit(events, RoundStarted(b.round, [b.ids[i] for i in b.order
                                                   if b.combatants[i].status == ACTIVE]))
