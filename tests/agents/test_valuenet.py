@@ -179,7 +179,8 @@ def test_the_search_judges_its_cut_continuations_with_the_learned_value(monkeypa
     from wasteland.agents import search
 
     calls: list[int] = []
-    monkeypatch.setattr(valuenet, "_LOADED", {"pnp": lambda f, side: calls.append(side) or 0.5})
+    monkeypatch.setattr(valuenet, "_LOADED",
+                        {"pnp": lambda f, side, memory=None: calls.append(side) or 0.5})
     monkeypatch.setattr(search, "value", lambda f, side: 1 / 0 if not f.over else 0.0)
     rs, b = _battle("pnp", decisions=2)
     agent = make_agent("search:value=learned,rollouts=8,horizon=1,full=0", 1)

@@ -13,6 +13,7 @@ import random
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -186,6 +187,28 @@ def test_play_with_ai_policy_saves_and_resumes_with_the_same_agent(ruleset, tmp_
         con2 = console()
         start(GameSetup(resume=part), con2, upto(player(con2), cut, None))
         same(whole, saves.load(part))
+
+
+def test_play_with_ai_policy_resumes_remembering_what_its_npcs_had_seen(tmp_path):
+    """In the ruined street's walls and dark the policy's NPCs remember enemies out of
+    sight (observe/memory.py): the game keeps that memory in its save and the resumed
+    game hands it back to them, so a game stopped anywhere plays on as the whole one."""
+    ai = f"policy:{make_policy(tmp_path)}"
+    con = console()
+    setup = GameSetup("pnp", "ruined_street", "0", 1, save_to=tmp_path / "whole.json", ai=ai)
+    start(setup, con, upto(player(con), 0, None))
+    whole = saves.load(tmp_path / "whole.json")
+    answers = out(con).count("\n> ")
+    assert answers > 20
+    cut = answers // 2
+    part = tmp_path / "part.json"
+    con = console()
+    start(replace(setup, save_to=part), con, upto(player(con), 0, cut))
+    seen = json.loads(part.read_text())["state"]["extra"]["sightings"]
+    assert any(r is not None for row in seen for r in row)
+    con2 = console()
+    start(GameSetup(resume=part), con2, upto(player(con2), cut, None))
+    same(whole, saves.load(part))
 
 
 def test_play_and_gm_resume_the_ai_s_random_state_even_mid_proposal(tmp_path):

@@ -115,10 +115,10 @@ def test_ctrl_c_inside_an_action_saves_the_fight_as_before_it(tmp_path, monkeypa
     # may be compiled, so Battle.roll itself cannot be patched)
     real_save = saves.save
 
-    def save(b, where):  # noqa: ANN001, ANN202
+    def save(b, where, parts=None):  # noqa: ANN001, ANN202
         if not calls["raised"] and b.dice_hook is None:
             b.dice_hook = hook
-        return real_save(b, where)
+        return real_save(b, where, parts)
 
     con = console()
     monkeypatch.setattr(saves, "save", save)

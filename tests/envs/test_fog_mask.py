@@ -32,28 +32,28 @@ SEEDS = 12
 NEAR = 1  # squares from the decider a moved enemy keeps off (it would be in reach)
 
 
-def memory(b: Battle, me: int, slot: int) -> Any:
-    rows = b.sightings
-    row = rows[me] if rows is not None and me < len(rows) else None
+def memory(env: Any, me: int, slot: int) -> Any:
+    """What the env remembers ``me`` saw of ``slot`` (observe/memory.py)."""
+    row = env._enc.memory.seen_by(me)
     return row[slot] if row is not None and slot < len(row) else None
 
 
-def a_hidden(b: Battle, me: int, seen_before: bool) -> Combatant | None:
+def a_hidden(env: Any, b: Battle, me: int, seen_before: bool) -> Combatant | None:
     """An enemy ``me`` does not see now, one it has seen before (or one it never saw)."""
     for o in fog.hidden(b, me):
-        if (memory(b, me, o.slot) is not None) == seen_before:
+        if (memory(env, me, o.slot) is not None) == seen_before:
             return o
     return None
 
 
-def hide_elsewhere(R: Ruleset, b: Battle, me: int, o: Combatant) -> bool:
+def hide_elsewhere(env: Any, R: Ruleset, b: Battle, me: int, o: Combatant) -> bool:
     """Move ``o`` to another free square out of ``me``'s sight (not where it was last seen,
     more than 3 squares from ``me``) and halve its HP; a square that changes what the true
     battle allows when there is one (then True)."""
     g = b.grid
     c = b.combatants[me]
     row = g.sight[c.pos]
-    rec = memory(b, me, o.slot)
+    rec = memory(env, me, o.slot)
     before = R.legal_ids(b)
     start = o.pos
     first = None
@@ -94,10 +94,10 @@ def test_aec_env_moving_and_hurting_a_hidden_enemy_changes_nothing_it_shows(
             if term or trunc:
                 break
             b, me = raw.battle, raw._decision.combatant
-            o = a_hidden(b, me, seen_before)
+            o = a_hidden(raw, b, me, seen_before)
             if o is not None and n >= 2:
                 before = {k: v.copy() for k, v in env.observe(agent).items()}
-                telling += hide_elsewhere(raw.ruleset, b, me, o)
+                telling += hide_elsewhere(raw, raw.ruleset, b, me, o)
                 raw._advance()  # the same decision, worked out again
                 assert raw.agent_selection == agent
                 assert same(env.observe(agent), before), (seed, n)
@@ -135,10 +135,10 @@ def perturber(seen_before: bool, act: bool, log: list[bool]) -> Callable[[Any], 
         b, me = env.battle, env._decision.combatant
         if log or count[0] < 3:
             return
-        o = a_hidden(b, me, seen_before)
+        o = a_hidden(env, b, me, seen_before)
         if o is None:
             return
-        log.append(hide_elsewhere(env.ruleset, b, me, o) if act else False)
+        log.append(hide_elsewhere(env, env.ruleset, b, me, o) if act else False)
     return hook
 
 
@@ -239,7 +239,7 @@ def test_a_move_toward_a_hidden_enemy_ends_where_a_move_toward_its_last_seen_squ
             b, me = raw.battle, raw._decision.combatant
             unseen = fog.hidden(b, me)
             x = unseen[0] if len(unseen) == 1 else None
-            rec = memory(b, me, x.slot) if x is not None else None
+            rec = memory(raw, me, x.slot) if x is not None else None
             moves = [i for i in raw._legal if x is not None and ACTION_TABLE[i].target == x.slot]
             if moves and rec is not None and n >= 2:
                 g = b.grid
@@ -289,8 +289,8 @@ def test_the_battle_is_put_back_exactly_after_a_look() -> None:
         b, me = raw.battle, raw._decision.combatant
         if fog.hidden(b, me):
             before = (b.state(), list(b.occupied.items()), b.rng.getstate())
-            fog.legal_ids(raw.ruleset, b, me)
-            with pytest.raises(RuntimeError), fog.belief(b, me):
+            fog.legal_ids(raw.ruleset, b, me, memory=raw.memory)
+            with pytest.raises(RuntimeError), fog.belief(b, me, memory=raw.memory):
                 raise RuntimeError("inside")
             assert (b.state(), list(b.occupied.items()), b.rng.getstate()) == before
             return

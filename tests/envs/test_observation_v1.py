@@ -219,22 +219,21 @@ def test_the_order_does_not_follow_an_enemy_out_of_sight() -> None:
     rex.pos = g.index(9, 2)  # behind the wall, remembered next to ted
     assert not g.sight[ted.pos][rex.pos]
     assert enc.order(0) == [0, 1, 2]
-    # the memory is the battle's (a save holds it): any encoder of it knows; without it,
-    # only pip is known
-    assert Encoder(b, rs).order(0) == [0, 1, 2]
-    b.sightings = None
+    # the memory is the observer's (observe/memory.py): an encoder handed the same one
+    # knows; one with a memory of its own knows only pip
+    assert Encoder(b, rs, memory=enc.memory).order(0) == [0, 1, 2]
     assert Encoder(b, rs).order(0) == [0, 2, 1]
 
 
 def test_the_env_remembers_at_each_decision_without_being_asked() -> None:
     """The AEC env looks for the decider at each decision, also when nobody observes (a
-    learner reading only the legal list): the battle's memory then holds every enemy in
+    learner reading only the legal list): the env's memory then holds every enemy in
     the decider's sight, where it stands now; and an agent keeping its own Encoder of the
-    battle (PolicyAgent) sees what the env shows."""
+    battle handed the env's memory (a PolicyAgent opponent) sees what the env shows."""
     env = combat_v0.env(ruleset="f2d20", scenario="ruined_street")
     env.reset(seed=4)
     raw = env.unwrapped
-    mine = Encoder(raw.battle, raw.ruleset)
+    mine = Encoder(raw.battle, raw.ruleset, memory=raw.memory)
     rng = np.random.default_rng(0)
     checked = compared = 0
     for n, agent in enumerate(env.agent_iter()):
@@ -246,8 +245,8 @@ def test_the_env_remembers_at_each_decision_without_being_asked() -> None:
         sight = b.grid.sight[me.pos]
         for o in b.combatants:
             if o.side != me.side and o.status == "active" and sight[o.pos]:
-                rec = b.sightings[me.slot][o.slot]
-                assert rec[:2] == [o.pos, b.round]
+                rec = raw.memory.rows[me.slot][o.slot]
+                assert (rec.square, rec.round) == (o.pos, b.round)
                 checked += 1
         if n % 4 == 0:
             dec = raw._decision

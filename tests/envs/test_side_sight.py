@@ -97,7 +97,7 @@ def test_the_envs_observe_with_their_sight() -> None:
     env = combat_v0.env(ruleset="f2d20", scenario="ruined_street", sight="side")
     env.reset(seed=4)
     raw = env.unwrapped
-    mine = Encoder(raw.battle, raw.ruleset, "side")
+    mine = Encoder(raw.battle, raw.ruleset, "side", raw.memory)
     rng = np.random.default_rng(0)
     compared = 0
     for n, agent in enumerate(env.agent_iter()):
@@ -164,6 +164,6 @@ def test_a_policy_plays_on_what_its_sight_shows(sight: str, tmp_path) -> None:  
     assert view.me.side == 0
     agent.act(view)
     assert agent._enc.side_sight == (sight == "side")
-    rows = b.sightings or [[None] * 3]
+    rows = agent._enc.memory.rows or [[None] * 3]
     knows = rows[0][2] is not None
     assert knows == (sight == "side")

@@ -42,12 +42,13 @@ def test_a_hidden_enemy_stands_where_it_was_last_seen_and_is_put_back() -> None:
     rs, b = split_battle()
     g = b.grid
     ted, rex, pip, kit = b.combatants
-    Encoder(b, rs).look(0)  # ted sees rex and kit; pip, behind the wall, never
+    enc = Encoder(b, rs)
+    enc.look(0)  # ted sees rex and kit; pip, behind the wall, never
     seen_at = rex.pos
     b.set_pos(rex, g.index(7, 2))  # rex slips behind the wall
     assert not g.sight[ted.pos][rex.pos] and not g.sight[ted.pos][pip.pos]
     before = (rex.pos, pip.pos, kit.pos, dict(b.occupied))
-    with last_seen(b, 0) as moved:
+    with last_seen(b, 0, enc.memory) as moved:
         assert moved == 1
         assert rex.pos == seen_at and b.occupied[seen_at] == rex.slot
         assert g.index(7, 2) not in b.occupied
@@ -59,12 +60,13 @@ def test_a_hidden_enemy_stands_where_it_was_last_seen_and_is_put_back() -> None:
 def test_a_remembered_square_someone_stands_on_is_left_alone() -> None:
     rs, b = split_battle()
     ted, rex, _, kit = b.combatants
-    Encoder(b, rs).look(0)
+    enc = Encoder(b, rs)
+    enc.look(0)
     seen_at = rex.pos
     b.set_pos(rex, b.grid.index(7, 2))
     b.set_pos(kit, seen_at)  # kit steps onto the square ted last saw rex on
     before = dict(b.occupied)
-    with last_seen(b, 0) as moved:
+    with last_seen(b, 0, enc.memory) as moved:
         assert moved == 0 and rex.pos == b.grid.index(7, 2)
     assert b.occupied == before
 
@@ -72,10 +74,11 @@ def test_a_remembered_square_someone_stands_on_is_left_alone() -> None:
 def test_the_battle_is_put_back_when_the_decision_fails() -> None:
     rs, b = split_battle()
     rex = b.combatants[1]
-    Encoder(b, rs).look(0)
+    enc = Encoder(b, rs)
+    enc.look(0)
     hidden = b.grid.index(7, 2)
     b.set_pos(rex, hidden)
-    with pytest.raises(RuntimeError), last_seen(b, 0):
+    with pytest.raises(RuntimeError), last_seen(b, 0, enc.memory):
         raise RuntimeError("the teacher broke")
     assert rex.pos == hidden and b.occupied[hidden] == rex.slot
 
@@ -95,9 +98,9 @@ def test_the_teacher_decides_on_what_the_decider_last_saw(monkeypatch, fair: boo
     real = expert.last_seen
 
     @contextmanager
-    def spied(b, me):  # type: ignore[no-untyped-def]
+    def spied(b, me, memory):  # type: ignore[no-untyped-def]
         truth.update({e.slot: e.pos for e in b.combatants})
-        with real(b, me) as n:
+        with real(b, me, memory) as n:
             yield n
 
     asked = {"hidden": 0, "at_memory": 0, "elsewhere": 0}
@@ -105,12 +108,16 @@ def test_the_teacher_decides_on_what_the_decider_last_saw(monkeypatch, fair: boo
     class Spy:
         def __init__(self, name: str, seed: int) -> None:
             self.inner = make_agent(name, seed)
+            self.memory = None
+
+        def observe_with(self, battle, memory):  # type: ignore[no-untyped-def]
+            self.memory = memory  # the env's (agents/base.py share_memory)
 
         def act(self, view):  # type: ignore[no-untyped-def]
             b, me = view.battle, view.me
             true = dict(truth) or {e.slot: e.pos for e in b.combatants}
             truth.clear()
-            rows = b.sightings or []
+            rows = self.memory.rows if self.memory is not None else []
             row = rows[me.slot] if me.slot < len(rows) else []
             for e in b.combatants:
                 rec = row[e.slot] if e.slot < len(row) else None

@@ -29,6 +29,12 @@ def creature_kinds(sc, side):
     return tuple(sorted({p.creature for p in sc.sides[side].combatants}))
 
 
+def seen(agent):
+    """What a policy agent remembers of its battle (None before its first look)."""
+    enc = getattr(agent, "_enc", None)
+    return enc.memory if enc is not None else None
+
+
 def play(scenario, ruleset, agent, seed, max_decisions=3000, also=None):
     """A whole battle with ``agent`` deciding for every combatant; every decision as
     (view, action, reason). ``also(view)`` runs first at each decision."""
@@ -41,7 +47,8 @@ def play(scenario, ruleset, agent, seed, max_decisions=3000, also=None):
         view = View(b, R, dec, R.legal_ids(b))
         if also is not None:
             also(view)
-        known = fog.legal_ids(R, b, view.me.slot)  # what a policy picks from (observe/fog.py)
+        # what a policy picks from (observe/fog.py), by what it remembers
+        known = fog.legal_ids(R, b, view.me.slot, memory=seen(agent))
         action = agent.act(view)
         out.append((view.me.creature.id, view.me.slot, known, action,
                     agent.last_reason, plainly(b, action, view.me.slot)))
@@ -99,7 +106,7 @@ def test_the_probability_in_the_reason_is_the_softmax_over_legal_actions():
     def check(view):
         if view.me.creature.id != "radscorpion":
             return
-        enc = Encoder(view.battle, view.ruleset)
+        enc = Encoder(view.battle, view.ruleset, memory=seen(agent))
         order = enc.order(view.me.slot)
         z = pol.logits(enc.observe(view.me.slot, view.decision, order))[
             ego_ids(view.legal_ids, order)]

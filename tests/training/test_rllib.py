@@ -78,7 +78,7 @@ def test_the_observation_carries_rllibs_mask_key_and_the_mask_is_what_the_decide
     legal = {to_table(i, inner.order()) for i in np.flatnonzero(o["action_mask"])}
     me = inner._decision.combatant
     # the ruleset's legal actions judged on the board as the decider knows it (observe/fog.py)
-    assert legal == set(fog.mask(R, b, me, inner.sight == "side")[0])
+    assert legal == set(fog.mask(R, b, me, inner.sight == "side", memory=inner.memory)[0])
     assert env.possible_agents[0] == "0/super_mutant/0"
 
 

@@ -4,7 +4,8 @@ returns one of them (with a one-line reason, for the GM)."""
 from __future__ import annotations
 
 import os
-from typing import Any, Final, Protocol
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Final, Protocol, cast
 
 from wasteland.bestiary.models import AGENT_KINDS, LEVEL_KINDS
 from wasteland.rules.actions import ACTION_TABLE, GOTO, Action
@@ -12,6 +13,9 @@ from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.protocol import Decision, Ruleset
 from wasteland.rules.tactics import tactics_of
+
+if TYPE_CHECKING:
+    from wasteland.observe.memory import Memory
 
 
 class View:
@@ -61,6 +65,27 @@ def intent_of(agent: object, action: Action) -> Action:
         if isinstance(intent, Action):
             return intent
     return action
+
+
+def share_memory(agents: Iterable[object], battle: Battle, memory: Memory) -> None:
+    """Hand ``memory`` (observe/memory.py: what the combatants have seen) to each agent
+    that observes ``battle`` (a policy, a search its policies guide), so that they and
+    whoever else holds it (the env's encoder, the game's save) remember the same: the
+    place that makes a game's agents calls it. An agent not handed one keeps its own."""
+    for agent in agents:
+        hand = getattr(agent, "observe_with", None)
+        if hand is not None:
+            hand(battle, memory)
+
+
+def handed_memory(agents: Iterable[object], battle: Battle) -> Memory | None:
+    """The memory ``share_memory`` handed these agents for ``battle`` (what a save of the
+    game keeps), None when none of them observes."""
+    for agent in agents:
+        got = getattr(agent, "_memory", None)
+        if got is not None and got[0] is battle:
+            return cast("Memory", got[1])
+    return None
 
 
 def rounds_ready(b: Battle, c: Combatant, i: int) -> int:

@@ -63,6 +63,15 @@ class Guide:
         self.side = side
         self._battle: Battle | None = None
         self._enc: Any = None
+        # the memory to observe a battle with (observe/memory.py): the game's, or a copy
+        # of it for a continuation's fork (``bind``); another battle: one of its own
+        self._memory: tuple[Battle, Any] | None = None
+
+    def bind(self, battle: Battle, memory: Any) -> None:
+        """Observe ``battle`` with ``memory`` from now on."""
+        if self._memory is None or self._memory[0] is not battle or self._memory[1] is not memory:
+            self._memory = (battle, memory)
+            self._enc = None
 
     def policy(self, b: Battle, slot: int) -> Policy | None:
         """The policy that plays combatant ``slot`` of ``b``, if any."""
@@ -72,10 +81,13 @@ class Guide:
         return self.policies.get(c.creature.id)
 
     def _encoder(self, view: View) -> Any:
-        if self._battle is not view.battle:
+        if self._battle is not view.battle or self._enc is None:
             from wasteland.observe.encoding import Encoder
 
-            self._enc = Encoder(view.battle, view.ruleset)
+            got = self._memory
+            self._enc = Encoder(view.battle, view.ruleset,
+                                memory=got[1] if got is not None and got[0] is view.battle
+                                else None)
             self._battle = view.battle
         return self._enc
 
@@ -134,6 +146,10 @@ class GuidedAgent:
         self.guide = guide
         self.packet = packet
         self.last_reason = ""
+
+    def observe_with(self, battle: Battle, memory: Any) -> None:
+        """The continuation's memory (agents/base.py ``share_memory``), for its guide."""
+        self.guide.bind(battle, memory)
 
     def act(self, view: View) -> Action:
         p = self.guide.policy(view.battle, view.me.slot)

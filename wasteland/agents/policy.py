@@ -371,6 +371,8 @@ class PolicyAgent:
         self.intent: Action | None = None  # the table action behind its last choice
         self._battle: Battle | None = None
         self._enc: Any = None
+        # the memory a game handed it for its battle (share_memory); else its own
+        self._memory: tuple[Battle, Any] | None = None
         if fallback is None:
             from .packets import PacketAgent
 
@@ -395,11 +397,22 @@ class PolicyAgent:
                     f"policy:{base} (the shipped policy of each ruleset)")
         return f"{text}; use it under {', '.join(have)}"
 
+    def observe_with(self, battle: Battle, memory: Any) -> None:
+        """Remember what it sees of ``battle`` in ``memory`` (agents/base.py
+        ``share_memory``), the game's, shared with the game's other observers."""
+        got = self._memory
+        if got is None or got[0] is not battle or got[1] is not memory:
+            self._memory = (battle, memory)
+            self._enc = None
+
     def _encoder(self, view: View) -> Any:
         if self._battle is not view.battle or self._enc is None:
             from wasteland.observe.encoding import Encoder
 
-            self._enc = Encoder(view.battle, view.ruleset)
+            got = self._memory
+            self._enc = Encoder(view.battle, view.ruleset,
+                                memory=got[1] if got is not None and got[0] is view.battle
+                                else None)
             self._battle = view.battle
         return self._enc
 
@@ -430,8 +443,8 @@ class PolicyAgent:
         # the mask it was trained on: what is legal on the board as it knows it
         b = view.battle
         unseen = fog.hidden(b, me.slot, enc.side_sight)
-        table_ids = (fog.legal_ids(view.ruleset, b, me.slot, enc.side_sight, unseen)
-                     if unseen else view.legal_ids)
+        table_ids = (fog.legal_ids(view.ruleset, b, me.slot, enc.side_sight, unseen,
+                                   memory=enc.memory) if unseen else view.legal_ids)
         legal = ego_ids(table_ids, order)
         while True:
             z = logits[legal]
@@ -450,7 +463,8 @@ class PolicyAgent:
             assert table is not None
             action = self.intent = ACTION_TABLE[table]
             if unseen:  # acting on what it knows (observe/fog.py): a stale move is a goto
-                got = fog.resolve(view.ruleset, b, me.slot, table, enc.side_sight)
+                got = fog.resolve(view.ruleset, b, me.slot, table, enc.side_sight,
+                                  memory=enc.memory)
                 if got is None and len(legal) > 1:  # refused: someone unseen in the way
                     legal = [i for i in legal if i != legal[k]]
                     continue

@@ -38,12 +38,17 @@ from wasteland.rules.errors import WastelandError
 from wasteland.rules.fork import fork
 from wasteland.rules.protocol import Ruleset
 
-from .base import View
+from .base import View, share_memory
 from .loop import play
 from .standing import features
 
 if TYPE_CHECKING:
+    from wasteland.observe.memory import Memory
+
     from .guide import Guide
+
+# a learned value (agents/valuenet.py): a battle, a side, what its combatants have seen
+Judge = Callable[[Battle, int, "Memory | None"], float]
 
 # a continuation that runs this many decisions without ending its horizon is cut there
 MAX_DECISIONS = 4000
@@ -242,26 +247,40 @@ WEIGHTS: Final[dict[str, tuple[float, ...]]] = {
 }
 
 
+@dataclass(frozen=True)
+class Outlook:
+    """What a continuation knows beside the battle: the learned value that judges where it
+    ends (``judge``; None: the logistic ``value``) and what the combatants have seen
+    (``memory``, observe/memory.py), which the fork's observers start from a copy of."""
+
+    judge: Judge | None = None
+    memory: Memory | None = None
+
+
 def continuation(rs: Ruleset, b: Battle, first: int, side: int, seed: int, horizon: int,
                  base: Any, plan: Plan | None = None, slot: int = -1,
-                 judge: Callable[[Battle, int], float] | None = None) -> float:
+                 outlook: Outlook | None = None) -> float:
     # params: what one continuation varies (first, seed, plan, slot) beside what a decision fixes
     """The value for ``side`` of fork(b, seed) after action id ``first``, played on by
     ``base(seed + s)`` agents on every side s for ``horizon`` rounds (0: to the end);
     with a ``plan``, combatant ``slot`` follows it (its packet with the plan's fields).
-    ``judge`` values where it ends (default ``value``)."""
+    ``outlook``: what values where it ends (default ``value``), and what was seen."""
     f = fork(b, seed)
+    judge, memory = (outlook.judge, outlook.memory) if outlook is not None else (None, None)
+    fm = memory.copy() if memory is not None else None
     rs.apply(f, ACTION_TABLE[first], check=False)
     agents = [base(seed + s) for s in range(len(f.side_names))]
     mine = base(seed + 99, {f.combatants[slot].id: plan.fields}) if plan is not None else None
     last = f.round + horizon
     seats = [mine if c.slot == slot and mine is not None else agents[c.side]
              for c in f.combatants]
+    if fm is not None:
+        share_memory([*agents, mine], f, fm)
     # a decision with one legal action is taken for every agent here: a continuation only
     # values where play leads, and asking would cost time for nothing
     play(rs, f, seats, forced=[True] * len(seats), limit=MAX_DECISIONS,
          stop=(lambda f: f.round >= last) if horizon else None)
-    return (judge or value)(f, side)
+    return value(f, side) if judge is None else judge(f, side, fm)
 
 
 @dataclass(frozen=True)
@@ -412,9 +431,26 @@ class SearchAgent:
         self.runner: Callable[..., Any] = PacketAgent
         self._guides: dict[tuple[str, int, frozenset[str]], Guide | None] = {}
         # what judges this decision's cut continuations (None: the logistic ``value``)
-        self.judge: Callable[[Battle, int], float] | None = None
+        self.judge: Judge | None = None
+        # what the combatants have seen (observe/memory.py): the game's, handed by
+        # ``observe_with``, else its own for the battle it plays
+        self._memory: tuple[Battle, Memory] | None = None
 
-    def _judge(self, ruleset: str) -> Callable[[Battle, int], float] | None:
+    def observe_with(self, battle: Battle, memory: Memory) -> None:
+        """Observe ``battle`` with the game's ``memory`` (agents/base.py ``share_memory``):
+        its guide's encoder and the continuations' forks (a copy each) start from it."""
+        self._memory = (battle, memory)
+
+    def memory_of(self, b: Battle) -> Memory:
+        """The memory it observes ``b`` with: the one handed for it, else its own."""
+        got = self._memory
+        if got is None or got[0] is not b:
+            from wasteland.observe.memory import Memory
+
+            got = self._memory = (b, Memory())
+        return got[1]
+
+    def _judge(self, ruleset: str) -> Judge | None:
         """The value the budget names for ``ruleset`` (None: the logistic ``value``); a
         learned value file that is missing or refused is one line."""
         if self.budget.value != "learned":
@@ -443,6 +479,8 @@ class SearchAgent:
         me = view.me.slot
         guide = self._guide(bud, b, view.me.side)
         self.runner = self._runner(guide)
+        if guide is not None:
+            guide.bind(b, self.memory_of(b))
         if bud.turn:
             planned = self._follow(view, seed)
             if planned is not None:
@@ -663,7 +701,7 @@ class SearchAgent:
                         rs, b, arm.id, side, seed + 7919 * k,
                         bud.horizon if horizon is None else horizon, self.runner, arm.plan,
                         slot,
-                        self.judge))
+                        Outlook(self.judge, self.memory_of(b))))
                     spent += 1
                     self.continuations += 1
                     if self.on_progress is not None:

@@ -101,17 +101,18 @@ def _indices() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int
 _IDX: list[Any] = []
 
 
-def rows(b: Battle, enc: Any = None) -> tuple[np.ndarray, list[int]]:
+def rows(b: Battle, enc: Any = None, memory: Any = None) -> tuple[np.ndarray, list[int]]:
     """One ROW per standing combatant (and its side), from its observation of the whole
     battle as it is (``Encoder.observe(full=True)``: a value judges the true state of a
-    fork, as the fork's own dice do). Reads the battle, never changes it."""
+    fork, as the fork's own dice do). Reads the battle, never changes it. Without ``enc``,
+    an encoder with ``memory`` (what the combatants have seen: it orders the blocks)."""
     from wasteland.observe.encoding import MAX_COMBATANTS, B, Encoder, G
 
     if not _IDX:
         _IDX.extend(_indices())
     gi, si, ni, mi, enemy, alive, dist, _ = _IDX
     if enc is None:
-        enc = Encoder(b)
+        enc = Encoder(b, memory=memory)
     standing = [c for c in b.combatants if c.status == ACTIVE]
     out = np.zeros((len(standing), len(ROW)), np.float32)
     for r, c in enumerate(standing):
@@ -169,9 +170,9 @@ def assemble(b: Battle, side: int, table: np.ndarray, sides: list[int],
     return np.concatenate([*parts, np.array(scalars, np.float32)])
 
 
-def value_features(b: Battle, side: int, enc: Any = None) -> np.ndarray:
+def value_features(b: Battle, side: int, enc: Any = None, memory: Any = None) -> np.ndarray:
     """What the learned value weighs for ``side`` (``feature_names()``)."""
-    table, sides = rows(b, enc)
+    table, sides = rows(b, enc, memory)
     return assemble(b, side, table, sides)
 
 
@@ -208,10 +209,11 @@ class ValueNet:
         """Chances for rows of features (a batch, for training reports)."""
         return 1 / (1 + np.exp(-np.clip(self.logit(x), -50, 50)))
 
-    def __call__(self, b: Battle, side: int) -> float:
+    def __call__(self, b: Battle, side: int, memory: Any = None) -> float:
+        """``memory``: what ``b``'s combatants have seen (observe/memory.py)."""
         if b.over:
             return float(b.winner == side)
-        z = float(self.logit(value_features(b, side)))
+        z = float(self.logit(value_features(b, side, None, memory)))
         return 1 / (1 + math.exp(-max(-50.0, min(50.0, z))))
 
 

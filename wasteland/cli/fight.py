@@ -7,10 +7,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wasteland.agents.base import Agent, View, kind_of
+from wasteland.agents.base import Agent, View, handed_memory, kind_of, share_memory
 from wasteland.agents.loop import NO_LIMIT, by_side, play
 from wasteland.agents.make import make_agent
 from wasteland.bestiary.loader import load_scenario
+from wasteland.observe.memory import Memory
+from wasteland.observe.memory import load as load_with_memory
+from wasteland.observe.memory import parts as memory_parts
 from wasteland.rules import saves
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
@@ -78,13 +81,14 @@ def new_fight(ruleset: str, scenario: str, seed: int, agents: list[str] | None =
     per_side: list[Agent] = [make_agent(k, seed + i, ruleset) for i, k in enumerate(kinds)]
     b.session = new_session("fight", {"ruleset": ruleset, "scenario": scenario, "seed": seed,
                                       "agents": ",".join(kinds), "max_rounds": max_rounds})
+    share_memory(per_side, b, Memory())  # what the agents that observe have seen: one memory
     return b, per_side
 
 
 def resumed_fight(path: Path, options: dict[str, Any]) -> tuple[Battle, list[Agent]]:
     """The fight saved in ``path`` with its agents as they were (options given along with
-    --resume must agree with the save)."""
-    b = saves.load(path)
+    --resume must agree with the save), remembering what they had seen."""
+    b, memory = load_with_memory(path)
     if b.session.get("command") != "fight":
         raise WastelandError(f"{path}: a {b.session.get('command', 'saved')} game, not a fight; "
                              f"resume it with wasteland {b.session.get('command', 'play')}")
@@ -98,6 +102,7 @@ def resumed_fight(path: Path, options: dict[str, Any]) -> tuple[Battle, list[Age
         agent = make_agent(rec["kind"])
         restore_agent(agent, rec)
         per_side.append(agent)
+    share_memory(per_side, b, memory)
     return b, per_side
 
 
@@ -112,7 +117,7 @@ def run_fight(ruleset: str, scenario: str, seed: int, agents: list[str] | None =
 def save_fight(b: Battle, per_side: list[Agent], path: Path) -> None:
     """Save the fight with its agents' random state, so that it resumes exactly."""
     b.session["agents"] = [agent_record(kind_of(a), a, i) for i, a in enumerate(per_side)]
-    saves.save(b, path)
+    saves.save(b, path, memory_parts(handed_memory(per_side, b)))
 
 
 def fight_on(b: Battle, per_side: list[Agent], on_event: Callable[[str], None] | None = None,
@@ -172,7 +177,10 @@ def fight_on(b: Battle, per_side: list[Agent], on_event: Callable[[str], None] |
         if pending is not None:
             restore_agent(*pending)
         if mark != len(b.moves):  # stopped inside an action: the fight as it was before it
+            memory = handed_memory(per_side, b)
             result.battle = b = saves.rewind(b, b.history[:mark])
+            if memory is not None:  # what was seen before the action stays seen
+                share_memory(per_side, b, memory)
         write()
         raise Interrupted(result) from None
     write()

@@ -16,9 +16,11 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from wasteland.agents.base import Agent, View, kind_of
+from wasteland.agents.base import Agent, View, kind_of, share_memory
 from wasteland.agents.loop import play
 from wasteland.agents.make import make_agent
+from wasteland.observe.memory import Memory, load_part
+from wasteland.observe.memory import parts as memory_parts
 from wasteland.rules import saves
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle
@@ -80,6 +82,10 @@ class Game:
         self.console = console
         self.lines = lines
         self.npcs = npc_agents(battle)
+        # what the combatants have seen (observe/memory.py): the NPC agents that observe
+        # share it, the save keeps it, an undo (a battle replayed anew) starts it again
+        self.memory = load_part(resumed, battle) if resumed is not None else Memory()
+        share_memory(self.npcs.values(), battle, self.memory)
         self.save_path, moved = choose_save_path(save_path, battle.session["id"], resumed)
         if moved:
             self.say(moved, "yellow")
@@ -243,7 +249,7 @@ class Game:
         self.b.session["agents"] = records
         self.b.session.setdefault("options", {})[SAVED_ORDERS] = (
             None if self.orders is None else self.orders.dumps())
-        saves.save(self.b, path)
+        saves.save(self.b, path, memory_parts(self.memory))
 
     def save(self, path: Path | None = None, quiet: bool = False) -> bool:
         """Save to ``path`` (default: this game's file); a failure is one line, and the game
@@ -424,7 +430,7 @@ class Game:
         history = self.b.history
         what = plain_move(self.b, history[i])
         back = back or saves.rewind(self.b, history[:i])
-        self.b = back
+        self.replaced(back)
         self.shown = len(back.log)
         self.saved_round = back.round
         self.orders = None
@@ -436,6 +442,13 @@ class Game:
         after = sum(1 for h in history[i + 1:] if not h.startswith("@dice "))
         more = f" and the {after} after it" if after else ""
         return f"undone: {what}{more}; {who} decides again"
+
+    def replaced(self, b: Battle) -> None:
+        """``b`` (the fight replayed up to an earlier point) becomes the game's battle; what
+        was seen is forgotten, as a replay remembers nothing."""
+        self.b = b
+        self.memory = Memory()
+        share_memory(self.npcs.values(), b, self.memory)
 
     def asked_at(self) -> list[int]:
         """Where in the history the player was asked and answered (kept in the save, the

@@ -122,7 +122,8 @@ class GmSession(Game):
 
     def rebuild(self, history: list[str]) -> Battle:
         """This fight replayed from its seed up to ``history``; it becomes the session's."""
-        self.b = b = saves.rewind(self.b, history)
+        self.replaced(saves.rewind(self.b, history))
+        b = self.b
         b.roll_note = ""  # a replay's notes were for rolls already made
         self.shown = len(b.log)
         return b
@@ -298,6 +299,7 @@ class GmSession(Game):
         with listening(npc, self.thinking):
             plan = [(slot, npc.act(self._view()), str(npc.last_reason))]
             snap = (b.state(), len(b.log), len(b.moves))
+            seen = self.memory.copy()  # what it sees of the moves after: put back too
             hook = b.dice_hook
             rolled: list[int] = []
 
@@ -324,6 +326,7 @@ class GmSession(Game):
             finally:
                 b.dice_hook = hook
                 b.restore(snap[0])
+                self.memory.replace(seen)
                 del b.log[snap[1]:]
                 del b.moves[snap[2]:]
         return plan

@@ -122,10 +122,11 @@ no more:
 An enemy out of my line of sight is shown where and as I last saw it (`Encoder.look`, at
 each of my decisions), with `in_los` 0 and no odds; one I have never seen shows only that
 it is there (present, enemy, alive, never seen). Who is out of the fight is known to all.
-The memories are the battle's (`battle.sightings`): a save, a copy of the env and
-every agent's encoder of the battle hold the same ones. That is `sight="own"` (the
-default). With `sight="side"` a side shares what its members see, as a GM running a pack
-or players telling each other across the table would: an enemy any standing member of my
+The memories are the env's (`env.memory`, observe/memory.py), not the battle's: a copy or
+a pickle of the env carries them, `env.save_parts()` is their part of a save of the
+battle, and the opponents that observe (policies) are handed the same memory. That is
+`sight="own"` (the default). With `sight="side"` a side shares what its members see, as
+a GM running a pack or players telling each other across the table would: an enemy any standing member of my
 side sees now is seen (with `in_los` still mine, and odds 0 where I cannot reach it), and
 at each decision of a side's member every standing member remembers what the side sees.
 A policy's manifest records its sight (`"sight": "side"`; none means own), and its
@@ -245,6 +246,8 @@ from wasteland.observe.encoding import (
     observation_box,
     to_table,
 )
+from wasteland.observe.memory import Memory
+from wasteland.observe.memory import parts as memory_parts
 from wasteland.rules.actions import ACTION_TABLE, N_ACTIONS, Action
 from wasteland.rules.battle import ACTIVE, Battle
 from wasteland.rules.errors import IllegalActionError, WastelandError
@@ -528,6 +531,18 @@ class raw_env(AECEnv, EzPickle):
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
 
+    # --- what the combatants have seen ---------------------------------------------------
+    @property
+    def memory(self) -> Memory | None:
+        """What each combatant has seen this episode (observe/memory.py; None before the
+        first reset): the env's own, copied and pickled with it (its encoder holds it)."""
+        return self._enc.memory if self._enc is not None else None
+
+    def save_parts(self) -> dict[str, Any]:
+        """The env's part of a save of its battle (``rules.saves.dumps(env.battle,
+        env.save_parts())``): its memory, which no replay of the history rebuilds."""
+        return memory_parts(self.memory)
+
     # --- spaces and randomness -----------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -626,7 +641,8 @@ class raw_env(AECEnv, EzPickle):
             self._rewarded = False
         act = ACTION_TABLE[idx]
         if self._fogged:  # acting on what it knows: the true battle plays fog.resolve's
-            got = fog.resolve(self.ruleset, b, dec.combatant, idx, self.sight == "side")
+            got = fog.resolve(self.ruleset, b, dec.combatant, idx, self.sight == "side",
+                              memory=self.memory)
             if got is None:  # refused (someone unseen in the way): the decision stands
                 self._legal = [i for i in self._legal if i != idx]
                 self.infos[agent] = {"refused": True}
@@ -666,8 +682,9 @@ class raw_env(AECEnv, EzPickle):
                 return
         if dec is not None:
             self._decision = dec
-            self._legal, self._fogged = fog.mask(R, b, dec.combatant, self.sight == "side")
             assert self._enc is not None
+            self._legal, self._fogged = fog.mask(R, b, dec.combatant, self.sight == "side",
+                                                 memory=self._enc.memory)
             self._enc.look(dec.combatant)
             self._order = self._enc.order(dec.combatant)
             self.agent_selection = self.possible_agents[dec.combatant]

@@ -62,7 +62,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from wasteland.agents.base import Agent, View
+from wasteland.agents.base import Agent, View, share_memory
 from wasteland.agents.loop import play
 from wasteland.agents.make import make_agent
 from wasteland.bestiary.models import Scenario
@@ -77,6 +77,8 @@ from wasteland.observe.encoding import (
     to_ego,
     to_table,
 )
+from wasteland.observe.memory import Memory
+from wasteland.observe.memory import parts as memory_parts
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE, GOTO, N_ACTIONS, Action
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import IllegalActionError, WastelandError
@@ -255,6 +257,8 @@ class SingleAgentEnv(gymnasium.Env):
             self.opponents[slot] = make_agent(spec, int(rng.integers(0, 2**31 - 1))) \
                 if isinstance(spec, str) else spec
         self._seats = [self.opponents.get(c.slot) for c in b.combatants]
+        # the opponents that observe remember with the env: one memory of the battle
+        share_memory(self.opponents.values(), b, self._enc.memory)
         # the starting maximum: 2d20 radiation lowers max_hp during the fight, even to 0
         self._hp0 = [max(1, c.max_hp) for c in b.combatants]
         self._net = self._learner_net()
@@ -279,8 +283,9 @@ class SingleAgentEnv(gymnasium.Env):
             idx = fallback_id(self._legal)
         act = ACTION_TABLE[idx]
         if self._fogged:  # acting on what it knows: the true battle plays fog.resolve's
+            assert self._enc is not None
             got = fog.resolve(self.ruleset, b, self._decision.combatant, idx,
-                              self.sight == "side")
+                              self.sight == "side", memory=self._enc.memory)
             if got is None:  # refused (someone unseen in the way): the decision stands
                 self._legal = [i for i in self._legal if i != idx]
                 self._mask = ego_mask(self._legal, self._order).view(np.bool_)
@@ -329,7 +334,8 @@ class SingleAgentEnv(gymnasium.Env):
         if dec is not None:
             assert self._enc is not None
             self._decision = dec
-            self._legal, self._fogged = fog.mask(R, b, dec.combatant, self.sight == "side")
+            self._legal, self._fogged = fog.mask(R, b, dec.combatant, self.sight == "side",
+                                                 memory=self._enc.memory)
             legal = self._legal
             self._order = order = self._enc.order(dec.combatant)
             self._mask = ego_mask(legal, order).view(np.bool_)  # one C pass
@@ -354,6 +360,16 @@ class SingleAgentEnv(gymnasium.Env):
                 f"opponent agent {getattr(agent, 'name', agent)!r} for {b.ids[me]}: "
                 + illegal_message(b, view.decision, idx if idx is not None else action, legal))
         self.ruleset.apply(b, action, check=False)
+
+    @property
+    def memory(self) -> Memory | None:
+        """What each combatant has seen this episode (observe/memory.py; None before the
+        first reset): the env's, shared with its opponents that observe."""
+        return self._enc.memory if self._enc is not None else None
+
+    def save_parts(self) -> dict[str, Any]:
+        """The env's part of a save of its battle: its memory (as combat_v0's)."""
+        return memory_parts(self.memory)
 
     def _obs(self) -> np.ndarray:
         assert self._enc is not None

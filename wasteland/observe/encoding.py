@@ -58,7 +58,6 @@ from wasteland.rules.actions import (
 from wasteland.rules.battle import ACTIVE, Battle, Combatant
 from wasteland.rules.protocol import Decision, Ruleset
 from wasteland.rules.rulesets import get_ruleset
-from wasteland.rules.saves import SEEN_FEATURES
 from wasteland.rules.zones import Zones
 
 from .buffers import ego_flags, flags8, floats32
@@ -74,6 +73,7 @@ from .features import (
     static_features,
     terrain_patch,
 )
+from .memory import SEEN_FEATURES, Memory, Sighting
 
 END_ID: Final = ACTION_INDEX[Action("end")]
 
@@ -99,7 +99,7 @@ STATE_FEATURES: Final = (
     "hp_frac", "crippled_head", "crippled_arm", "crippled_leg",
     "readied", "ranged", "free_used", "unguarded", "weapon_empty", *CONDITIONS,
 )
-assert len(STATE_FEATURES) == SEEN_FEATURES, "rules/saves.py checks saved sightings' length"
+assert len(STATE_FEATURES) == SEEN_FEATURES, "memory.py checks saved sightings' length"
 SLOT_FEATURES: Final = (  # the four that do not change during a battle come first
     "present", "is_me", "ally", "enemy", "alive",
     "seen", "last_seen", "never_seen",  # knowledge: see Encoder.look
@@ -444,13 +444,16 @@ class Encoder:
     (a combatant's weapon features again when a disarm changes what it carries).
 
     ``ruleset`` is the battle's ruleset (default: the registered one named
-    ``battle.ruleset``); it is only asked whether it measures by zones."""
+    ``battle.ruleset``); it is only asked whether it measures by zones. ``memory``: what
+    the combatants have seen (memory.py), shared with the other encoders that must agree
+    with this one (the env's, a game's agents); by default a memory of its own."""
 
     def __init__(self, battle: Battle, ruleset: Ruleset | None = None,
-                 sight: str = "own") -> None:
+                 sight: str = "own", memory: Memory | None = None) -> None:
         if sight not in SIGHTS:
             raise ValueError(f"sight must be one of {', '.join(SIGHTS)}, got {sight!r}")
         self.battle = battle
+        self.memory: Memory = memory if memory is not None else Memory()
         self.side_sight = sight == "side"
         g = battle.grid
         if ruleset is None:
@@ -527,33 +530,12 @@ class Encoder:
             self._slots.append(slots)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # copied and pickled (vector envs, Ray) by building it again from its battle:
-        # compiled it has no __dict__ to copy; what it keeps is worked out from the
-        # battle (what each combatant has seen included: battle.sightings), the rest lives
-        # with the map
-        return (Encoder, (self.battle, None, "side" if self.side_sight else "own"))
-
-    def _seen_by(self, me: int, make: bool) -> list[Any] | None:
-        """What combatant ``me`` last saw of each combatant (None: never seen; else
-        [square, round, its STATE_FEATURES then]), kept in ``battle.sightings``
-        so that a save, a copy and every encoder of the battle hold the same memories.
-        ``make``: create the row (for look) rather than answer None."""
-        b = self.battle
-        rows = b.sightings
-        n = len(b.combatants)
-        if rows is None or len(rows) <= me or len(rows[me]) < n:
-            if not make:
-                return rows[me] if rows is not None and len(rows) > me else None
-            if rows is None:
-                rows = b.sightings = []
-                b.mark("sightings")
-            while len(rows) < n:
-                rows.append([])
-            for r in rows:
-                while len(r) < n:
-                    r.append(None)
-        row: list[Any] = rows[me]
-        return row
+        # copied and pickled (vector envs, Ray) by building it again from its battle and
+        # its memory: compiled it has no __dict__ to copy; the rest is worked out from the
+        # battle or lives with the map. Copied with its owner (an env), the memory stays
+        # the one instance they share
+        return (Encoder, (self.battle, None, "side" if self.side_sight else "own",
+                          self.memory))
 
     def look(self, me: int) -> None:
         """What combatant ``me`` sees now of each enemy in its line of sight, kept until it
@@ -570,13 +552,12 @@ class Encoder:
             self._look_as_side(me)
             return
         row = b.grid.sight[c.pos]
-        seen: list[Any] | None = None
+        seen: list[Sighting | None] | None = None
         for o in cs:
             if o.side != c.side and o.status == ACTIVE and row[o.pos]:
                 if seen is None:
-                    seen = self._seen_by(me, True)
-                    assert seen is not None
-                seen[o.slot] = [o.pos, b.round, list(self._state(o))]
+                    seen = self.memory.row(me, len(cs))
+                seen[o.slot] = Sighting(o.pos, b.round, self._state(o))
 
     def _look_as_side(self, me: int) -> None:
         """``look`` with side sight: each enemy any standing member of ``me``'s side sees
@@ -586,13 +567,12 @@ class Encoder:
         members = self._members(me)
         now = self._side_sees(me, members)
         side = cs[me].side
+        memory = self.memory
         for o in cs:
             if now[o.slot] and o.side != side:
-                rec = [o.pos, b.round, list(self._state(o))]
+                rec = Sighting(o.pos, b.round, self._state(o))
                 for k in members:
-                    row = self._seen_by(k, True)
-                    assert row is not None
-                    row[o.slot] = list(rec)
+                    memory.row(k, len(cs))[o.slot] = rec
 
     def _members(self, me: int) -> list[int]:
         """The slots whose eyes ``me``'s side has: its standing members, and ``me``."""
@@ -740,7 +720,8 @@ class Encoder:
         side = cs[me].side
         seen_row = g.sight[p]
         by_side = self._side_sees(me) if self.side_sight else None
-        remembered = self._seen_by(me, False)
+        rows = self.memory.rows
+        remembered = rows[me] if me < len(rows) else None
         # sorted by (out of the fight, distance, not an enemy, HP fraction, slot): the
         # first three packed into one int (a map is at most 32 squares across), placed by
         # insertion among at most 9 others; comparing key tuples in list.sort took 8% of
@@ -757,8 +738,8 @@ class Encoder:
             if o.side != side and not (seen_row[q] if by_side is None else by_side[j]):
                 # where it was last seen; never seen: after the rest
                 rec = remembered[j] if remembered is not None and j < len(remembered) else None
-                q = int(rec[0]) if rec is not None else -1
-                frac = float(rec[2][0]) if rec is not None else 1.0
+                q = rec.square if rec is not None else -1
+                frac = float(rec.state[0]) if rec is not None else 1.0
             if q >= 0:
                 dx, dy = xs[q] - x0, ys[q] - y0
                 d = (dx if dx > 0 else -dx)
@@ -882,7 +863,8 @@ class Encoder:
         seen_row = b.grid.sight[pos]
         by_side = self._side_sees(me) if self.side_sight and not full else None
         side = c.side
-        seen_by = self._seen_by(me, False)
+        rows = self.memory.rows
+        seen_by = rows[me] if me < len(rows) else None
         ready: list[bool] | None = None  # my weapons' _ready, asked once for all enemies
         for j in blocks:
             o = cs[j]
@@ -914,12 +896,12 @@ class Encoder:
                 out.append(_NO_GEOMETRY)
                 out.append(_UNKNOWN)
             else:  # where and as it was when last seen; not in sight now
-                q = int(rec[0])
-                age = (b.round - int(rec[1])) / AGE_SCALE
+                q = rec.square
+                age = (b.round - rec.round) / AGE_SCALE
                 out.append((0.0, age if age < 1.0 else 1.0, 0.0))
                 geo = row[q] or self._geometry(pos, q)
                 out.append(geo[:3] + (0.0,) + geo[4:])
-                out.append(tuple(rec[2]))
+                out.append(rec.state)
                 out.append(static[j])
             out.append(o is subj)
             out.append(_NO_ODDS)

@@ -30,6 +30,8 @@ from wasteland.rules.battle import ACTIVE, Battle, Combatant
 from wasteland.rules.fork import fork
 from wasteland.rules.protocol import Ruleset
 
+from .memory import Memory, Sighting
+
 # a status no rule counts as standing: an enemy taken off the board for one look
 NOT_THERE: Final = "not_there"
 # the actions that may aim at an enemy out of sight: toward or away from where it is thought
@@ -61,10 +63,10 @@ def hidden(b: Battle, me: int, side_sight: bool = False) -> list[Combatant]:
             and not any(e[o.pos] for e in eyes)]
 
 
-def _remembered_crippled(rec: list[Any]) -> dict[str, int]:
+def _remembered_crippled(rec: Sighting) -> dict[str, int]:
     """The crippled limbs a sighting shows (encoding's STATE_FEATURES 1..3: head, and arms
     and legs at 0.5 each)."""
-    st = rec[2]
+    st = rec.state
     out = {"head": 1 if st[1] else 0, "arm": round(float(st[2]) * 2),
            "leg": round(float(st[3]) * 2)}
     return {k: v for k, v in out.items() if v}
@@ -72,14 +74,16 @@ def _remembered_crippled(rec: list[Any]) -> dict[str, int]:
 
 @contextmanager
 def belief(b: Battle, me: int, side_sight: bool = False,
-           unseen: list[Combatant] | None = None) -> Iterator[list[Combatant]]:
+           unseen: list[Combatant] | None = None, *, memory: Memory | None
+           ) -> Iterator[list[Combatant]]:
     """Within the block the battle is the board as combatant ``me`` believes it: each enemy
-    it does not see is off the board or on its remembered square (see the module), showing
-    the crippled limbs it was seen with. Yields the enemies so placed. Everything is put
-    back on leaving, whatever the block raised."""
+    it does not see is off the board or on the square ``memory`` (memory.py; None: nothing
+    remembered) has it on (see the module), showing the crippled limbs it was seen with.
+    Yields the enemies so placed. Everything is put back on leaving, whatever the block
+    raised."""
     if unseen is None:
         unseen = hidden(b, me, side_sight)
-    undo = _enter(b, me, side_sight, unseen)
+    undo = _enter(b, me, side_sight, unseen, memory)
     try:
         yield undo[2]
     finally:
@@ -89,7 +93,8 @@ def belief(b: Battle, me: int, side_sight: bool = False,
 Undo = tuple[dict[int, int], list[tuple[Combatant, int, str, dict[str, int]]], list[Combatant]]
 
 
-def _enter(b: Battle, me: int, side_sight: bool, unseen: list[Combatant]) -> Undo:
+def _enter(b: Battle, me: int, side_sight: bool, unseen: list[Combatant],
+           memory: Memory | None) -> Undo:
     """Make the battle the believed board (``belief``); what ``_leave`` needs to undo it.
     Left half done by an error, ``_leave`` still puts everything back."""
     occ = b.occupied
@@ -99,21 +104,20 @@ def _enter(b: Battle, me: int, side_sight: bool, unseen: list[Combatant]) -> Und
             o.status = NOT_THERE
             if occ.get(o.pos) == o.slot:
                 del occ[o.pos]
-        rows = b.sightings
-        row = rows[me] if rows is not None and me < len(rows) else None
+        row = memory.seen_by(me) if memory is not None else None
         if row:
             eyes = _eyes(b, me, side_sight)
             for o in unseen:
                 rec = row[o.slot] if o.slot < len(row) else None
                 if rec is None:
                     continue
-                q = int(rec[0])
+                q = rec.square
                 if q in occ or any(e[q] for e in eyes):
                     continue
                 o.status = ACTIVE
                 o.pos = q
                 occ[q] = o.slot
-                st = rec[2]
+                st = rec.state
                 if st[1] or st[2] or st[3]:
                     o.crippled = _remembered_crippled(rec)
                 elif o.crippled:
@@ -137,14 +141,14 @@ def _leave(b: Battle, undo: Undo) -> None:
 
 
 def legal_ids(R: Ruleset, b: Battle, me: int, side_sight: bool = False,
-              unseen: list[Combatant] | None = None) -> list[int]:
-    """The table ids legal for combatant ``me`` (the decider) on the board it believes in:
-    ``R.legal_ids(b)`` when it sees every standing enemy."""
+              unseen: list[Combatant] | None = None, *, memory: Memory | None) -> list[int]:
+    """The table ids legal for combatant ``me`` (the decider) on the board it believes in
+    (its ``memory``): ``R.legal_ids(b)`` when it sees every standing enemy."""
     if unseen is None:
         unseen = hidden(b, me, side_sight)
     if not unseen:
         return R.legal_ids(b)
-    undo = _enter(b, me, side_sight, unseen)
+    undo = _enter(b, me, side_sight, unseen, memory)
     try:
         ids = R.legal_ids(b)
     finally:
@@ -154,8 +158,8 @@ def legal_ids(R: Ruleset, b: Battle, me: int, side_sight: bool = False,
     return [i for i in ids if table[i].target not in gone or table[i].kind in MOVES]
 
 
-def resolve(R: Ruleset, b: Battle, me: int, idx: int, side_sight: bool = False
-            ) -> Action | None:
+def resolve(R: Ruleset, b: Battle, me: int, idx: int, side_sight: bool = False, *,
+            memory: Memory | None) -> Action | None:
     """The action the true battle plays for table id ``idx``, chosen by the decider ``me``
     from ``legal_ids``: the same action, or for a move aimed at an enemy it does not see a
     `goto` of the square that move ends on in its belief (``stale_move``). None: the true
@@ -168,7 +172,7 @@ def resolve(R: Ruleset, b: Battle, me: int, idx: int, side_sight: bool = False
     if not unseen:
         return a
     if a.kind in MOVES and a.target in {o.slot for o in unseen}:
-        return stale_move(R, b, me, a, side_sight, unseen)
+        return stale_move(R, b, me, a, side_sight, unseen, memory=memory)
     T = R.tactics
     if a.kind not in T.refusable:
         return a
@@ -179,8 +183,8 @@ def resolve(R: Ruleset, b: Battle, me: int, idx: int, side_sight: bool = False
     return a if idx in R.legal_ids(b) else None
 
 
-def believed_end(R: Ruleset, b: Battle, me: int, a: Action, side_sight: bool = False
-                 ) -> int:
+def believed_end(R: Ruleset, b: Battle, me: int, a: Action, side_sight: bool = False, *,
+                 memory: Memory | None) -> int:
     """The square action ``a`` (a move) of combatant ``me`` ends on in its belief, by the
     ruleset's own movement with nobody answering the move (``Tactics.move_end``: 2d20's
     zone move, PnP's walk and 5-ft step, Simple's walk), worked out on the believed board
@@ -188,19 +192,12 @@ def believed_end(R: Ruleset, b: Battle, me: int, a: Action, side_sight: bool = F
     believed battle."""
     cs = b.combatants
     c = cs[me]
-    with belief(b, me, side_sight):
+    with belief(b, me, side_sight, memory=memory):
         t = cs[a.target] if a.target is not None else c
         got = R.tactics.move_end(b, c, t, a.kind, a.option or "toward")
         if got is not None:
             return got
-        rows = b.sightings
-        if rows is not None:  # the fork needs no memories: the belief is on the board
-            b.sightings = None
-        try:
-            f = fork(b, 0)
-        finally:
-            if rows is not None:
-                b.sightings = rows
+        f = fork(b, 0)  # no memory goes with it: the belief is on its board
     for o in f.combatants:  # nobody answers the move: where it ends is all we ask
         if o.slot != me:
             o.free_used, o.readied = True, False
@@ -211,13 +208,14 @@ def believed_end(R: Ruleset, b: Battle, me: int, a: Action, side_sight: bool = F
 
 
 def stale_move(R: Ruleset, b: Battle, me: int, a: Action, side_sight: bool = False,
-               unseen: list[Combatant] | None = None) -> Action | None:
+               unseen: list[Combatant] | None = None, *, memory: Memory | None
+               ) -> Action | None:
     """A move, sprint (Simple: run) or 5-ft step aimed at an enemy ``me`` does not see, as
     the true battle plays it: a `goto` of the square it ends on in the belief, at the same
     pace (`goto X Y sprint` for a sprint). Where that square cannot be reached at that pace
     now (someone unseen stands on it or in the way), the reachable square nearest to it,
     if one is nearer than where ``me`` stands; else None (refused)."""
-    end = believed_end(R, b, me, a, side_sight)
+    end = believed_end(R, b, me, a, side_sight, memory=memory)
     here = b.combatants[me].pos
     if end == here:
         return None
@@ -238,10 +236,11 @@ def stale_move(R: Ruleset, b: Battle, me: int, a: Action, side_sight: bool = Fal
     return goto.goto(g.xs[end], g.ys[end], sprint)
 
 
-def mask(R: Ruleset, b: Battle, me: int, side_sight: bool = False) -> tuple[list[int], bool]:
+def mask(R: Ruleset, b: Battle, me: int, side_sight: bool = False, *,
+         memory: Memory | None) -> tuple[list[int], bool]:
     """``legal_ids`` and whether the decider has an enemy out of sight (then an action
     chosen from them goes through ``resolve``)."""
     unseen = hidden(b, me, side_sight)
     if not unseen:
         return R.legal_ids(b), False
-    return legal_ids(R, b, me, side_sight, unseen), True
+    return legal_ids(R, b, me, side_sight, unseen, memory=memory), True

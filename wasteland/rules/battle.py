@@ -238,7 +238,7 @@ class RulesBook:
 
 
 # the shared fields a battle gains during the fight, by their save keys (Battle.later)
-LATER: Final = ("reason", "joined", "armory", "sightings")
+LATER: Final = ("reason", "joined", "armory")
 
 
 @mypyc_attr(serializable=True)
@@ -275,8 +275,6 @@ class Battle:
     # how many times a weapon changed hands (Simple's disarms): what an observation keeps
     # of each combatant's weapons is worked out again when it moves
     armory: int = 0
-    # the observation encoder's memory of what each combatant last saw (observe/encoding.py)
-    sightings: list[Any] | None = None
     # the fields of LATER (and the book's later_keys) the fight has gained, in the order
     # it gained them: the order a save writes them in
     later: list[str] = field(default_factory=list)
@@ -476,8 +474,6 @@ class Battle:
                 out[k] = [{**j, "at": list(j["at"])} for j in self.joined or ()]
             elif k == "armory":
                 out[k] = self.armory
-            elif k == "sightings":
-                out[k] = copy.deepcopy(self.sightings)
             else:
                 book.write_later(k, out)
         return out
@@ -490,7 +486,6 @@ class Battle:
         joined = d.get("joined")
         self.joined = None if joined is None else [{**j, "at": list(j["at"])} for j in joined]
         self.armory = int(d.get("armory", 0))
-        self.sightings = copy.deepcopy(d.get("sightings"))
         book = self.book
         book.read(d)
         own = book.later_keys()

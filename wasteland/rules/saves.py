@@ -42,7 +42,13 @@ FORMAT = "wasteland-battle"
 VERSION = 2
 
 
-def to_dict(b: Battle) -> dict[str, Any]:
+def to_dict(b: Battle, parts: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The save of ``b``; ``parts``: what a higher layer keeps with it, by a name of
+    ``PARTS`` (observe/memory.py's sightings), written into ``state.extra``."""
+    state = b.state()
+    for name, part in (parts or {}).items():
+        assert name in PARTS, f"{name!r} is not a save part"
+        state["extra"][name] = part
     creatures = {c.creature.id: c.creature for c in b.combatants}
     weapons = {w.id: w for c in b.combatants for w in c.weapons}
     armor = {c.armor.id: c.armor for c in b.combatants if c.armor}
@@ -61,7 +67,7 @@ def to_dict(b: Battle) -> dict[str, Any]:
         },
         "max_rounds": b.max_rounds or None,
         "history": list(b.history),
-        "state": b.state(),
+        "state": state,
         "log": [e.text() for e in b.log],
     }
 
@@ -104,12 +110,12 @@ def bestiary_of(b: Battle) -> Bestiary:
     return _bestiary(to_dict(b)["bestiary"], "battle", b.ruleset)
 
 
-def dumps(b: Battle) -> str:
-    return json.dumps(to_dict(b), separators=(",", ":"))
+def dumps(b: Battle, parts: dict[str, Any] | None = None) -> str:
+    return json.dumps(to_dict(b, parts), separators=(",", ":"))
 
 
-def save(b: Battle, path: str | Path) -> None:
-    write_atomic(path, dumps(b))
+def save(b: Battle, path: str | Path, parts: dict[str, Any] | None = None) -> None:
+    write_atomic(path, dumps(b, parts))
 
 
 # --- loading ------------------------------------------------------------------------------
@@ -181,41 +187,12 @@ def _check_state(d: SaveFile, scenario: Scenario, where: str) -> None:
         raise SaveError(f"{where}: state.winner: side {st.winner} does not exist")
 
 
-# the battle's memory of what each combatant last saw of the others (observe/encoding.py
-# writes it at each decision an observation is made for): observations only, never rules
+# what a higher layer keeps in a save beside the battle, in ``state.extra`` under these
+# names: the observation's memory (observe/memory.py, which checks it), where saves made
+# while it lived in the battle have it. No rule makes a part, so the replay cannot check
+# it: loading hands it back as read (``from_dict_parts``)
 SIGHTINGS = "sightings"
-# what a combatant shows to anyone who sees it (observe/encoding.py's STATE_FEATURES, which
-# checks that it has this many: the rules cannot import the envs)
-SEEN_FEATURES = 20
-
-
-def _check_sightings(seen: Any, f: SaveFile, scenario: Scenario, where: str) -> None:
-    """One line unless ``seen`` is a list per combatant of a list per combatant of null or
-    [square on the map, round up to now, 20 numbers from -1 to 1]."""
-    at = f"{where}: state.extra.{SIGHTINGS}"
-    n = len(f.state.combatants)
-    rows = scenario.rows()
-    cells = len(rows) * len(rows[0])
-    ok_row = isinstance(seen, list) and len(seen) <= n
-    for row in seen if ok_row else ():
-        if not (isinstance(row, list) and len(row) <= n):
-            ok_row = False
-            break
-        for rec in row:
-            if rec is None:
-                continue
-            good = (isinstance(rec, list) and len(rec) == 3
-                    and type(rec[0]) is int and 0 <= rec[0] < cells
-                    and type(rec[1]) is int and 0 <= rec[1] <= f.state.round
-                    and isinstance(rec[2], list) and len(rec[2]) == SEEN_FEATURES
-                    and all(type(x) in (int, float, bool) and -1 <= x <= 1 for x in rec[2]))
-            if not good:
-                raise SaveError(f"{at}: {json.dumps(rec)[:40]} is not null or [square on the "
-                                f"{cells}-square map, round, {SEEN_FEATURES} numbers from -1 "
-                                f"to 1]")
-    if not ok_row:
-        raise SaveError(f"{at}: a list per combatant ({n}) of a list per combatant is "
-                        f"accepted")
+PARTS = (SIGHTINGS,)
 
 
 def _check_ruleset(f: SaveFile, scenario: Scenario, bestiary: Bestiary, where: str) -> None:
@@ -255,6 +232,12 @@ def _short(v: Any) -> str:
 
 
 def from_dict(d: Any, where: str = "save") -> Battle:
+    return from_dict_parts(d, where)[0]
+
+
+def from_dict_parts(d: Any, where: str = "save") -> tuple[Battle, dict[str, Any]]:
+    """The battle a save holds, and its parts (``PARTS``) as read, unchecked: the layer
+    that wrote a part checks it."""
     if not isinstance(d, dict) or d.get("format") != FORMAT:
         raise SaveError(f"{where}: not a Wasteland battle save (no format: {FORMAT})")
     if d.get("version") not in (1, VERSION):
@@ -280,12 +263,9 @@ def from_dict(d: Any, where: str = "save") -> Battle:
     _check_ruleset(f, scenario, bestiary, where)
     b = replay(f.ruleset, scenario, f.seed, f.history, bestiary, f.max_rounds, where)
     replayed = json.loads(json.dumps(b.state()))
-    seen = f.state.extra.get(SIGHTINGS)
-    if seen is not None:  # what the combatants saw: no rule makes it, the history cannot
-        _check_sightings(seen, f, scenario, where)
-        replayed["extra"][SIGHTINGS] = seen
-        b.sightings = json.loads(json.dumps(seen))
-        b.mark(SIGHTINGS)
+    parts = {name: f.state.extra[name] for name in PARTS
+             if f.state.extra.get(name) is not None}
+    replayed["extra"].update(parts)
     if replayed != d["state"]:
         raise SaveError(f"{where}: {_first_difference(d['state'], replayed, 'state')}")
     if f.log:
@@ -296,10 +276,14 @@ def from_dict(d: Any, where: str = "save") -> Battle:
             raise SaveError(f"{where}: log[{i}]: differs from the replayed fight "
                             f"({len(f.log)} lines in the file, {len(texts)} replayed)")
     b.session = f.session.model_dump() if f.session else {}
-    return b
+    return b, parts
 
 
 def loads(text: str, where: str = "save") -> Battle:
+    return loads_parts(text, where)[0]
+
+
+def loads_parts(text: str, where: str = "save") -> tuple[Battle, dict[str, Any]]:
     if len(text) > MAX_SAVE_BYTES:
         raise SaveError(f"{where}: {len(text)} characters; a save is at most {MAX_SAVE_BYTES}")
     check_json_nesting(text, where, SaveError)
@@ -312,19 +296,22 @@ def loads(text: str, where: str = "save") -> Battle:
     except RecursionError:
         raise SaveError(f"{where}: nested too deep; not a Wasteland save") from None
     try:
-        return from_dict(d, where)
+        return from_dict_parts(d, where)
     except SaveError as e:
         raise SaveError(one_line(str(e))) from None
 
 
 def load(path: str | Path) -> Battle:
     path = Path(path)
-    data = read_file(path, "save", SaveError)
+    return loads(decode(read_file(path, "save", SaveError), path), str(path))
+
+
+def decode(data: bytes, path: Path) -> str:
+    """A save file's text; one line when it is not UTF-8."""
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise SaveError(f"{path}: not a Wasteland save (not UTF-8 text at byte {e.start})") from None
-    return loads(text, str(path))
 
 
 # --- replaying ----------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from wasteland.bestiary.models import Scenario
+from wasteland.observe.memory import Memory
 from wasteland.rules.battle import Battle
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.fork import fork
@@ -37,6 +38,7 @@ class FromSpec:
     battle: Battle
     agents: tuple[str, ...]
     party: int
+    memory: Memory | None = None  # what the combatants had seen (observe/memory.py)
 
     @property
     def ruleset(self) -> str:
@@ -59,7 +61,8 @@ class FromSpec:
         return [c.creature.id for c in self.battle.combatants if c.side == self.party]
 
 
-def from_spec(b: Battle, agents: list[str] | None, party: int) -> FromSpec:
+def from_spec(b: Battle, agents: list[str] | None, party: int,
+              memory: Memory | None = None) -> FromSpec:
     """The spec of ``b``'s continuations: packets on every side unless ``agents`` names
     them (one name plays every side); refused in one line when the fight is over."""
     from wasteland.agents.make import make_agent
@@ -78,14 +81,15 @@ def from_spec(b: Battle, agents: list[str] | None, party: int) -> FromSpec:
 
     for k in dict.fromkeys(kinds):
         check_program(make_agent(k, 0, b.ruleset))  # a program must start and say hello
-    return FromSpec(b, tuple(kinds), party)
+    return FromSpec(b, tuple(kinds), party, memory)
 
 
 def fight_from(rs: Ruleset, spec: FromSpec, seed: int) -> FightRecord:
     """One continuation of ``spec.battle`` with ``seed``; its rounds are those played past
     the battle's current one."""
     b = branch(spec.battle, seed)
-    return play_out(rs, b, spec.agents, spec.party, seed, first_round=spec.battle.round)
+    return play_out(rs, b, spec.agents, spec.party, seed, first_round=spec.battle.round,
+                    memory=spec.memory)
 
 
 def party_side(b: Battle, side: str | None) -> int:
@@ -103,7 +107,7 @@ def run_from(req: SimRequest, backend: Backend | None,
     """`simulate --from`'s report: the odds of the rest of the saved fight."""
     import time
 
-    from wasteland.rules import saves
+    from wasteland.observe.memory import load
     from wasteland.rules.rulesets import get_ruleset
 
     from .simulate import fight_all, report_of
@@ -111,8 +115,8 @@ def run_from(req: SimRequest, backend: Backend | None,
     req.refuse("--from continues the saved fight", ("--scenario", "--ruleset", "--party",
                                                     "--enemies", "--balance", "--chain"))
     req.check_numbers()
-    b = saves.load(str(req.from_save))
-    spec = from_spec(b, req.agent_names, party_side(b, req.side))
+    b, memory = load(str(req.from_save))
+    spec = from_spec(b, req.agent_names, party_side(b, req.side), memory)
     start = time.perf_counter()
     sim = fight_all(spec, req, backend, progress, fn=fight_from)
     rep = report_of(sim, req.procs, start)

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+from wasteland.agents.base import share_memory
 from wasteland.agents.external import close_agents, faults_of
 from wasteland.agents.loop import by_side, play
 from wasteland.agents.make import make_agent
+from wasteland.observe.memory import Memory
 from wasteland.rules.battle import ACTIVE, DEAD, Battle, Combatant
 from wasteland.rules.protocol import Ruleset
 
@@ -35,13 +37,15 @@ def fight(rs: Ruleset, spec: SimSpec, seed: int) -> FightRecord:
 
 
 def play_out(rs: Ruleset, b: Battle, kinds: tuple[str, ...], side: int, seed: int,
-             first_round: int = 0) -> FightRecord:
+             first_round: int = 0, memory: Memory | None = None) -> FightRecord:
     """Play ``b`` to its end from where it stands, side i's agent of kind ``kinds[i]``
     seeded ``seed + i``; the record counts what happens from here (HP lost since now, a
     member going down or dying here), for the combatants of ``side`` in slot order;
-    its rounds are the battle's round at the end less ``first_round``."""
+    its rounds are the battle's round at the end less ``first_round``. The agents that
+    observe share one memory, a copy of ``memory`` (what was seen before ``b``'s moment)."""
     b.quiet = True
     agents = [make_agent(k, seed + i) for i, k in enumerate(kinds)]
+    share_memory(agents, b, memory.copy() if memory is not None else Memory())
     party = [c for c in b.combatants if c.side == side]
     start = [(c.hp, rounds_held(c), dict(c.items)) for c in party]
     # a member already out when play starts (a saved moment) does not go down again here,

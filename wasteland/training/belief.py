@@ -1,12 +1,12 @@
 """What a decider could know: its enemies out of sight where it last saw them.
 
-The observation (observe/encoding.py) shows an enemy out of a combatant's line of sight at the
-square where that combatant last saw it, kept in ``battle.sightings``. The packet
-and the search read every enemy's true square. A network taught by them is asked to copy
-choices made on facts it is never shown, and in a dark or walled map it learns an average
-of them. ``last_seen`` moves each hidden enemy to the decider's remembered square for the
-length of one decision and puts everything back after, so a teacher's labels are made on
-what the network sees.
+The observation (observe/encoding.py) shows an enemy out of a combatant's line of sight at
+the square where that combatant last saw it, kept in the observer's memory
+(observe/memory.py). The packet and the search read every enemy's true square. A network
+taught by them is asked to copy choices made on facts it is never shown, and in a dark or
+walled map it learns an average of them. ``last_seen`` moves each hidden enemy to the
+decider's remembered square for the length of one decision and puts everything back after,
+so a teacher's labels are made on what the network sees.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
+
+from wasteland.observe.memory import Memory
 
 
 @contextmanager
@@ -34,12 +36,12 @@ def standing_at(battle: Any, where: dict[int, int]) -> Iterator[int]:
             battle.set_pos(e, pos)
 
 
-def last_seen(battle: Any, me: int) -> AbstractContextManager[int]:
+def last_seen(battle: Any, me: int, memory: Memory) -> AbstractContextManager[int]:
     """A block within which each enemy of combatant ``me`` that it cannot see now stands
-    where ``me`` last saw it (``standing_at``; it yields how many were moved). An enemy
-    never seen, or last seen on a square someone now stands on, is left where it is."""
-    rows = battle.sightings
-    row = rows[me] if rows is not None and me < len(rows) else None
+    where ``me`` last saw it by ``memory`` (``standing_at``; it yields how many were
+    moved). An enemy never seen, or last seen on a square someone now stands on, is left
+    where it is."""
+    row = memory.seen_by(me)
     where: dict[int, int] = {}
     if row:
         c = battle.combatants[me]
@@ -49,5 +51,5 @@ def last_seen(battle: Any, me: int) -> AbstractContextManager[int]:
                 continue
             rec = row[e.slot] if e.slot < len(row) else None
             if rec is not None:
-                where[e.slot] = rec[0]
+                where[e.slot] = rec.square
     return standing_at(battle, where)

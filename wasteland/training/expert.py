@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from wasteland.agents.base import View, intent_of
+from wasteland.agents.base import View, intent_of, share_memory
 from wasteland.agents.make import make_agent
 from wasteland.agents.policy import Policy
 from wasteland.observe import fog
@@ -53,14 +53,16 @@ def _teach(expert: Any, inner: Any, blind: bool) -> int:
     b = inner.battle
     dec = inner._decision
     view = View(b, inner.ruleset, dec, list(inner._legal))
+    memory = inner._enc.memory
+    share_memory([expert], b, memory)  # a teacher that observes remembers with the env
     if not blind:
         return int(inner.env_action(intent_of(expert, expert.act(view))))
     me = dec.combatant
-    with fog.belief(b, me, inner.sight == "side"):
+    with fog.belief(b, me, inner.sight == "side", memory=memory):
         side = b.combatants[me].side
         if any(o.side != side and o.status == ACTIVE for o in b.combatants):
             return int(inner.env_action(intent_of(expert, expert.act(view))))
-    with last_seen(b, me):
+    with last_seen(b, me, memory):
         return int(inner.env_action(intent_of(expert, expert.act(view))))
 
 

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from wasteland.agents import loop
+from wasteland.agents.base import share_memory
 from wasteland.agents.make import make_agent
 from wasteland.agents.policy import OBSERVATION_VERSION
 from wasteland.agents.search import value as logistic_value
@@ -115,6 +116,7 @@ def play(ruleset: str, scenario: str | Scenario, seed: int, policies: list[Any])
         name, agent = _agent(kind, seed * 31 + s, creatures, policies)
         names.append(name)
         agents.append(agent)
+    share_memory(agents, b, enc.memory)  # the policies remember with the sampler's encoder
     xs: list[list[np.ndarray]] = [[] for _ in b.side_names]
     old: list[list[float]] = [[] for _ in b.side_names]
     def sample(b: Battle) -> bool:  # a look before each decision; never stops the fight

@@ -133,7 +133,7 @@ class ScreenGame(Game):
         mark = self.marks.pop()
         history = self.b.history
         undone = history[mark.moves] if mark.moves < len(history) else ""
-        self.b = saves.rewind(self.b, history[:mark.moves])
+        self.replaced(saves.rewind(self.b, history[:mark.moves]))
         for side, snap in mark.agents.items():
             restore_agent(self.npcs[side], snap)
         self.orders = mark.orders
