@@ -46,7 +46,7 @@ MODULES = (
     "rules/simple/odds.py", "rules/simple/ruleset.py", "rules/simple/skills.py",
     "rules/simple/stats.py", "rules/simple/tactics.py",
     "observe/features.py", "observe/encoding.py", "observe/fog.py", "observe/memory.py",
-    "agents/base.py",
+    "agents/base.py", "agents/loop.py", "agents/packets/traits.py",
     "agents/packets/agent.py", "agents/packets/aid.py", "agents/packets/attack.py",
     "agents/packets/movement.py", "agents/packets/odds.py", "agents/packets/packet.py",
     "agents/packets/phases.py", "agents/packets/spare.py", "agents/packets/weapons.py",
