@@ -34,8 +34,8 @@ MANIFEST = ROOT / "_compiled.json"
 # paths relative to the package; modules named wasteland.<path with dots>
 MODULES = (
     "rules/grid.py", "rules/dice.py", "rules/facts.py", "rules/zones.py", "rules/battle.py",
-    "rules/actions.py", "rules/decision.py", "rules/tactics.py", "rules/pnp/book.py",
-    "rules/f2d20/book.py", "rules/simple/book.py",
+    "rules/actions.py", "rules/decision.py", "rules/tactics.py", "rules/goto.py",
+    "rules/pnp/book.py", "rules/f2d20/book.py", "rules/simple/book.py",
     "rules/pnp/combat.py", "rules/pnp/movement.py", "rules/pnp/odds.py",
     "rules/pnp/ruleset.py", "rules/pnp/stats.py", "rules/pnp/tactics.py",
     "rules/f2d20/aid.py", "rules/f2d20/attack.py", "rules/f2d20/damage.py",
@@ -45,7 +45,8 @@ MODULES = (
     "rules/hexes.py", "rules/simple/attack.py", "rules/simple/movement.py",
     "rules/simple/odds.py", "rules/simple/ruleset.py", "rules/simple/skills.py",
     "rules/simple/stats.py", "rules/simple/tactics.py",
-    "observe/features.py", "observe/encoding.py", "agents/base.py",
+    "observe/features.py", "observe/encoding.py", "observe/fog.py", "observe/memory.py",
+    "agents/base.py", "agents/loop.py", "agents/packets/traits.py",
     "agents/packets/agent.py", "agents/packets/aid.py", "agents/packets/attack.py",
     "agents/packets/movement.py", "agents/packets/odds.py", "agents/packets/packet.py",
     "agents/packets/phases.py", "agents/packets/spare.py", "agents/packets/weapons.py",

@@ -60,7 +60,7 @@ def hide_elsewhere(env: Any, R: Ruleset, b: Battle, me: int, o: Combatant) -> bo
     chosen = None
     for q in range(g.n_cells):
         if (not g.passable[q] or q in b.occupied or row[q] or g.dist(q, c.pos) <= NEAR
-                or (rec is not None and q == rec[0])):
+                or (rec is not None and q == rec.square)):
             continue
         first = q if first is None else first
         b.set_pos(o, q)
@@ -245,7 +245,7 @@ def test_a_move_toward_a_hidden_enemy_ends_where_a_move_toward_its_last_seen_squ
                 g = b.grid
                 far = [q for q in range(g.n_cells) if g.passable[q] and q not in b.occupied
                        and not g.sight[b.combatants[me].pos][q]
-                       and g.dist(q, b.combatants[me].pos) > 12 and q != rec[0]]
+                       and g.dist(q, b.combatants[me].pos) > 12 and q != rec.square]
                 if far:
                     b.set_pos(x, far[0])  # out of the way, and out of sight
                     raw._advance()
@@ -255,7 +255,7 @@ def test_a_move_toward_a_hidden_enemy_ends_where_a_move_toward_its_last_seen_squ
                             continue
                         assert a.kind in fog.MOVES  # nothing else aims at what it cannot see
                         twin = fork(b, 0)
-                        twin.set_pos(twin.combatants[x.slot], int(rec[0]))
+                        twin.set_pos(twin.combatants[x.slot], int(rec.square))
                         R.apply(twin, a)  # legal there: the enemy really stands there
                         settle(R, twin, me)
                         played = copy.deepcopy(raw)

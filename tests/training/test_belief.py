@@ -121,13 +121,13 @@ def test_the_teacher_decides_on_what_the_decider_last_saw(monkeypatch, fair: boo
             row = rows[me.slot] if me.slot < len(rows) else []
             for e in b.combatants:
                 rec = row[e.slot] if e.slot < len(row) else None
-                if e.side == me.side or not e.up or rec is None or rec[0] == true[e.slot] \
+                if e.side == me.side or not e.up or rec is None or rec.square == true[e.slot] \
                         or b.grid.sight[me.pos][true[e.slot]]:
                     continue
                 asked["hidden"] += 1
-                if e.pos == rec[0]:
+                if e.pos == rec.square:
                     asked["at_memory"] += 1
-                elif not (e.pos == true[e.slot] and rec[0] in true.values()):
+                elif not (e.pos == true[e.slot] and rec.square in true.values()):
                     asked["elsewhere"] += 1
             return self.inner.act(view)
 

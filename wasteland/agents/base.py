@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Protocol, cast
 
 from wasteland.bestiary.models import AGENT_KINDS, LEVEL_KINDS
@@ -19,18 +18,25 @@ if TYPE_CHECKING:
     from wasteland.observe.memory import Memory
 
 
-@dataclass
 class View:
-    """What an agent may look at when deciding."""
+    """What an agent may look at when deciding. A plain class, not a dataclass: compiled,
+    its ``__init__`` is native (one view is made for every decision of every fight)."""
 
-    battle: Battle
-    ruleset: Ruleset
-    decision: Decision
-    legal_ids: list[int]
-    # what an agent worked out during this decision (odds, expected damage), keyed by
-    # everything it depends on that a what-if may change; the battle stands still
-    # while a view is alive, so nothing in it goes stale
-    memo: dict[tuple[Any, ...], float] = field(default_factory=dict, repr=False, compare=False)
+    def __init__(self, battle: Battle, ruleset: Ruleset, decision: Decision,
+                 legal_ids: list[int], memo: dict[tuple[Any, ...], float] | None = None
+                 ) -> None:
+        self.battle = battle
+        self.ruleset = ruleset
+        self.decision = decision
+        self.legal_ids = legal_ids
+        # what an agent worked out during this decision (odds, expected damage), keyed by
+        # everything it depends on that a what-if may change; the battle stands still
+        # while a view is alive, so nothing in it goes stale
+        self.memo: dict[tuple[Any, ...], float] = {} if memo is None else memo
+
+    def __repr__(self) -> str:
+        return (f"View(decision={self.decision!r}, legal_ids={self.legal_ids!r}, "
+                f"round={self.battle.round})")
 
     @property
     def me(self) -> Combatant:

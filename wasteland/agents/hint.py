@@ -12,8 +12,6 @@ when the next decision there is an enemy's reaction.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from wasteland.rules.actions import ACTION_INDEX, Action
 from wasteland.rules.errors import WastelandError
 from wasteland.rules.fork import fork
@@ -62,7 +60,7 @@ def safe_hint(advisor: Agent, view: View) -> tuple[Action, str]:
         legal.remove(i)
         if not legal:
             return first, reason
-        chosen = advisor.act(replace(view, legal_ids=list(legal), memo={}))
+        chosen = advisor.act(View(view.battle, view.ruleset, view.decision, list(legal)))
         why = str(getattr(advisor, "last_reason", ""))
         if ACTION_INDEX.get(chosen) not in legal:
             return first, reason  # an advisor that ignores the list: keep its first answer

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 from wasteland.limits import read_file
 from wasteland.rules import saves
@@ -33,13 +33,30 @@ PART: Final = saves.SIGHTINGS
 SEEN_FEATURES: Final = 20
 
 
-class Sighting(NamedTuple):
+class Sighting:
     """One combatant as another last saw it: where, in which round, and what it showed
-    (encoding.py's ``STATE_FEATURES``)."""
+    (encoding.py's ``STATE_FEATURES``). Read-only by agreement (a copy of a memory shares
+    its records). A plain class, not a NamedTuple: compiled, making one is a native call
+    (two a turn in the env), where a NamedTuple's ``__new__`` runs as Python."""
 
-    square: int
-    round: int
-    state: tuple[Any, ...]
+    def __init__(self, square: int, round: int, state: tuple[Any, ...]) -> None:
+        self.square = square
+        self.round = round
+        self.state = state
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Sighting) and self.square == other.square
+                and self.round == other.round and self.state == other.state)
+
+    def __hash__(self) -> int:
+        return hash((self.square, self.round, self.state))
+
+    def __repr__(self) -> str:
+        return f"Sighting(square={self.square}, round={self.round}, state={self.state!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # copied and pickled with a memory (compiled it has no __dict__ to copy)
+        return (Sighting, (self.square, self.round, self.state))
 
 
 class Memory:

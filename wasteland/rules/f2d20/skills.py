@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
 
 from mypy_extensions import mypyc_attr
@@ -45,23 +44,27 @@ def _test_penalties(b: Battle, c: Combatant) -> list[tuple[str, int]]:
 
 
 
-@dataclass(frozen=True, slots=True)
 class SkillTest:
     """A 2d20 test as asked for (``Skills._test``): what it is for (the log's words), the
     skill and difficulty with the parts that make it up, d20s bought beyond two, and how
-    it is rolled."""
+    it is rolled. Read-only by agreement: a plain class, not a frozen dataclass, so that
+    compiled its ``__init__`` is native (one is made for every attack)."""
 
-    what: str
-    skill: str
-    difficulty: int
-    parts: list[tuple[str, int]]
-    extra: int = 0  # d20s bought
-    attack: tuple[str, str | None] | None = None  # an attack's attribute and skill
-    tn_tag: tuple[int, int] | None = None  # a target number and tag given, not looked up
-    complication_from: int = 20
-    reroll: bool = False  # Aim: reroll the highest failed d20
-    roll_anyway: bool = False  # at difficulty 0, roll for the AP (seed 003, Sneak Attacks)
-
+    def __init__(self, what: str, skill: str, difficulty: int, parts: list[tuple[str, int]],
+                 # params: a test's ten parts, what the value type is for
+                 extra: int = 0, attack: tuple[str, str | None] | None = None,
+                 tn_tag: tuple[int, int] | None = None, complication_from: int = 20,
+                 reroll: bool = False, roll_anyway: bool = False) -> None:
+        self.what = what
+        self.skill = skill
+        self.difficulty = difficulty
+        self.parts = parts
+        self.extra = extra  # d20s bought
+        self.attack = attack  # an attack's attribute and skill
+        self.tn_tag = tn_tag  # a target number and tag given, not looked up
+        self.complication_from = complication_from
+        self.reroll = reroll  # Aim: reroll the highest failed d20
+        self.roll_anyway = roll_anyway  # at difficulty 0, roll for the AP (seed 003, Sneak Attacks)
 
 @mypyc_attr(serializable=True)
 class Skills:

@@ -3,7 +3,6 @@ Weapon Qualities, Pistol Whip, Using Two Weapons)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
@@ -276,20 +275,23 @@ def damage_note(t: Combatant, w: Weapon, dice: Dice, drop: int, whip: bool,
             + ("; a hit deals at least 1" if not percent else ""))
 
 
-@dataclass(frozen=True, slots=True)
 class Hit:
     """How one hit's damage is rolled and read (``deal_damage``): a crit's second roll, the
     body part aimed at, a drop's bonus, a pistol whip, a fraction (a Spread hit's half),
-    or a set amount (a bystander in a splash), and what the log adds."""
+    or a set amount (a bystander in a splash), and what the log adds. Read-only by
+    agreement (PLAIN_HIT is shared): a plain class, so that compiled its ``__init__`` is
+    native, not a dataclass's generated Python."""
 
-    crit: bool = False
-    location: str | None = None
-    drop: int = 0
-    whip: bool = False
-    scale: float = 1.0
-    fixed: int | None = None
-    note: str = ""
-
+    def __init__(self, crit: bool = False, location: str | None = None, drop: int = 0,
+                 whip: bool = False, scale: float = 1.0, fixed: int | None = None,
+                 note: str = "") -> None:
+        self.crit = crit
+        self.location = location
+        self.drop = drop
+        self.whip = whip
+        self.scale = scale
+        self.fixed = fixed
+        self.note = note
 
 PLAIN_HIT: Final = Hit()
 
