@@ -47,16 +47,17 @@ class Attacks(Damage):
     def can_attack(self, b: Battle, c: Combatant, t: Combatant, ws: int) -> bool:
         """Melee: the target within the weapon's reach and in sight; ranged: in sight, with
         ammunition; nobody attacks a burrowed creature or shoots into a full-cover zone."""
-        wpn = c.weapons[ws]
-        p = wpn.f2d20
-        if p is None or not S.usable(c, wpn) or t.cond.get("burrowed"):
+        # the native copy of the weapon (facts.Arm): asked for every weapon against every
+        # enemy each turn, where the bestiary's model answers each field through pydantic
+        a = c.arm(ws)
+        if not a.f2d20 or not S.hands_hold(c, a.hands) or t.cond.get("burrowed"):
             return False
         g = b.grid
         if not g.sight[c.pos][t.pos]:
             return False
-        if p.skill in S.MELEE_SKILLS:
-            return g.dist(c.pos, t.pos) <= wpn.reach
-        return wpn.ammo is None or c.ammo.get(wpn.ammo, 0) > 0
+        if a.melee2d20:
+            return g.dist(c.pos, t.pos) <= a.reach
+        return a.ammo is None or c.ammo.get(a.ammo, 0) > 0
 
     # --- attacks -------------------------------------------------------------------------
     def _declare_attack(self, b: Battle, c: Combatant, t: Combatant, location: str | None,

@@ -146,10 +146,15 @@ def injuries(c: Combatant, kind: str | None = None) -> int:
 
 def usable(c: Combatant, w: Weapon) -> bool:
     """An injured arm cannot hold a two-handed weapon; two injured arms, any held weapon."""
-    if w.hands == 0:
+    return hands_hold(c, w.hands)
+
+
+def hands_hold(c: Combatant, hands: int) -> bool:
+    """``usable`` for a weapon held in ``hands`` hands (0: not held)."""
+    if hands == 0:
         return True
     arms = c.crippled.get("arm", 0)
-    return arms == 0 or (arms == 1 and w.hands == 1)
+    return arms == 0 or (arms == 1 and hands == 1)
 
 
 def test_penalty(c: Combatant) -> int:

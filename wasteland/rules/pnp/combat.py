@@ -26,6 +26,7 @@ from .stats import (
     CALLED_PENALTY,
     VATS_COST,
     can_wield,
+    free_hands,
     has_round,
     is_melee,
     location_count,
@@ -48,23 +49,25 @@ def weapon_dice(text: str) -> Dice:
 
 def can_attack(b: Battle, c: Combatant, t: Combatant, ws: int, whip: bool = False) -> bool:
     """Whether ``c`` may attack ``t`` with weapon slot ``ws`` from where both stand."""
-    w = c.weapons[ws]
-    if not can_wield(c, w):
+    # the native copy of the weapon (facts.Arm): asked for every weapon against every
+    # enemy each turn, where the bestiary's model answers each field through pydantic
+    a = c.arm(ws)
+    if a.hands != 0 and free_hands(c) < a.hands:  # can_wield
         return False
     g = b.grid
     d = g.dist(c.pos, t.pos)
     if whip:
-        return w.kind == "ranged" and d <= 1 and w.hands > 0
+        return a.ranged and d <= 1 and a.hands > 0
     if not has_round(c, ws):
         return False
-    if w.kind != "ranged":
-        return d <= w.reach and g.los(c.pos, t.pos)
+    if not a.ranged:
+        return d <= a.reach and g.los(c.pos, t.pos)
     if not g.los(c.pos, t.pos):
         return False
-    if w.qualities.stunted_range and d * 5 > w.range_ft:
+    if a.stunted and d * 5 > a.range_ft:
         return False
     if g.cover[t.pos] == COVER_FULL or g.cover[c.pos] == COVER_FULL:
-        return w.qualities.lobbed
+        return c.weapons[ws].qualities.lobbed
     return True
 
 

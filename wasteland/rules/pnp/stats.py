@@ -49,8 +49,7 @@ def is_melee(w: Weapon) -> bool:
 
 
 def has_round(c: Combatant, slot: int) -> bool:
-    w = c.weapons[slot]
-    return w.magazine == "none" or (c.weapon_states[slot].loaded > 0
+    return c.arm(slot).magazine == "none" or (c.weapon_states[slot].loaded > 0
                                     and c.weapon_states[slot].reload_step == 0)
 
 
