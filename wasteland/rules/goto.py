@@ -5,7 +5,9 @@ The action table the envs speak keeps its relative moves (toward / away from a
 combatant); `goto` is notation only: saves, replays and the log carry the square. Each
 ruleset says which squares its current decision can reach (``destinations``) through the
 same walk its other moves take, so a goto is legal exactly when the ruleset would let the
-combatant end its move there. Off the hot path: agents never choose it.
+combatant end its move there. Agents never choose it, but its walks are on hot paths
+(Simple's moves step with ``next_step``; a move the fog turns into a goto, every few env
+turns, asks ``reach``), so it is compiled with the engine (wasteland/_compiled.py).
 """
 
 from __future__ import annotations
