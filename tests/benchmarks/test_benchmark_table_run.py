@@ -195,3 +195,27 @@ def test_the_page_names_the_seats_left_partly_played(tmp_path: Path) -> None:
     line = [ln for ln in page.splitlines() if ln.startswith("Partly played")]
     assert line == [f"Partly played (the same `run` command resumes them): hard in "
                     f"radscorpions_duel_simple ({2 * bt.BLOCK:,} of 1,000 fights)."]
+
+
+def test_a_row_is_compared_with_the_packet_on_its_own_seeds(tmp_path: Path) -> None:
+    """A slow agent's 200 fights are set against the packet's 200 (a `packet#packet_200`
+    row, seeds 0..199), never against the packet's 1,000 on other seeds."""
+    bt = bench_module("benchmark_table")
+    seat = bt.seats_of("radscorpions", "simple")[0][1].id
+    row = {"test": "seat", "seat": seat, "draws": 0}
+    rows = [dict(row, agent="packet", spec="packet", fights=1000, wins=500, losses=500),
+            dict(row, agent="deadly", spec="deadly", fights=200, wins=150, losses=50)]
+    results = tmp_path / "radscorpions_simple.json"
+    page = tmp_path / "b.md"
+
+    def line_of(agent: str) -> str:
+        results.write_text(json.dumps({"family": "radscorpions", "ruleset": "simple",
+                                       "rows": rows}))
+        bt.main(["write", str(results), "--out", str(page)])
+        return next(x for x in page.read_text().splitlines() if x.startswith(f"| {agent} |"))
+
+    assert "no packet row on the same seeds" in line_of("deadly")
+    rows.append(dict(row, agent="packet_200", spec="packet", fights=200, wins=90, losses=110))
+    assert "| +30.0 [" in line_of("deadly")  # 75% against the packet's 45% on its seeds
+    assert line_of("packet_200").split("|")[6].strip() == "-"
+    assert line_of("packet").split("|")[6].strip() == "-"
