@@ -50,8 +50,8 @@ def test_nearest_cover_is_the_walks_answer_from_every_hex(scenario: str) -> None
     for p in free:
         for o in others:  # the rest stand about at random, off c's hex
             o.pos = rng.choice([q for q in free if q != p])
-        b.occupied = {o.pos for o in b.combatants if o is not c} | {p}
         c.pos = p
+        b.occupied = {o.pos: o.slot for o in b.combatants}
         for hexes in (1, 2, 4, 8):
             got = M.nearest_cover(b, c, hexes)
             assert got == _walked(b, c, hexes), (scenario, p, hexes)
