@@ -105,3 +105,111 @@ def test_arms_and_traits_are_made_anywhere_and_survive_a_pickle() -> None:
     for twin in (pickle.loads(pickle.dumps(c)), copy.deepcopy(c)):
         assert twin.arm(0).kind == c.arm(0).kind and S.attack_test(twin, 0) == tn
         assert twin.traits().defense2d20 == c.traits().defense2d20
+
+
+@pytest.mark.parametrize("scenario", scenario_names())
+def test_the_simple_fields_are_the_blocks_and_profiles(scenario: str) -> None:
+    """What Simple's odds read natively (the profile's skill, range and scope; the block's
+    size, Defense, skills, eyes and legs) is what the models say."""
+    from wasteland.bestiary.models import SIZES_SIMPLE
+    from wasteland.rules.simple import stats as SS
+
+    b = _battle("simple", scenario)
+    for c in b.combatants:
+        s = c.creature.simple
+        assert s is not None
+        t = c.traits()
+        assert SIZES_SIMPLE[t.simple_size] == s.size == SIZES_SIMPLE[SS.size_index(c)]
+        assert (t.simple_defense, t.simple_eyes, t.simple_legs) == (s.defense, s.eyes, s.legs)
+        assert SS.defense(c) == s.defense
+        assert (SS.count_of(c, "eye"), SS.count_of(c, "leg")) == (s.eyes, s.legs)
+        for name in ("guns", "melee", "unarmed", "throwing", "big_guns", "energy_weapons"):
+            assert SS.skill(c, name) == s.skills.get(name, 0)  # type: ignore[call-overload]
+        for i, w in enumerate(c.weapons):
+            p = w.simple
+            assert p is not None
+            a = c.arm(i)
+            assert (a.simple_skill, a.simple_range, a.simple_scope) == (p.skill, p.range,
+                                                                        p.scope)
+
+
+def test_a_swapped_simple_block_is_read_afresh() -> None:
+    from wasteland.rules.simple import stats as SS
+
+    b = _battle("simple")
+    c = b.combatants[0]
+    s = c.creature.simple
+    assert s is not None
+    before = SS.defense(c), SS.skill(c, "guns"), SS.size_index(c)
+    c.creature = c.creature.model_copy(update={"simple": s.model_copy(update={
+        "defense": s.defense + 3, "skills": {"guns": 17}, "size": "minute"})})
+    assert (SS.defense(c), SS.skill(c, "guns"), SS.size_index(c)) == (s.defense + 3, 17, 0)
+    assert before != (s.defense + 3, 17, 0)
+
+
+def test_a_creature_without_a_simple_block_still_fails_in_one_line() -> None:
+    from wasteland.rules.simple import stats as SS
+
+    b = _battle("f2d20")
+    c = next(c for c in b.combatants)
+    c.creature = c.creature.model_copy(update={"simple": None})
+    for ask in (SS.size_index, SS.defense, lambda c: SS.skill(c, "guns"),
+                lambda c: SS.count_of(c, "leg")):
+        with pytest.raises(AssertionError, match="has no simple stat block"):
+            ask(c)
+
+
+def test_pnp_threshold_numbers_are_the_texts(  # the odds' number, the damage note's text
+) -> None:
+    """PnP's odds read a weapon's DT or resistance from the native copies
+    (combat.threshold_value): the number combat.threshold gives, for every weapon against
+    every creature of every map, and for weapons made to pierce, to find armor vulnerable
+    and to deal each damage type."""
+    from wasteland.rules.pnp.combat import threshold, threshold_value
+    from wasteland.rules.pnp.tactics import TACTICS
+    from wasteland.rules.tactics import dice_mean
+
+    kinds = ("physical", "energy", "radiation", "toxic")
+    seen: set[tuple[str, bool, bool]] = set()
+    for scenario in scenario_names():
+        b = _battle("pnp", scenario)
+        for c in b.combatants:
+            base = list(c.weapons)
+            made = [w.model_copy(update={"damage_type": k, "qualities": w.qualities.model_copy(
+                update={"armor_piercing": ap, "armor_vulnerable": av})})
+                for w in base[:1] for k in kinds for ap, av in ((0, 1.0), (3, 1.0), (0, 2.5),
+                                                                 (5, 1.5))]
+            c.weapons = base + made
+            for t in b.combatants:
+                for i, w in enumerate(c.weapons):
+                    assert threshold_value(t, i, c) == threshold(t, w)[1], (c.id, t.id, i)
+                    seen.add((w.damage_type, bool(w.qualities.armor_piercing),
+                              w.qualities.armor_vulnerable != 1))
+                    raw, res = dice_mean(w.damage), threshold(t, w)[1]
+                    want = (max(1.0, raw - res) if w.damage_type in ("physical", "energy")
+                            else 0.0 if res >= 100 else max(1.0, raw * (100 - res) / 100))
+                    assert TACTICS.damage_per_hit(b, c, i, t) == want
+    assert len(seen) >= 12
+
+
+@pytest.mark.parametrize("scenario", scenario_names())
+def test_the_pnp_fields_are_the_blocks(scenario: str) -> None:
+    from wasteland.rules.pnp import stats as PS
+
+    b = _battle("pnp", scenario)
+    for c in b.combatants:
+        s = c.creature.pnp
+        assert s is not None
+        t = c.traits()
+        assert (t.pnp_defense, t.pnp_perception, t.pnp_strength) == (s.defense, s.perception,
+                                                                     s.strength)
+        assert (t.pnp_pdt, t.pnp_edt, t.pnp_rad, t.pnp_poison) == (
+            s.pdt, s.edt, s.rad_resistance, s.poison_resistance)
+        assert PS.perception(c) == s.perception
+        c.crippled["head"] = 1
+        assert PS.perception(c) == s.perception - 4  # seed 000: a crippled head, -4 PER
+        for i, w in enumerate(c.weapons):
+            a = c.arm(i)
+            assert (a.min_range_ft, a.damage_type, a.armor_piercing, a.armor_vulnerable) == (
+                w.min_range_ft, w.damage_type, w.qualities.armor_piercing,
+                w.qualities.armor_vulnerable)

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from wasteland.bestiary.models import Creature, Weapon
+from wasteland.bestiary.models import SIZES_SIMPLE, Creature, Weapon
+from wasteland.rules.dice import Dice
 
 MELEE_SKILLS: Final = ("melee_weapons", "unarmed")  # 2d20 skills of melee weapons
 
@@ -35,7 +36,13 @@ class Arm:
         self.magazine: str = w.magazine
         self.rof: int = w.rof
         self.range_ft: int = w.range_ft
+        self.min_range_ft: int = w.min_range_ft
         q = w.qualities
+        d = Dice.parse(w.damage)  # checked when the bestiary was read
+        self.damage_mean: float = d.count * (d.sides + 1) / 2 + d.bonus
+        self.damage_type: str = w.damage_type
+        self.armor_piercing: int = q.armor_piercing
+        self.armor_vulnerable: float = q.armor_vulnerable
         self.splash: bool = q.splash
         self.area_pnp = bool(q.splash or q.spread)
         self.stunted: bool = q.stunted_range
@@ -50,6 +57,10 @@ class Arm:
         self.vicious: bool = p.effects.vicious if p is not None else False
         self.piercing: int = p.effects.piercing if p is not None else 0
         self.melee2d20 = self.skill in MELEE_SKILLS
+        sp = w.simple
+        self.simple_skill: str = sp.skill if sp is not None else ""
+        self.simple_range: int = sp.range if sp is not None else 0
+        self.simple_scope: bool = sp.scope if sp is not None else False
         # (target number, tag rank) of an attack with it under 2d20; tn < 0: not worked out
         self.tn = -1
         self.tag = 0
@@ -61,7 +72,7 @@ class Arm:
 
 
 class Traits:
-    """A creature's numbers that the odds read for every attack on it."""
+    """A creature's numbers that the odds read for every attack by it or on it."""
 
     def __init__(self, creature: Creature) -> None:
         self.creature = creature
@@ -70,6 +81,22 @@ class Traits:
         abilities = s.abilities if s is not None else []
         self.big = "big" in abilities
         self.little = "little" in abilities
+        sp = creature.pnp
+        self.pnp_defense: int = sp.defense if sp is not None else 0
+        self.pnp_perception: int = sp.perception if sp is not None else 0
+        self.pnp_strength: int = sp.strength if sp is not None else 0
+        self.pnp_pdt: int = sp.pdt if sp is not None else 0
+        self.pnp_edt: int = sp.edt if sp is not None else 0
+        self.pnp_rad: int = sp.rad_resistance if sp is not None else 0
+        self.pnp_poison: int = sp.poison_resistance if sp is not None else 0
+        ss = creature.simple
+        # Simple's size as an index of SIZES_SIMPLE (smallest first); -1 without a block
+        self.simple_size: int = SIZES_SIMPLE.index(ss.size) if ss is not None else -1
+        self.simple_defense: int = ss.defense if ss is not None else 0
+        self.simple_skills: dict[str, int] = (
+            {str(k): v for k, v in ss.skills.items()} if ss is not None else {})
+        self.simple_eyes: int = ss.eyes if ss is not None else 0
+        self.simple_legs: int = ss.legs if ss is not None else 0
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Traits, (self.creature,))

@@ -28,7 +28,6 @@ from .stats import (
     can_wield,
     free_hands,
     has_round,
-    is_melee,
     location_count,
     perception,
 )
@@ -73,23 +72,28 @@ def can_attack(b: Battle, c: Combatant, t: Combatant, ws: int, whip: bool = Fals
 
 def range_penalty(w: Weapon, squares: int) -> int:
     """-1 per 5 ft beyond the range or under the minimum range (seed 000, Weapon Range)."""
+    return feet_penalty(w.range_ft, w.min_range_ft, squares)
+
+
+def feet_penalty(range_ft: int, min_range_ft: int, squares: int) -> int:
     feet = squares * 5
-    if feet > w.range_ft:
-        return -((feet - w.range_ft + 4) // 5)
-    if feet < w.min_range_ft:
-        return -((w.min_range_ft - feet + 4) // 5)
+    if feet > range_ft:
+        return -((feet - range_ft + 4) // 5)
+    if feet < min_range_ft:
+        return -((min_range_ft - feet + 4) // 5)
     return 0
 
 
 def attack_mods(b: Battle, c: Combatant, t: Combatant, ws: int, location: str | None,
                 vats: bool, whip: bool) -> tuple[Mods, int, Mods, int]:
     """Attack modifiers, defense and its modifiers, and the drop-attack damage bonus."""
-    w = c.weapons[ws]
+    a = c.arm(ws)  # native copies (rules/facts.py): the odds ask this for every weapon and
+    tr = c.traits()  # enemy each decision
     g = b.grid
-    melee = whip or is_melee(w)
+    melee = whip or not a.ranged
     mods: Mods = [("PER", perception(c))]
     if melee:
-        mods.append(("STR", c.creature.pnp.strength))
+        mods.append(("STR", tr.pnp_strength))
     if c.weapon_bonus[ws] and not whip:
         mods.append(("skill", c.weapon_bonus[ws]))
     if whip:
@@ -107,12 +111,12 @@ def attack_mods(b: Battle, c: Combatant, t: Combatant, ws: int, location: str | 
     if vis:
         mods.append(("visibility", vis))
     if not melee:
-        rp = range_penalty(w, g.dist(c.pos, t.pos))
+        rp = feet_penalty(a.range_ft, a.min_range_ft, g.dist(c.pos, t.pos))
         if rp:
             mods.append(("range", rp))
     if location and not vats:
         mods.append((f"called {location}", CALLED_PENALTY[location]))
-    defense = t.creature.pnp.defense
+    defense = t.traits().pnp_defense
     dmods: Mods = []
     if not melee:
         cov = g.cover[t.pos]
@@ -231,6 +235,26 @@ def _splash(b: Battle, c: Combatant, t: Combatant, ws: int, raw: int,
         if raw - feet > 0 and g.los(t.pos, o.pos):
             deal_damage(b, c, o, ws, events, Hit(fixed=raw - feet,
                                                  note=f" (splash, {feet} ft from impact)"))
+
+
+def threshold_value(t: Combatant, i: int, c: Combatant) -> int:
+    """``threshold``'s number for ``c``'s weapon slot ``i`` against ``t``, from the native
+    copies (rules/facts.py): the odds ask it for every weapon and enemy each decision."""
+    a = c.arm(i)
+    tr = t.traits()
+    arm = t.armor
+    kind = a.damage_type
+    if kind == "physical":
+        dt = tr.pnp_pdt + (arm.pdt if arm else 0)
+    elif kind == "energy":
+        dt = tr.pnp_edt + (arm.edt if arm else 0)
+    else:
+        return tr.pnp_rad if kind == "radiation" else tr.pnp_poison
+    if a.armor_piercing:
+        dt = max(0, dt - a.armor_piercing)
+    if a.armor_vulnerable != 1:
+        dt = int(dt * a.armor_vulnerable)
+    return dt
 
 
 def threshold(t: Combatant, w: Weapon) -> tuple[str, int]:

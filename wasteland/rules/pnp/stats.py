@@ -31,7 +31,8 @@ def speed(c: Combatant) -> int:
 
 def perception(c: Combatant) -> int:
     """A crippled head lowers Perception by 4."""
-    return c.creature.pnp.perception - (4 if c.crippled.get("head", 0) else 0)
+    # the block's native copy (rules/facts.py): read for every attack's odds
+    return c.traits().pnp_perception - (4 if c.crippled.get("head", 0) else 0)
 
 
 def free_hands(c: Combatant) -> int:

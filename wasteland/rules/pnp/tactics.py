@@ -10,10 +10,10 @@ from typing import Final
 from wasteland.rules.actions import Action
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.dice import Dice
-from wasteland.rules.tactics import Tactics, dice_mean, walked_unanswered
+from wasteland.rules.tactics import Tactics, walked_unanswered
 
 from . import movement
-from .combat import attack_mods, can_attack, threshold
+from .combat import attack_mods, can_attack, threshold, threshold_value
 from .odds import hit_chance, p_3d6_at_least
 from .stats import LARGE_ONLY, PAIR_PENALTY, VATS_COST, speed
 
@@ -182,10 +182,10 @@ class PnPTactics(Tactics):
 
     def damage_per_hit(self, b: Battle, c: Combatant, i: int, t: Combatant) -> float:
         """The mean damage less DT (at least 1), or reduced by a resistance in percent."""
-        w = c.weapons[i]
-        raw = dice_mean(w.damage)
-        _, res = threshold(t, w)
-        if w.damage_type in ("physical", "energy"):
+        a = c.arm(i)
+        raw = a.damage_mean
+        res = threshold_value(t, i, c)
+        if a.damage_type == "physical" or a.damage_type == "energy":
             return max(1.0, raw - res)
         return 0.0 if res >= 100 else max(1.0, raw * (100 - res) / 100)
 

@@ -132,10 +132,8 @@ def can_disarm(b: Battle, c: Combatant, t: Combatant) -> bool:
 def visibility_mod(b: Battle, c: Combatant, t: Combatant) -> int:
     """The visibility penalty of ``t``'s hex for ``c``, made worse by crippled eyes."""
     vis = VISIBILITY_PENALTY.get(min(b.grid.vis[t.pos], b.ambient), -20)
-    if S.all_crippled(c, "eye"):
-        vis = min(vis, EYES_PENALTY)
-    elif c.crippled.get("eye", 0):
-        vis = min(vis, EYE_PENALTY)
+    if c.crippled.get("eye", 0):  # all of them crippled implies one is
+        vis = min(vis, EYES_PENALTY if S.all_crippled(c, "eye") else EYE_PENALTY)
     return vis
 
 
@@ -231,11 +229,11 @@ def range_penalty(point_blank: int, distance: float) -> int | None:
 def loaded(c: Combatant, ws: int) -> bool:
     """A round to fire: in the magazine, or carried for a weapon without one (thrown);
     natural and melee weapons always strike."""
-    w = c.weapons[ws]
-    if w.magazine != "none":
+    a = c.arm(ws)  # the weapon's native copy (rules/facts.py): read on every legality check
+    if a.magazine != "none":
         return c.weapon_states[ws].loaded > 0
-    if w.ammo:
-        return c.ammo.get(w.ammo, 0) > 0
+    if a.ammo:
+        return c.ammo.get(a.ammo, 0) > 0
     return True
 
 
@@ -246,10 +244,10 @@ def jammed(c: Combatant, ws: int) -> bool:
 def usable(c: Combatant, ws: int) -> bool:
     """It can strike or fire with it now: not jammed, loaded, and a hand for it (reading:
     a weapon held in hands needs one arm that is not crippled)."""
-    w = c.weapons[ws]
     if jammed(c, ws) or not held(c, ws) or not loaded(c, ws):
         return False
-    return w.hands == 0 or not S.all_crippled(c, "arm") or c.loc_counts.get("arm", 0) == 0
+    return (c.arm(ws).hands == 0 or not c.crippled.get("arm", 0)
+            or not S.all_crippled(c, "arm") or c.loc_counts.get("arm", 0) == 0)
 
 
 def can_attack(b: Battle, c: Combatant, t: Combatant, ws: int,
@@ -260,14 +258,13 @@ def can_attack(b: Battle, c: Combatant, t: Combatant, ws: int,
     if location is not None and not has_part(t, location):
         return False
     h = hexes_for(b.grid)
-    w = c.weapons[ws]
-    p = S.profile(w)
+    a = c.arm(ws)
     d = h.dist(c.pos, t.pos)
-    if p.skill in S.MELEE_SKILLS:
-        return d <= w.reach
+    if a.simple_skill in S.MELEE_SKILLS:
+        return d <= a.reach
     if not h.sees(c.pos, t.pos) or b.grid.cover[t.pos] == COVER_FULL:
         return False
-    return range_penalty(max(1, p.range), d * target_factor(b, t, location)) is not None
+    return range_penalty(max(1, a.simple_range), d * target_factor(b, t, location)) is not None
 
 
 SPOTS: Final[tuple[str | None, ...]] = (None, "head", "arm", "leg", "torso", "eyes", "groin")
@@ -279,12 +276,11 @@ def attack_spots(b: Battle, c: Combatant, t: Combatant, ws: int) -> list[str | N
     if t.status != ACTIVE or t.side == c.side or not usable(c, ws):
         return []
     h = hexes_for(b.grid)
-    w = c.weapons[ws]
-    p = S.profile(w)
+    a = c.arm(ws)
     d = h.dist(c.pos, t.pos)
-    melee = p.skill in S.MELEE_SKILLS
+    melee = a.simple_skill in S.MELEE_SKILLS
     if melee:
-        if d > w.reach:
+        if d > a.reach:
             return []
     elif not h.sees(c.pos, t.pos) or b.grid.cover[t.pos] == COVER_FULL:
         return []
@@ -299,7 +295,7 @@ def attack_spots(b: Battle, c: Combatant, t: Combatant, ws: int) -> list[str | N
     cover = b.grid.cover[t.pos]
     if cover and cover < COVER_FULL:
         base -= cover
-    reach = max(1, p.range) * RANGE_STEPS[-1][0]  # maximum range: nothing beyond
+    reach = max(1, a.simple_range) * RANGE_STEPS[-1][0]  # maximum range: nothing beyond
     top = len(SIZES_SIMPLE) - 1
     for loc in SPOTS:
         if loc is not None and not has_part(t, loc):
@@ -324,33 +320,33 @@ def attack_mods(b: Battle, c: Combatant, t: Combatant, ws: int, location: str | 
                 charge: bool = False, paired: bool = False) -> tuple[Mods, int, Mods]:
     """(modifiers to the roll, difficulty, the difficulty's parts) of an attack;
     ``paired``: one of two made at once, -8 (seed 001, Using Two Weapons)."""
-    w = c.weapons[ws]
-    p = S.profile(w)
+    a = c.arm(ws)
     h = hexes_for(b.grid)
     mods: Mods = [("two weapons", TWO_WEAPONS)] if paired else []
-    if p.skill in S.RANGED_SKILLS:
-        pb = max(1, p.range)
+    skill = a.simple_skill
+    if skill in S.RANGED_SKILLS:
+        pb = max(1, a.simple_range)
         eff = h.dist(c.pos, t.pos) * target_factor(b, t, location)
         pen = range_penalty(pb, eff)
         if pen:
             mods.append(("range", pen))
-        if p.scope and eff <= pb:
+        if a.simple_scope and eff <= pb:
             mods.append(("scope within point blank", SCOPE_PENALTY))
-        if p.skill != "throwing" and enemy_adjacent(b, c):
-            mods.append(("enemy within 1 hex", -4 if w.hands <= 1 else -8))
+        if skill != "throwing" and enemy_adjacent(b, c):
+            mods.append(("enemy within 1 hex", -4 if a.hands <= 1 else -8))
     vis = visibility_mod(b, c, t)
     if vis:
         mods.append(("visibility", vis))
     if t.cond.get("evade") == b.round:
         mods.append(("evading target", EVADE_PENALTY))
     arms = c.crippled.get("arm", 0)
-    if arms and w.hands == 2:
+    if arms and a.hands == 2:
         mods.append(("crippled arm", CRIPPLED_LIMB * min(arms, 2)))
     if charge and c.crippled.get("leg", 0) and not S.all_crippled(c, "leg"):
         mods.append(("crippled leg", CRIPPLED_LIMB))
     if ws in c.cond.get("damaged", ()):
         mods.append(("damaged weapon", -2))
-    defense = S.block(t).defense
+    defense = S.defense(t)
     diff_mods: Mods = ([(S.ATTACK_BASE_NAME, S.ATTACK_BASE)]
                        + ([("Defense", defense)] if defense else []))
     return mods, S.ATTACK_BASE + defense, diff_mods

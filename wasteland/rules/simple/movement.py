@@ -3,11 +3,14 @@ cones that interrupt a move (Action Phase)."""
 
 from __future__ import annotations
 
+from collections import deque
+from typing import Final
+
 from wasteland.rules import goto
 from wasteland.rules.battle import ACTIVE, Battle, Combatant, Reaction
 from wasteland.rules.events import Event, Moved, ReactionOffered
-from wasteland.rules.grid import NO_CAP
-from wasteland.rules.hexes import Hexes, hexes_for
+from wasteland.rules.grid import NO_CAP, Grid
+from wasteland.rules.hexes import UNREACHABLE, Hexes, hexes_for
 
 from .attack import can_attack
 from .stats import charge_hexes
@@ -128,10 +131,38 @@ def resume(b: Battle, events: list[Event]) -> None:
     b.emit(events, Moved(c.id, str(intent), g.xy(int(start)), g.xy(c.pos), int(taken)))
 
 
+COVER_STEPS: Final = "simple_cover_steps"  # cover_steps' key in ``Grid.caches``
+
+
+def cover_steps(g: Grid, h: Hexes) -> list[int]:
+    """Steps on foot from each hex to the nearest passable hex with cover, around walls
+    but through everyone (UNREACHABLE where there is none): a map's own, kept with
+    it. Nobody standing in the way makes a walk shorter, so no free cover hex is nearer."""
+    got: list[int] | None = g.caches.get(COVER_STEPS)
+    if got is None:
+        got = [UNREACHABLE] * h.n_cells
+        queue = deque(p for p in range(h.n_cells) if g.cover[p] and h.passable[p])
+        for p in queue:
+            got[p] = 0
+        while queue:
+            p = queue.popleft()
+            d = got[p] + 1
+            for n in h.neighbors[p]:  # neighbours are passable, and each other's
+                if got[n] > d:
+                    got[n] = d
+                    queue.append(n)
+        g.caches[COVER_STEPS] = got
+    return got
+
+
 def nearest_cover(b: Battle, c: Combatant, hexes: int) -> int | None:
     """The nearest free hex with cover within ``hexes`` steps (walls block), if any."""
     h = hexes_for(b.grid)
     g = b.grid
+    # asked at every move decision; out of cover's reach even with nobody in the way, the
+    # walk below cannot find any (from a hex with cover, the nearest other one is walked)
+    if not g.rough and not g.cover[c.pos] and cover_steps(g, h)[c.pos] > hexes:
+        return None
     if g.rough:  # climbing and swimming: the nearest the capped walks reach
         occ = b.occupied
         reach = goto.reach_capped(c.pos, hexes, h.neighbors.__getitem__,

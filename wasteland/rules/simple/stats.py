@@ -49,7 +49,18 @@ def profile(w: Weapon) -> WeaponSimple:
 
 
 def skill(c: Combatant, name: str) -> int:
-    return block(c).skills.get(name, 0)  # type: ignore[call-overload]
+    t = c.traits()  # the block's native copy (rules/facts.py): read on every check's odds
+    if t.simple_size < 0:
+        block(c)  # no Simple block: its one-line assertion
+    return t.simple_skills.get(name, 0)
+
+
+def defense(c: Combatant) -> int:
+    """Added to the difficulty of every attack on it."""
+    t = c.traits()
+    if t.simple_size < 0:
+        block(c)
+    return t.simple_defense
 
 
 def stance(c: Combatant) -> str:
@@ -60,7 +71,10 @@ SIZE_INDEX: Final = {name: i for i, name in enumerate(SIZES_SIMPLE)}
 
 
 def size_index(c: Combatant) -> int:
-    return SIZE_INDEX[block(c).size]
+    i = c.traits().simple_size  # SIZE_INDEX of the block's size, kept natively
+    if i < 0:
+        block(c)
+    return i
 
 
 def is_ranged(w: Weapon) -> bool:
@@ -84,13 +98,13 @@ def dt(c: Combatant, damage_type: str) -> int:
 def count_of(c: Combatant, part: str) -> int:
     """How many of a body part it has: eyes and legs from the stat block, arms from its
     hit locations (two for a humanoid), one head, torso and groin."""
-    s = block(c)
-    if part == "eye":
-        return s.eyes
-    if part == "leg":
-        return s.legs
     if part == "arm":
         return c.loc_counts.get("arm", 0)
+    if part == "eye" or part == "leg":
+        t = c.traits()
+        if t.simple_size < 0:
+            block(c)
+        return t.simple_eyes if part == "eye" else t.simple_legs
     return 1
 
 
