@@ -20,6 +20,11 @@ Two steps, so that slow agents can be run apart and the page written from what i
     # packet on the same seeds: play it under a label with the same -n
     .venv/bin/python benchmarks/benchmark_table.py run robots pnp \\
         --agents 'packet#packet_200,deadly' -n 200 --results docs/benchmark-runs/robots_pnp.json
+    # or take a search agent's rows from benchmarks/search.py --json (its packet must have
+    # won what the packet_200 row won: the same fights)
+    .venv/bin/python benchmarks/benchmark_table.py import-search \\
+        docs/search-runs/f2d20_deadly_guided_robots_substation_200.json robots f2d20 \\
+        --label deadly --results docs/benchmark-runs/robots_f2d20.json
     # write the page from every results file
     .venv/bin/python benchmarks/benchmark_table.py write docs/benchmark-runs/*.json \\
         --out docs/benchmark.md
@@ -68,6 +73,7 @@ from results_schema import (  # noqa: E402
     Training,
     check,
     read_results,
+    read_search_run,
     read_sweep,
 )
 
@@ -429,6 +435,57 @@ def import_sweep(args: argparse.Namespace) -> None:
     print(f"{path}: {len(rows)} rows from {args.sweep}")
 
 
+def import_search(args: argparse.Namespace) -> None:
+    """An agent's rows from benchmarks/search.py's --json (the same seats, seeds 0..N-1):
+    its wins are its share of the fights, its losses the decided fights it did not win.
+    Each seat must have the packet's row of the same number of fights (`run --agents
+    'packet#packet_200' -n 200`) that won what the search run's packet won, so the rows
+    compare fights on the same seeds under the same code; a mirror is the agent against
+    the packet itself."""
+    if not re.match(ID_PATTERN, args.label):
+        raise ResultsError(f"--label {args.label[:80]!r}: a label is {ID_RULE}")
+    run_ = read_search_run(args.search)
+    path = Path(args.results)
+    family, ruleset = args.family, args.ruleset
+    load_results(path, family, ruleset)
+    check_writable(path)
+    tests = {sc.id: test for test, sc, _, _ in seats_of(family, ruleset)}
+    mirror_id = f"{family}_mirror_{ruleset}"
+    rows: list[dict[str, Any]] = []
+
+    def merge(data: dict[str, Any]) -> None:
+        rows.clear()
+        packets = {(r["seat"], r["fights"]): r for r in data["rows"] if is_packet(r)}
+        for s in run_["rows"]:
+            seat_id, n = s["seat"], s["fights"]
+            test = "mirror" if s.get("mirror", False) else tests.get(seat_id)
+            if test is None or (test == "mirror" and seat_id != mirror_id):
+                raise ResultsError(f"{args.search}: seat {seat_id} is not one of {family}'s "
+                                   f"under {ruleset}: {', '.join([*tests, mirror_id])}")
+            wins = round(s["agent"] * n)
+            if test != "mirror":
+                base = packets.get((seat_id, n))
+                if base is None:
+                    raise ResultsError(
+                        f"{args.search}: {seat_id} has no packet row of {n} fights in "
+                        f"{path}; play it first: run {family} {ruleset} --agents "
+                        f"'packet#packet_{n}' -n {n} --seats {seat_id}")
+                if base["wins"] != round(s["packet"] * n):
+                    raise ResultsError(
+                        f"{args.search}: in {seat_id} its packet won {round(s['packet'] * n)}"
+                        f" of {n}, the packet's row {base['wins']}: not the same fights "
+                        f"(another seat, seed or version); play the search again")
+            rows.append({"agent": args.label, "spec": run_["agent"], "test": test,
+                         "seat": seat_id, "first_seed": 0, "fights": n, "wins": wins,
+                         "losses": s["decided"] - wins, "draws": n - s["decided"],
+                         "seconds": None, "training": None})
+        done = {(r["agent"], r["seat"]) for r in rows}
+        data["rows"] = [x for x in data["rows"] if (x["agent"], x["seat"]) not in done] + rows
+
+    update(path, family, ruleset, merge)
+    print(f"{path}: {len(rows)} rows from {args.search}")
+
+
 def _pct(x: float) -> str:
     return f"{x * 100:.1f}"
 
@@ -549,12 +606,20 @@ def main(argv: list[str] | None = None) -> None:
     i.add_argument("--label", default="ppo_warm_seats_shipped",
                    help=f"the policy's row label, {ID_RULE}")
     i.add_argument("--results", required=True)
+    s = sub.add_parser("import-search", help="an agent's rows from benchmarks/search.py's "
+                                             "--json, beside the packet's on the same seeds")
+    s.add_argument("search", help="the --json file of benchmarks/search.py")
+    s.add_argument("family")
+    s.add_argument("ruleset")
+    s.add_argument("--label", default="deadly", help=f"the rows' label, {ID_RULE}")
+    s.add_argument("--results", required=True)
     w = sub.add_parser("write", help="write the page from results files")
     w.add_argument("results", nargs="+")
     w.add_argument("--out", default="docs/benchmark.md")
     args = ap.parse_args(argv)
     try:
-        {"run": run, "import": import_sweep, "write": write}[args.cmd](args)
+        {"run": run, "import": import_sweep, "import-search": import_search,
+         "write": write}[args.cmd](args)
     except WastelandError as e:  # a bad file or name: one line, exit status 1
         raise SystemExit(str(e)) from None
 

@@ -215,6 +215,40 @@ class Sweep(Strict):
         return self
 
 
+class SearchRow(Strict):
+    """One seat of benchmarks/search.py's --json: the agent's and the packet's shares of
+    the same fights (seeds first_seed..), and how many of the agent's were decided; its
+    timing fields are not used by the table."""
+
+    model_config = ConfigDict(extra="ignore", strict=True, allow_inf_nan=False)
+    seat: Id
+    fights: Fights
+    packet: Rate
+    agent: Rate
+    decided: Count
+    mirror: StrictBool = False
+
+    @model_validator(mode="after")
+    def _counts(self) -> SearchRow:
+        for who in ("agent", "packet"):
+            n = getattr(self, who) * self.fights
+            if abs(n - round(n)) > 1e-6:
+                raise ValueError(f"{who} {getattr(self, who)} is not a whole number of "
+                                 f"{self.fights} fights")
+        if not round(self.agent * self.fights) <= self.decided <= self.fights:
+            raise ValueError(f"decided {self.decided} must be from the agent's wins "
+                             f"({round(self.agent * self.fights)}) to fights ({self.fights})")
+        return self
+
+
+class SearchRun(Strict):
+    """benchmarks/search.py's --json file."""
+
+    model_config = ConfigDict(extra="ignore", strict=True, allow_inf_nan=False)
+    agent: Line
+    rows: Annotated[list[SearchRow], Field(min_length=1)]
+
+
 def _where(loc: tuple[Any, ...]) -> str:
     out = ""
     for part in loc:
@@ -279,4 +313,11 @@ def read_sweep(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise ResultsError(f"{path}: no JSON line; a sweep is benchmarks/policy_seats.py's "
                            f"output, whose last line is the JSON of its results")
     data: dict[str, Any] = check(Sweep, load_json(line, str(path), ResultsError), str(path))
+    return data
+
+
+def read_search_run(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A benchmarks/search.py --json file, checked."""
+    text = read_text(path, "results", ResultsError)
+    data: dict[str, Any] = check(SearchRun, load_json(text, str(path), ResultsError), str(path))
     return data

@@ -219,3 +219,80 @@ def test_a_row_is_compared_with_the_packet_on_its_own_seeds(tmp_path: Path) -> N
     assert "| +30.0 [" in line_of("deadly")  # 75% against the packet's 45% on its seeds
     assert line_of("packet_200").split("|")[6].strip() == "-"
     assert line_of("packet").split("|")[6].strip() == "-"
+
+
+def _search_run(tmp_path: Path, rows: list[dict]) -> Path:
+    p = tmp_path / "search.json"
+    p.write_text(json.dumps({"agent": "search:level=deadly,turn=0", "rows": rows}))
+    return p
+
+
+def test_a_search_runs_rows_are_imported_beside_the_packet_on_the_same_seeds(
+        tmp_path: Path) -> None:
+    bt = bench_module("benchmark_table")
+    seat = bt.seats_of("radscorpions", "simple")[0][1].id
+    results = tmp_path / "radscorpions_simple.json"
+    packet = {"agent": "packet_200", "spec": "packet", "test": "seat", "seat": seat,
+              "fights": 200, "wins": 90, "losses": 100, "draws": 10}
+    results.write_text(json.dumps({"family": "radscorpions", "ruleset": "simple",
+                                   "rows": [packet]}))
+    run = _search_run(tmp_path, [
+        {"seat": seat, "fights": 200, "packet": 0.45, "agent": 0.6, "decided": 190,
+         "mean_s": 0.05, "mirror": False},
+        {"seat": "radscorpions_mirror_simple", "fights": 200, "packet": 0.5, "agent": 0.55,
+         "decided": 196, "mirror": True}])
+    bt.main(["import-search", str(run), "radscorpions", "simple", "--results", str(results)])
+    rows = {r["seat"]: r for r in json.loads(results.read_text())["rows"] if r["agent"] == "deadly"}
+    assert (rows[seat]["wins"], rows[seat]["losses"], rows[seat]["draws"]) == (120, 70, 10)
+    assert rows[seat]["test"] == "seat" and rows[seat]["spec"] == "search:level=deadly,turn=0"
+    m = rows["radscorpions_mirror_simple"]
+    assert (m["test"], m["wins"], m["losses"], m["draws"]) == ("mirror", 110, 86, 4)
+    page = tmp_path / "b.md"
+    bt.main(["write", str(results), "--out", str(page)])
+    line = next(x for x in page.read_text().splitlines() if x.startswith(f"| deadly | seat |"))
+    assert "| +15.0 [" in line  # 60% against the packet's 45% on the same 200 seeds
+
+
+@pytest.mark.parametrize("packet_wins, missing, want", [
+    (91, False, "its packet won 90 of 200, the packet's row 91: not the same fights"),
+    (90, True, "has no packet row of 200 fights"),
+])
+def test_a_search_run_on_other_fights_is_refused_in_one_line(
+        tmp_path: Path, packet_wins: int, missing: bool, want: str) -> None:
+    bt = bench_module("benchmark_table")
+    seat = bt.seats_of("radscorpions", "simple")[0][1].id
+    results = tmp_path / "radscorpions_simple.json"
+    rows = [] if missing else [{"agent": "packet_200", "spec": "packet", "test": "seat",
+                                "seat": seat, "fights": 200, "wins": packet_wins,
+                                "losses": 200 - packet_wins, "draws": 0}]
+    results.write_text(json.dumps({"family": "radscorpions", "ruleset": "simple",
+                                   "rows": rows}))
+    before = results.read_text()
+    run = _search_run(tmp_path, [{"seat": seat, "fights": 200, "packet": 0.45, "agent": 0.6,
+                                  "decided": 190}])
+    with pytest.raises(SystemExit) as e:
+        bt.main(["import-search", str(run), "radscorpions", "simple", "--results",
+                 str(results)])
+    assert want in str(e.value) and "\n" not in str(e.value)
+    assert results.read_text() == before
+
+
+@pytest.mark.parametrize("row, want", [
+    ({"decided": 100}, "decided 100 must be from the agent's wins (120) to fights (200)"),
+    ({"agent": 0.6001}, "agent 0.6001 is not a whole number of 200 fights"),
+    ({"seat": "no_such_seat"}, "seat no_such_seat is not one of radscorpions's"),
+    ({"fights": "200"}, "rows[0].fights"),
+])
+def test_a_bad_search_run_is_one_line(tmp_path: Path, row: dict, want: str) -> None:
+    bt = bench_module("benchmark_table")
+    seat = bt.seats_of("radscorpions", "simple")[0][1].id
+    results = tmp_path / "radscorpions_simple.json"
+    results.write_text(json.dumps({"family": "radscorpions", "ruleset": "simple", "rows": [
+        {"agent": "packet_200", "spec": "packet", "test": "seat", "seat": seat,
+         "fights": 200, "wins": 90, "losses": 110, "draws": 0}]}))
+    run = _search_run(tmp_path, [{"seat": seat, "fights": 200, "packet": 0.45, "agent": 0.6,
+                                  "decided": 190, **row}])
+    with pytest.raises(SystemExit) as e:
+        bt.main(["import-search", str(run), "radscorpions", "simple", "--results",
+                 str(results)])
+    assert want in str(e.value) and "\n" not in str(e.value)
