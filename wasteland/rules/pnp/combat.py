@@ -250,10 +250,15 @@ def threshold_value(t: Combatant, i: int, c: Combatant) -> int:
         dt = tr.pnp_edt + (arm.edt if arm else 0)
     else:
         return tr.pnp_rad if kind == "radiation" else tr.pnp_poison
-    if a.armor_piercing:
-        dt = max(0, dt - a.armor_piercing)
-    if a.armor_vulnerable != 1:
-        dt = int(dt * a.armor_vulnerable)
+    return lowered(dt, a.armor_piercing, a.armor_vulnerable)
+
+
+def lowered(dt: int, piercing: int, vulnerable: float) -> int:
+    """A DT after Armor Piercing, then Armor Vulnerable (seed 000)."""
+    if piercing:
+        dt = max(0, dt - piercing)
+    if vulnerable != 1:
+        dt = int(dt * vulnerable)
     return dt
 
 
@@ -276,12 +281,10 @@ def _lowered(label: str, dt: int, w: Weapon) -> tuple[str, int]:
     """A DT after the weapon's Armor Piercing, then its Armor Vulnerable (seed 000)."""
     q = w.qualities
     if q.armor_piercing:
-        dt = max(0, dt - q.armor_piercing)
         label += f" (less {q.armor_piercing} for armor piercing)"
     if q.armor_vulnerable != 1:
-        dt = int(dt * q.armor_vulnerable)
         label += f" (x{q.armor_vulnerable:g} for armor vulnerable)"
-    return label, dt
+    return label, lowered(dt, q.armor_piercing, q.armor_vulnerable)
 
 
 def damage_note(t: Combatant, w: Weapon, dice: Dice, drop: int, whip: bool,
