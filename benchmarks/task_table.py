@@ -143,9 +143,10 @@ def render() -> str:
            "(wasteland/bestiary/seats/suite.yaml); the other rows come from the results files "
            "docs/benchmark.md is written from (" + ", ".join(
                f"`{p.relative_to(ROOT).as_posix()}`" for p in sorted(RUNS.glob("*.json")))
-           + "), measured from 2026-12-02 to 2026-12-04 by `benchmarks/benchmark_table.py` "
+           + "), measured from 2026-12-02 to 2026-12-05 by `benchmarks/benchmark_table.py` "
            "and `benchmarks/policy_seats.py`; the PnP and Simple rows predate the first-aid "
-           "rule of 2026-12-05 (docs/seats.md). A mirror task's shipped-policy row counts "
+           "rule of 2026-12-05 (docs/seats.md), but for PnP's `deadly` rows of 200 fights, "
+           "played after it. A mirror task's shipped-policy row counts "
            "every fight (docs/benchmark.md gives its share of decided ones). \"not "
            "measured\": no row exists; nothing is estimated. A row's command plays the "
            "agent in the task's seat on the same seeds (`arena.suite.measure`, as "
