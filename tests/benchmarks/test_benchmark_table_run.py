@@ -249,7 +249,7 @@ def test_a_search_runs_rows_are_imported_beside_the_packet_on_the_same_seeds(
     assert (m["test"], m["wins"], m["losses"], m["draws"]) == ("mirror", 110, 86, 4)
     page = tmp_path / "b.md"
     bt.main(["write", str(results), "--out", str(page)])
-    line = next(x for x in page.read_text().splitlines() if x.startswith(f"| deadly | seat |"))
+    line = next(x for x in page.read_text().splitlines() if x.startswith("| deadly | seat |"))
     assert "| +15.0 [" in line  # 60% against the packet's 45% on the same 200 seeds
 
 
