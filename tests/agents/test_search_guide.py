@@ -228,3 +228,47 @@ def test_a_followed_turn_names_the_policy_only_for_the_kinds_it_plays():
         rs.apply(b, action)
     assert said.get("raider") == {"packet"}
     assert said.get("super_mutant", set()) | said.get("super_mutant_brute", set()) == {"policy"}
+
+
+class _Scripted(SearchAgent):
+    """A search whose continuations are replaced by set values: under the policy's play
+    every candidate is worth ``guided``; under the packet's, the packet's own choice is worth
+    ``packet`` and the rest 0.1 (so each pass's choice and value are known in advance)."""
+
+    def __init__(self, guided: float, packet: float) -> None:
+        super().__init__("search:rollouts=8,candidates=4,base=both,turn=1", 5)
+        self.values = (guided, packet)
+        self.passes: list[str] = []
+
+    def _spend(self, rs, b, side, seed, arms, slot, horizon=None):  # type: ignore[override]
+        under_packet = self.runner is self.base
+        self.passes.append("packet" if under_packet else "policy")
+        for k, a in enumerate(arms):
+            v = (self.values[1] if k == 0 else 0.1) if under_packet else self.values[0]
+            a.values = [v] * 4
+
+
+@pytest.mark.parametrize("guided, packet, packet_wins", [(0.4, 0.9, True), (0.6, 0.3, False)])
+def test_both_bases_take_the_choice_the_better_base_values_most(
+        guided: float, packet: float, packet_wins: bool) -> None:
+    rs, b = _battle()
+    v = _radscorpion_decision(rs, b)
+    agent = _Scripted(guided, packet)
+    got = ACTION_INDEX[agent.act(v)]
+    assert agent.passes == ["policy", "packet"]  # the same candidates, played out twice
+    packet_choice = ACTION_INDEX[agent.base(0).act(v)]
+    guide = Guide("f2d20", side=1)
+    p = guide.policy(b, v.me.slot)
+    policy_choice = guide.ranked(v, p)[0][0]
+    if packet_wins:
+        assert got == packet_choice
+        assert f"the policy's play {guided:.0%}" in agent.last_reason
+        assert agent.turn_plan is None  # the policy would follow the turn: search again
+    else:
+        assert got == policy_choice
+        assert f"the packet's play {packet:.0%}" in agent.last_reason
+
+
+def test_both_is_a_base_word() -> None:
+    b = parse_budget("search:base=both")
+    assert b.base == "both" and parse_budget(b.text()) == b

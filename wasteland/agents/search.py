@@ -76,7 +76,11 @@ class Budget:
     comes outside that turn (a reaction).
     ``value``: what judges a continuation cut at its horizon, ``logistic`` (``value`` below)
     or ``learned`` (agents/valuenet.py, the ruleset's shipped network).
-    ``base``: who plays the searching side's continuations, ``packet``, or ``policy``: where
+    ``base``: who plays the searching side's continuations, ``packet``, ``policy``, or
+    ``both``: the candidates are played out under the policy and again under the packet,
+    and the better of the two searches' choices is taken (a rollout with two base policies
+    takes the action the better base values most; where the policy is weak the packet's
+    play finds what the policy's cannot). ``policy``: where
     a shipped policy was trained for a combatant's kind under the ruleset (agents/guide.py),
     it plays that combatant in the continuations, its choice is the one the other candidates
     (the packet's among them) must beat, and its likelier actions are the single-action
@@ -113,7 +117,7 @@ class Budget:
               "seconds": (0.001, 60.0), "cap": (0.0, 600.0)}
     FLOATS = ("z", "seconds", "cap")  # the LIMITS keys that take any number, not whole ones
     # keys named by a word, and the words each accepts
-    CHOICES = {"value": ("logistic", "learned"), "base": ("packet", "policy"),
+    CHOICES = {"value": ("logistic", "learned"), "base": ("packet", "policy", "both"),
                "level": ("hard", "deadly")}
 
     def text(self) -> str:
@@ -366,6 +370,17 @@ def paired(a: Arm, b: Arm) -> tuple[float, float, int]:
     return m, math.sqrt(var / n), n
 
 
+def _choice_of(arms: list[Arm], z: float) -> Arm:
+    """The arm a search keeps: the first (the one to beat) unless another is ahead of it by
+    more than ``z`` standard errors over the continuations both played."""
+    anchor = arms[0]
+    best = max(arms, key=lambda a: (a.mean, a is anchor))
+    if best is anchor:
+        return anchor
+    d, se, _ = paired(best, anchor)
+    return best if d > z * se else anchor
+
+
 def candidates(view: View, base_id: int, k: int) -> list[int]:
     """The base agent's choice first, then up to ``k - 1`` other legal actions, one per
     kind and target before a second of any (attacks first, then the rest in table order):
@@ -523,6 +538,22 @@ class SearchAgent:
         side = view.me.side
         self.judge = judge = self._judge(b.ruleset)
         self._spend(rs, b, side, seed, arms, me, horizon)
+        other = ""  # with base=both, what the other base's search valued its choice at
+        if bud.base == "both" and policy is not None:
+            # the same candidates played on by the packet, its own choice the one to beat
+            alt = sorted((Arm(a.id, [], a.plan) for a in arms), key=lambda a: a.id != base_id)
+            guided = self.runner
+            self.runner = self.base
+            try:
+                self._spend(rs, b, side, seed, alt, me, horizon)
+            finally:
+                self.runner = guided
+            mine, theirs = _choice_of(arms, bud.z), _choice_of(alt, bud.z)
+            if theirs.mean > mine.mean:  # the packet's play values its choice higher
+                other = f", the policy's play {_pct(mine.mean)}"
+                arms, policy, ranked, anchor_id = alt, None, [], base_id
+            else:
+                other = f", the packet's play {_pct(theirs.mean)}"
         anchor = arms[0]
         best = max(arms, key=lambda a: (a.mean, a is anchor))
         rival = best if best is not anchor else max((a for a in arms if a is not anchor),
@@ -537,7 +568,8 @@ class SearchAgent:
                 f"{b.combatants[me].creature.name}" if policy is not None
                 else "") + (", learned value" if judge is not None else "") + (
                 f", cut by the {_number(bud.cap)} s cap on its turn" if self.cut and
-                not self.stop_after else f", stopped after {self.cut}" if self.cut else "")
+                not self.stop_after else f", stopped after {self.cut}" if self.cut else ""
+                ) + other
         whose = ("the packet's" if policy is None else
                  "the policy's and packet's" if anchor_id == base_id else "the policy's")
         anchor_text = _words(b, ACTION_TABLE[anchor.id], me)
@@ -556,19 +588,19 @@ class SearchAgent:
                       if paired_runs else "")
             self.last_reason = (f"search: keeps {whose} {anchor_text} ({_pct(anchor.mean)}, "
                                 f"{runs} continuations{used}{versus}): {why_packet}")
-            self._commit(bud, b, me, anchor, True)
+            self._commit(bud, b, me, anchor, True, guided=policy is not None or not other)
             return choice if anchor_id == base_id else ACTION_TABLE[anchor_id]
         self.last_reason = (f"search: {rival_text}: {_pct(rival.mean)} "
                             f"({_margin(d, se, paired_runs)}, "
                             f"{runs} continuations{used}); {whose} {anchor_text} "
                             f"{_pct(anchor.mean)}")
-        self._commit(bud, b, me, rival, False)
+        self._commit(bud, b, me, rival, False, guided=policy is not None or not other)
         return ACTION_TABLE[rival.id]
 
     def _guide(self, bud: Budget, b: Battle, side: int) -> Guide | None:
         """With ``base=policy``, the guide of ``side`` under the battle's ruleset (None
         when no shipped policy plays any of its combatants' kinds)."""
-        if bud.base != "policy":
+        if bud.base == "packet":
             return None
         # by the side's kinds too: an agent may play more than one battle
         kinds = frozenset(c.creature.id for c in b.combatants if c.side == side)
@@ -593,12 +625,15 @@ class SearchAgent:
             return guide.agent(packet(seed))
         return runner
 
-    def _commit(self, bud: Budget, b: Battle, slot: int, arm: Arm, packet: bool) -> None:
+    def _commit(self, bud: Budget, b: Battle, slot: int, arm: Arm, packet: bool,
+                guided: bool = True) -> None:
         """With ``turn=1``, in the combatant's own turn: the winning arm's plan (the packet,
         when its choice was kept) plays the rest of the turn. A single action that won is no
-        plan for the turn: the next decision searches again."""
+        plan for the turn: the next decision searches again, as it does when the packet's
+        pass of ``base=both`` won (``guided`` false: the turn would be followed by the
+        policy, not by the packet that chose it)."""
         self.turn_plan = None
-        if bud.turn and _own_turn(b, slot) and (packet or arm.plan is not None):
+        if bud.turn and guided and _own_turn(b, slot) and (packet or arm.plan is not None):
             self.turn_plan = TurnPlan(b.round, slot, None if packet else arm.plan,
                                       _standing(b))
 
