@@ -579,7 +579,7 @@ class SearchAgent:
                       f"policy {policy_words(policy.name) if policy else ''} "
                       f"p={ranked[0][1]:.2f}; the packet's "
                       f"{_words(b, ACTION_TABLE[base_id], me)}")
-        if best is anchor or not d > bud.z * se:
+        if _choice_of(arms, bud.z) is anchor:
             # a better-looking rival inside the noise is said to be so: a GM reading "+8%"
             # alone would ask why the search did not take it
             lead = f"{d:+.0%}"

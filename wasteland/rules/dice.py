@@ -64,6 +64,10 @@ class Dice:
         return self.count + self.bonus
 
     @property
+    def mean(self) -> float:
+        return self.count * (self.sides + 1) / 2 + self.bonus
+
+    @property
     def maximum(self) -> int:
         return self.count * self.sides + self.bonus
 

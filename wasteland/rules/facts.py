@@ -38,8 +38,7 @@ class Arm:
         self.range_ft: int = w.range_ft
         self.min_range_ft: int = w.min_range_ft
         q = w.qualities
-        d = Dice.parse(w.damage)  # checked when the bestiary was read
-        self.damage_mean: float = d.count * (d.sides + 1) / 2 + d.bonus
+        self.damage_mean: float = Dice.parse(w.damage).mean  # checked when the bestiary was read
         self.damage_type: str = w.damage_type
         self.armor_piercing: int = q.armor_piercing
         self.armor_vulnerable: float = q.armor_vulnerable

@@ -50,8 +50,7 @@ class AttackOdds(NamedTuple):
 @cache
 def dice_mean(text: str) -> float:
     """The mean of a dice expression such as ``2d6+3``."""
-    d = Dice.parse(text)
-    return d.count * (d.sides + 1) / 2 + d.bonus
+    return Dice.parse(text).mean
 
 
 class Tactics:

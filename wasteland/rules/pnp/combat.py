@@ -70,12 +70,8 @@ def can_attack(b: Battle, c: Combatant, t: Combatant, ws: int, whip: bool = Fals
     return True
 
 
-def range_penalty(w: Weapon, squares: int) -> int:
+def range_penalty(range_ft: int, min_range_ft: int, squares: int) -> int:
     """-1 per 5 ft beyond the range or under the minimum range (seed 000, Weapon Range)."""
-    return feet_penalty(w.range_ft, w.min_range_ft, squares)
-
-
-def feet_penalty(range_ft: int, min_range_ft: int, squares: int) -> int:
     feet = squares * 5
     if feet > range_ft:
         return -((feet - range_ft + 4) // 5)
@@ -111,7 +107,7 @@ def attack_mods(b: Battle, c: Combatant, t: Combatant, ws: int, location: str | 
     if vis:
         mods.append(("visibility", vis))
     if not melee:
-        rp = feet_penalty(a.range_ft, a.min_range_ft, g.dist(c.pos, t.pos))
+        rp = range_penalty(a.range_ft, a.min_range_ft, g.dist(c.pos, t.pos))
         if rp:
             mods.append(("range", rp))
     if location and not vats:

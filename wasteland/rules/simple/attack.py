@@ -246,8 +246,7 @@ def usable(c: Combatant, ws: int) -> bool:
     a weapon held in hands needs one arm that is not crippled)."""
     if jammed(c, ws) or not held(c, ws) or not loaded(c, ws):
         return False
-    return (c.arm(ws).hands == 0 or not c.crippled.get("arm", 0)
-            or not S.all_crippled(c, "arm") or c.loc_counts.get("arm", 0) == 0)
+    return c.arm(ws).hands == 0 or not S.all_crippled(c, "arm")
 
 
 def can_attack(b: Battle, c: Combatant, t: Combatant, ws: int,

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from wasteland.bestiary.models import SIZES_SIMPLE, StatsSimple, Weapon, WeaponSimple
+from wasteland.bestiary.models import StatsSimple, Weapon, WeaponSimple
 from wasteland.rules.battle import Combatant
+from wasteland.rules.facts import Traits
 
 # the difficulty ladder of the normal skill check (RULES.md, Simple)
 TRIVIAL: Final = 5
@@ -48,33 +49,31 @@ def profile(w: Weapon) -> WeaponSimple:
     return p
 
 
-def skill(c: Combatant, name: str) -> int:
-    t = c.traits()  # the block's native copy (rules/facts.py): read on every check's odds
+def traits(c: Combatant) -> Traits:
+    """The block's native copy (rules/facts.py), read for every attack's odds; a creature
+    without a Simple block fails as ``block`` does."""
+    t = c.traits()
     if t.simple_size < 0:
-        block(c)  # no Simple block: its one-line assertion
-    return t.simple_skills.get(name, 0)
+        block(c)
+    return t
+
+
+def skill(c: Combatant, name: str) -> int:
+    return traits(c).simple_skills.get(name, 0)
 
 
 def defense(c: Combatant) -> int:
     """Added to the difficulty of every attack on it."""
-    t = c.traits()
-    if t.simple_size < 0:
-        block(c)
-    return t.simple_defense
+    return traits(c).simple_defense
 
 
 def stance(c: Combatant) -> str:
     return str(c.cond.get("stance", STAND))
 
 
-SIZE_INDEX: Final = {name: i for i, name in enumerate(SIZES_SIMPLE)}
-
-
 def size_index(c: Combatant) -> int:
-    i = c.traits().simple_size  # SIZE_INDEX of the block's size, kept natively
-    if i < 0:
-        block(c)
-    return i
+    """The block's size as an index of SIZES_SIMPLE, smallest first."""
+    return traits(c).simple_size
 
 
 def is_ranged(w: Weapon) -> bool:
@@ -101,9 +100,7 @@ def count_of(c: Combatant, part: str) -> int:
     if part == "arm":
         return c.loc_counts.get("arm", 0)
     if part == "eye" or part == "leg":
-        t = c.traits()
-        if t.simple_size < 0:
-            block(c)
+        t = traits(c)
         return t.simple_eyes if part == "eye" else t.simple_legs
     return 1
 
