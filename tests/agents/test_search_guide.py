@@ -272,3 +272,38 @@ def test_both_bases_take_the_choice_the_better_base_values_most(
 def test_both_is_a_base_word() -> None:
     b = parse_budget("search:base=both")
     assert b.base == "both" and parse_budget(b.text()) == b
+
+
+def test_wide_adds_one_action_of_each_kind_and_target_the_policy_all_but_rules_out() -> None:
+    """``wide=1``: after the policy's likelier actions, the packet's breadth (one of each
+    kind and target): on a map it never saw the policy can be sure of the wrong thing
+    (docs/search.md, "Wide candidates"). Without it no such action is weighed."""
+    rs, b = _battle(seed=5)
+    guide = Guide("f2d20", side=1)
+    packet = make_agent("packet", 9)
+    unlikely = {False: 0, True: 0}
+    checked = 0
+    while not b.over and checked < 10:
+        v = view_of(rs, b)
+        if b.combatants[v.decision.combatant].side == 1 and len(v.legal_ids) > 2:
+            ranked = dict(guide.ranked(v, guide.policy(b, v.me.slot)))
+            for wide in (False, True):
+                agent = SearchAgent(f"search:rollouts=12,candidates=10,plans=0,base=policy,"
+                                    f"wide={int(wide)}", seed=2)
+                calls: list = []
+
+                def spy(*a, calls=calls, **k):
+                    calls.append(list(a[4]))
+                agent._spend = spy  # type: ignore[method-assign]
+                agent.act(v)
+                if not calls:
+                    continue  # one candidate: nothing was weighed
+                singles = [a.id for a in calls[-1][2:]]  # after the policy's and packet's
+                low = [ranked[i] < PRUNE for i in singles]
+                assert set(singles) <= set(v.legal_ids) and (wide or not any(low))
+                assert low == sorted(low)  # the policy's likelier actions come first
+                unlikely[wide] += sum(low)
+            checked += 1
+        rs.apply(b, packet.act(v))
+    assert checked and unlikely[True] and not unlikely[False]
+    assert parse_budget("search:wide=1").text() == "search:wide=1"

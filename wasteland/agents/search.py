@@ -84,7 +84,10 @@ class Budget:
     a shipped policy was trained for a combatant's kind under the ruleset (agents/guide.py),
     it plays that combatant in the continuations, its choice is the one the other candidates
     (the packet's among them) must beat, and its likelier actions are the single-action
-    candidates.
+    candidates. ``wide``: 1, after the policy's likelier actions the rest of the legal ones
+    are candidates too, one of each kind and target first (as without a policy): a policy
+    on a map it never saw can be sure of the wrong thing (2d20 quarry pit: "cover" at 100%
+    where leaving it won 0.8 against 0.4 in the continuations).
     ``cap``: a safety cap in seconds on a combatant's turn (every decision of it together;
     0: none): a search still running when its turn has taken that long stops and plays the
     best it has found so far, and its reason says the cap cut it and after how many
@@ -107,13 +110,14 @@ class Budget:
     seconds: float = 0.0
     value: str = "logistic"
     base: str = "packet"
+    wide: int = 0
     cap: float = 3.0
     level: str = "hard"
     given: frozenset[str] = frozenset()  # the keys its name set (the rest: defaults)
 
     LIMITS = {"rollouts": (1, 10_000), "candidates": (1, 64), "horizon": (0, 1000),
               "z": (0.0, 10.0), "plans": (0, 2), "full": (0, 100), "taper": (0, 1),
-              "turn": (0, 1),
+              "turn": (0, 1), "wide": (0, 1),
               "seconds": (0.001, 60.0), "cap": (0.0, 600.0)}
     FLOATS = ("z", "seconds", "cap")  # the LIMITS keys that take any number, not whole ones
     # keys named by a word, and the words each accepts
@@ -517,6 +521,11 @@ class SearchAgent:
         # single actions to weigh: the policy's likelier ones, or one of each kind and target
         singles = ([i for i, p in ranked if p >= PRUNE] if ranked else
                    candidates(view, base_id, 64))
+        if ranked and bud.wide:
+            # then one of each kind and target the policy all but ruled out: on a map it
+            # never saw it may be sure of the wrong thing (docs/search.md, "wide")
+            have = set(singles)
+            singles += [i for i in candidates(view, base_id, 64) if i not in have]
         if bud.plans:
             arms += self._plans(view, seed, {a.id for a in arms}, bud.candidates - len(arms) + 1)
             if bud.plans == 2 or ranked:  # the rest of the candidates: single actions
