@@ -88,6 +88,13 @@ class Budget:
     are candidates too, one of each kind and target first (as without a policy): a policy
     on a map it never saw can be sure of the wrong thing (2d20 quarry pit: "cover" at 100%
     where leaving it won 0.8 against 0.4 in the continuations).
+    ``work``: a budget in decisions played (0: none), as deterministic as ``rollouts``: one
+    continuation of each candidate says what one costs in this fight (its decisions and a
+    fork's worth, FORK, times the combatants standing: a decision observes each of them),
+    and the search plays as many as the work pays for, never fewer than ``rollouts`` nor
+    more than SPREAD times as many. A fight of three buys four to eight times what a 4v4
+    map does in the same wait, so a budget sized on the 4v4 maps' waits is not the small
+    fights' limit (taper halves it as it halves ``rollouts``).
     ``cap``: a safety cap in seconds on a combatant's turn (every decision of it together;
     0: none): a search still running when its turn has taken that long stops and plays the
     best it has found so far, and its reason says the cap cut it and after how many
@@ -111,13 +118,14 @@ class Budget:
     value: str = "logistic"
     base: str = "packet"
     wide: int = 0
+    work: int = 0
     cap: float = 3.0
     level: str = "hard"
     given: frozenset[str] = frozenset()  # the keys its name set (the rest: defaults)
 
     LIMITS = {"rollouts": (1, 10_000), "candidates": (1, 64), "horizon": (0, 1000),
               "z": (0.0, 10.0), "plans": (0, 2), "full": (0, 100), "taper": (0, 1),
-              "turn": (0, 1), "wide": (0, 1),
+              "turn": (0, 1), "wide": (0, 1), "work": (0, 10_000_000),
               "seconds": (0.001, 60.0), "cap": (0.0, 600.0)}
     FLOATS = ("z", "seconds", "cap")  # the LIMITS keys that take any number, not whole ones
     # keys named by a word, and the words each accepts
@@ -263,6 +271,7 @@ class Outlook:
 
     judge: Judge | None = None
     memory: Memory | None = None
+    tally: list[int] | None = None  # the decisions played, added to its one number
 
 
 def continuation(rs: Ruleset, b: Battle, first: int, side: int, seed: int, horizon: int,
@@ -286,8 +295,10 @@ def continuation(rs: Ruleset, b: Battle, first: int, side: int, seed: int, horiz
         share_memory([*agents, mine], f, fm)
     # a decision with one legal action is taken for every agent here: a continuation only
     # values where play leads, and asking would cost time for nothing
-    play(rs, f, seats, forced=[True] * len(seats), limit=MAX_DECISIONS,
-         stop=(lambda f: f.round >= last) if horizon else None)
+    n, _ = play(rs, f, seats, forced=[True] * len(seats), limit=MAX_DECISIONS,
+                stop=(lambda f: f.round >= last) if horizon else None)
+    if outlook is not None and outlook.tally is not None:
+        outlook.tally[0] += n
     return value(f, side) if judge is None else judge(f, side, fm)
 
 
@@ -716,7 +727,8 @@ class SearchAgent:
             econ = b.book.economy()
             done = econ.minor + econ.major if econ is not None else 0
             if done:
-                bud = replace(bud, rollouts=max(bud.rollouts // 8, bud.rollouts >> min(done, 3)))
+                bud = replace(bud, rollouts=max(bud.rollouts // 8, bud.rollouts >> min(done, 3)),
+                              work=max(bud.work // 8, bud.work >> min(done, 3)))
         deadline = time.perf_counter() + bud.seconds if bud.seconds else 0.0
         # the cap: what is left of the turn's seconds (checked on the same clock it counts)
         start = self._start or self.clock()  # (a search called outside ``act``: from now)
@@ -724,7 +736,7 @@ class SearchAgent:
         total = bud.rollouts if not bud.seconds else 1 << 30
         spent = self._halve(rs, b, side, seed, arms, slot, horizon, bud, total, deadline)
         if self.on_progress is not None:
-            end = total if not bud.seconds else spent
+            end = total if not (bud.seconds or bud.work) else spent
             self.on_progress(end, end)
 
     def _halve(self, rs: Ruleset, b: Battle, side: int, seed: int, arms: list[Arm],
@@ -733,28 +745,50 @@ class SearchAgent:
         """The rungs of ``_spend``; the continuations played."""
         alive = list(arms)
         rungs = max(1, math.ceil(math.log2(len(arms))))
-        spent = 0
+        spent = pilot = 0
         rung = 0
         told = total if not bud.seconds else 0
+        tally = [0]  # decisions played in the continuations (``work``)
+        outlook = Outlook(self.judge, self.memory_of(b), tally if bud.work else None)
+        length = bud.horizon if horizon is None else horizon
+
+        def one(arm: Arm) -> bool:
+            """Plays one more continuation of ``arm``; whether the search must stop now."""
+            nonlocal spent
+            k = len(arm.values)
+            arm.values.append(continuation(rs, b, arm.id, side, seed + 7919 * k, length,
+                                           self.runner, arm.plan, slot, outlook))
+            spent += 1
+            self.continuations += 1
+            if self.on_progress is not None:
+                self.on_progress(min(spent, told) if told else spent, told)
+            if deadline and time.perf_counter() > deadline:
+                return True
+            if (self.stop_after and spent >= self.stop_after) or (
+                    self._cap_at and not self.stop_after and self.clock() > self._cap_at):
+                self.cut = spent
+                return True
+            return False
+
+        if bud.work and not bud.seconds:
+            # one continuation of each candidate says what one costs in this fight; the
+            # work buys as many as it pays for (never fewer than ``rollouts``)
+            for arm in alive:
+                if one(arm):
+                    return spent
+            pilot = spent
+            # a decision costs about one observation of each standing combatant (the
+            # policies read one, the packets look around), and a continuation's fork about
+            # as much as FORK decisions; never more than SPREAD times ``rollouts``
+            standing = sum(c.status == ACTIVE for c in b.combatants)
+            per = (tally[0] / spent + FORK) * standing
+            total = told = max(total, min(total * SPREAD, int(bud.work / per)))
         while spent < total:
-            share = max(1, (total // rungs) // len(alive)) if not bud.seconds else 4
+            share = (max(1, ((total - pilot) // rungs) // len(alive)) if not bud.seconds
+                     else 4)
             for arm in alive:
                 for _ in range(share):
-                    k = len(arm.values)
-                    arm.values.append(continuation(
-                        rs, b, arm.id, side, seed + 7919 * k,
-                        bud.horizon if horizon is None else horizon, self.runner, arm.plan,
-                        slot,
-                        Outlook(self.judge, self.memory_of(b))))
-                    spent += 1
-                    self.continuations += 1
-                    if self.on_progress is not None:
-                        self.on_progress(min(spent, told) if told else spent, told)
-                    if deadline and time.perf_counter() > deadline:
-                        return spent
-                    if (self.stop_after and spent >= self.stop_after) or (
-                            self._cap_at and not self.stop_after and self.clock() > self._cap_at):
-                        self.cut = spent
+                    if one(arm):
                         return spent
             rung += 1
             if all(paired(a, alive[0])[0] <= 0 for a in alive[1:]):
@@ -769,6 +803,10 @@ class SearchAgent:
 
 # a single action the policy gives less than this is no candidate
 PRUNE: Final = 0.02
+# ``work``: what a fork costs in decisions (174-248 us, docs/search.md "What it costs",
+# against 25-40 us a decision), and at most how many times ``rollouts`` it buys
+FORK: Final = 6
+SPREAD: Final = 16
 
 
 def _pct(x: float) -> str:
