@@ -53,6 +53,7 @@ def test_a_2d20_fight_at_deadlys_shape_saved_anywhere_resumes_exactly(tmp_path):
     from wasteland.cli.fight import fight_on, new_fight, resumed_fight, save_fight
 
     keys = {**LEVEL_BUDGETS["deadly"]["*"], **LEVEL_BUDGETS["deadly"].get("f2d20", {})}
+    keys["work"] = keys.get("work", 0) * 6 // keys["rollouts"]  # the same shape, smaller
     keys["rollouts"] = 6
     name = "search:" + ",".join(f"{k}={v}" for k, v in keys.items())
     agents = ["packet", name]

@@ -174,10 +174,13 @@ RULESET_DEFAULTS: Final[dict[str, dict[str, Any]]] = {
 
 # the levels' budgets above the default (``hard``): for every ruleset ("*"), then a
 # ruleset's own, sized so that the wait a GM sees stays within docs/search.md's bars
-# ("Budgets a GM never waits on")
+# ("Budgets a GM never waits on"). 2d20's deadly weighs what its policy all but rules
+# out (wide) and buys continuations by work: 40 on a 4v4 map, 100-600 in a fight of three,
+# where the radscorpions' quarry pit and vault corridor went from +3.5 and +8.5 over the
+# packet to +12.5 and +15.5 (docs/search.md, "Wide candidates and a budget in work")
 LEVEL_BUDGETS: Final[dict[str, dict[str, dict[str, Any]]]] = {
     "deadly": {"*": {"rollouts": 128, "candidates": 10, "plans": 2, "full": 4},
-               "f2d20": {"rollouts": 40}},
+               "f2d20": {"rollouts": 40, "wide": 1, "work": 40_000}},
 }
 
 
