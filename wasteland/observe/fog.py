@@ -37,8 +37,9 @@ NOT_THERE: Final = "not_there"
 # the actions that may aim at an enemy out of sight: toward or away from where it is thought
 MOVES: Final = frozenset({"move", "sprint", "step"})
 # the actions whose outcome depends on where the others stand (a ruleset's ``refusable``
-# kinds are among them)
-PLACED: Final = MOVES | {"charge", "disarm"}
+# kinds are among them; PnP's and Simple's "cover" walks to the nearest free cover, which
+# someone unseen may stand on or block the way to)
+PLACED: Final = MOVES | {"charge", "disarm", "cover"}
 
 
 def _eyes(b: Battle, me: int, side_sight: bool) -> list[Any]:

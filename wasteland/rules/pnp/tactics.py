@@ -167,6 +167,9 @@ class PnPTactics(Tactics):
         self.values_shots = True
         self.vats_cost = dict(VATS_COST)
         self.large_only = frozenset(LARGE_ONLY)
+        # taking cover walks to the nearest free square with cover in reach, which someone
+        # unseen may stand on or wall off: the true board may have none
+        self.refusable = frozenset({"cover"})
 
     def hit_chance(self, b: Battle, c: Combatant, t: Combatant, location: str | None = None,
                    extra_dice: int = 0) -> float:

@@ -25,8 +25,9 @@ class SimpleTactics(Tactics):
         self.name = "simple"
         self.phases = True
         self.unit = "hexes"
-        # a charge or disarm needs a free straight line someone unseen may block
-        self.refusable = frozenset({"charge", "disarm"})
+        # a charge or disarm needs a free straight line someone unseen may block; taking
+        # cover, a free hex with cover in reach, which someone unseen may stand on or wall off
+        self.refusable = frozenset({"charge", "disarm", "cover"})
 
     def distance(self, b: Battle, a: int, c: int) -> int:
         return hexes_for(b.grid).dist(a, c)
