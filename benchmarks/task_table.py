@@ -146,13 +146,18 @@ def render() -> str:
            + "), measured from 2026-12-02 to 2026-12-05 by `benchmarks/benchmark_table.py` "
            "and `benchmarks/policy_seats.py`; the PnP and Simple rows predate the first-aid "
            "rule of 2026-12-05 (docs/seats.md), but for PnP's `deadly` rows of 200 fights, "
-           "played after it. A mirror task's shipped-policy row counts "
+           "played after it, and so do the 2d20 rows of the policies and of `deadly` but for "
+           "`deadly` in the radscorpions' duel, vault corridor, desert wash and quarry pit. "
+           "The rule took some of the shipped policies' lead: radscorpion_f2d20 won 68.5% "
+           "of the duel's seeds 0..199 before it and 54.5% after "
+           "(docs/training-runs/policy_seats_200_2026-12-05.txt gives each policy's seats "
+           "at today's code). A mirror task's shipped-policy row counts "
            "every fight (docs/benchmark.md gives its share of decided ones). \"not "
            "measured\": no row exists; nothing is estimated. A row's command plays the "
            "agent in the task's seat on the same seeds (`arena.suite.measure`, as "
            "`benchmark_table.py run` did) and prints its record; a rule changed since a "
-           "row was measured can move it (the first-aid rule moved the 2d20 seats by at "
-           "most 0.7 points).", "",
+           "row was measured can move it (the first-aid rule moved the 2d20 seats' packet "
+           "records by at most 0.7 points).", "",
            "| task | family | ruleset | kind | map | packet, suite record |",
            "|---|---|---|---|---|---|"]
     for t in every:
