@@ -148,7 +148,7 @@ def render() -> str:
            "rule of 2026-12-05 (docs/seats.md), but for PnP's `deadly` rows of 200 fights, "
            "played after it, and so do the 2d20 rows of the policies and of `deadly` but for "
            "`deadly` in the radscorpions' duel, vault corridor, desert wash and quarry pit "
-           "and the super mutants' scrap yard. "
+           "and the super mutants' scrap yard and mirror. "
            "The rule took some of the shipped policies' lead: radscorpion_f2d20 won 68.5% "
            "of the duel's seeds 0..199 before it and 54.5% after "
            "(docs/training-runs/policy_seats_200_2026-12-05.txt gives each policy's seats "
