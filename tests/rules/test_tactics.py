@@ -68,7 +68,9 @@ def test_pnp_answers_are_its_odds_and_rules() -> None:
     assert tac.vats_cost == VATS_COST and tac.large_only == LARGE_ONLY
     assert (tac.multi_shot, tac.pairs, tac.values_shots, tac.staged_reload) == (True,) * 4
     assert not (tac.ap_economy or tac.phases or tac.aims) and tac.extra_dice_cost == ()
-    assert not tac.refusable  # a walk blocked by someone unseen stops short
+    # a walk blocked by someone unseen stops short; taking cover has no cover to go to
+    # when someone unseen stands on or walls off the only one (docs/rules/sight.md)
+    assert tac.refusable == {"cover"}
 
 
 def test_f2d20_answers_are_its_odds_and_rules() -> None:
@@ -125,7 +127,8 @@ def test_simple_answers_are_its_odds_and_rules() -> None:
             n += 1
     assert n > 30
     assert tac.phases and tac.unit == "hexes" and tac.zones(b) is None
-    assert tac.refusable == {"charge", "disarm"}  # a straight line someone unseen may block
+    # a straight line someone unseen may block; cover someone unseen may take away
+    assert tac.refusable == {"charge", "disarm", "cover"}
     assert not tac.ap_economy and tac.extra_dice_cost == ()
 
 
