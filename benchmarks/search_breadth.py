@@ -83,8 +83,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"unknown seat {args.seat[:60]!r}; known: {', '.join(sorted(seats))}",
               file=sys.stderr)
         return 2
+    from wasteland.limits import MAX_SEED
+
     if not 1 <= args.fights <= 100_000:
         print(f"--fights is 1 to 100000, got {args.fights}", file=sys.stderr)
+        return 2
+    if not 0 <= args.first_seed <= MAX_SEED - args.fights:
+        print(f"--first-seed is 0 to {MAX_SEED - args.fights:,} (the last seed played, "
+              f"first + fights - 1, at most {MAX_SEED:,}), got {str(args.first_seed)[:30]}",
+              file=sys.stderr)
         return 2
     s = seats[args.seat]
     scenario = s.load()

@@ -28,3 +28,10 @@ def test_the_policy_plays_its_most_likely_action_and_the_packet_does_not(capsys)
 def test_an_unknown_seat_is_one_line(capsys) -> None:
     assert bench_module("search_breadth").main(["nope", "packet"]) == 2
     assert capsys.readouterr().err.startswith("unknown seat 'nope'; known: ")
+
+
+def test_a_seed_past_the_limit_is_one_line(capsys) -> None:
+    mod = bench_module("search_breadth")
+    assert mod.main([SEAT, "packet", "--first-seed", str(2**63)]) == 2
+    assert capsys.readouterr().err.startswith("--first-seed is 0 to ")
+    assert mod.main([SEAT, "packet", "--first-seed", "-1"]) == 2
