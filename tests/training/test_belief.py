@@ -162,3 +162,36 @@ def test_two_combatants_are_never_stood_on_one_square() -> None:
         assert moved == 1 and rex.pos == free and pip.pos == b.grid.index(8, 1)
         assert b.occupied[free] == rex.slot
     assert b.occupied == before
+
+
+@pytest.mark.parametrize("fair", [False, True])
+def test_the_teacher_is_offered_only_actions_legal_on_the_board_it_is_shown(
+        monkeypatch, fair: bool) -> None:
+    """A search plays its candidates on copies of the board it is given, unchecked. The
+    learner's mask is judged on the board it believes in, where a hidden enemy is not on
+    its true square, so an action in it (a move toward a friend, ending on the square a
+    hidden enemy truly stands on) may be illegal on the true board or on ``last_seen``'s;
+    such an action is not offered to the teacher there (a 2d20 search teacher stopped
+    training with an assertion on exactly that)."""
+    import wasteland.training.expert as expert
+
+    offered = {"decisions": 0, "fogged": 0, "illegal": 0}
+
+    class Strict:
+        def __init__(self, name: str, seed: int) -> None:
+            self.inner = make_agent(name, seed)
+
+        def act(self, view):  # type: ignore[no-untyped-def]
+            ok = set(view.ruleset.legal_ids(view.battle))
+            offered["decisions"] += 1
+            offered["fogged"] += len(ok) != len(view.legal_ids) or any(
+                i not in ok for i in view.legal_ids)
+            offered["illegal"] += sum(i not in ok for i in view.legal_ids)
+            return self.inner.act(view)
+
+    monkeypatch.setattr(expert, "make_agent", Strict)
+    cfg = load_config("radscorpion_f2d20", [*STORM, f"expert.last_seen={str(fair).lower()}"])
+    got = label(cfg, None, 1500, seed=4, beta=1.0, teacher="packet")
+    assert all(got["mask"][i, a] for i, a in enumerate(got["action"]))
+    assert offered["decisions"] >= 1500 and offered["fogged"] > 20, offered
+    assert offered["illegal"] == 0, offered

@@ -49,21 +49,45 @@ def _teach(expert: Any, inner: Any, blind: bool) -> int:
     (its mask: what is legal on the board as it knows it, observe/fog.py), so every label is
     one the network may play. ``blind``: decided on that board too (an enemy out of sight
     where last seen, one never seen away), or, while it knows of no enemy at all, with
-    hidden enemies where last seen (``last_seen``) as before."""
+    hidden enemies where last seen (``last_seen``) as before.
+
+    Where the teacher's board is not the mask's (the true one, or ``last_seen``'s, where a
+    hidden enemy may stand on the square a move would end on), it is offered only the
+    mask's actions that are legal there too: a search plays its candidates on copies of
+    the board it is given, unchecked. Should none be, it decides on the mask's board."""
     b = inner.battle
     dec = inner._decision
-    view = View(b, inner.ruleset, dec, list(inner._legal))
+    rs = inner.ruleset
+    legal = list(inner._legal)
     memory = inner._enc.memory
     share_memory([expert], b, memory)  # a teacher that observes remembers with the env
-    if not blind:
-        return int(inner.env_action(intent_of(expert, expert.act(view))))
+
+    def ask(ids: list[int]) -> int:
+        return int(inner.env_action(intent_of(expert, expert.act(View(b, rs, dec, ids)))))
+
+    def here() -> list[int]:  # the mask's actions that are legal on the board as it is now
+        if not inner._fogged:  # no enemy out of sight: the mask is the board's own
+            return legal
+        ok = set(rs.legal_ids(b))
+        return [i for i in legal if i in ok]
+
     me = dec.combatant
-    with fog.belief(b, me, inner.sight == "side", memory=memory):
-        side = b.combatants[me].side
-        if any(o.side != side and o.status == ACTIVE for o in b.combatants):
-            return int(inner.env_action(intent_of(expert, expert.act(view))))
-    with last_seen(b, me, memory):
-        return int(inner.env_action(intent_of(expert, expert.act(view))))
+    side_sight = inner.sight == "side"
+    if blind:
+        with fog.belief(b, me, side_sight, memory=memory):
+            side = b.combatants[me].side
+            if any(o.side != side and o.status == ACTIVE for o in b.combatants):
+                return ask(legal)
+        with last_seen(b, me, memory):
+            ids = here()
+            if ids:
+                return ask(ids)
+    else:
+        ids = here()
+        if ids:
+            return ask(ids)
+    with fog.belief(b, me, side_sight, memory=memory):  # the mask's own board
+        return ask(legal)
 
 
 def label(cfg: TrainConfig, policy: Policy | None, decisions: int, seed: int, beta: float,
