@@ -18,7 +18,8 @@ own env, teacher and a numpy copy of the network.
 from __future__ import annotations
 
 import multiprocessing as mp
-from typing import Any
+from pathlib import Path
+from typing import Any, Final
 
 import numpy as np
 
@@ -174,11 +175,99 @@ def teacher_share(beta: float, i: int) -> float:
     return 1.0 if i == 0 else beta / (2 ** (i - 1))
 
 
-def expert_iteration(cfg: TrainConfig, model: Any, policy_of: Any, after: Any = None
-                     ) -> dict[str, float]:
+# what each round leaves in the run folder's expert/ (``expert_iteration``'s ``store``)
+ROUND_ARRAYS: Final = {"obs": np.float32, "mask": np.bool_, "action": np.int64, "ret": np.float32}
+ROUND_STATS: Final = ("agreement", "value_loss", "decisions", "labelled", "seconds", "iteration")
+
+
+def _round_files(store: Path, i: int) -> tuple[Path, Path, Path]:
+    return store / f"round_{i}.npz", store / f"round_{i}.zip", store / f"round_{i}.json"
+
+
+def save_round(store: Path, i: int, fresh: dict[str, np.ndarray], model: Any,
+               stats: dict[str, float]) -> None:
+    """Round ``i``'s labels, the network fitted after it and its statistics, each written
+    whole (a temporary file renamed) with the statistics last: a round counts as done
+    only when all three are there."""
+    import json
+    import os
+
+    store.mkdir(exist_ok=True)
+    data, net, info = _round_files(store, i)
+    tmp = store / f".round_{i}.npz"
+    with open(tmp, "wb") as f:
+        np.savez(f, obs=fresh["obs"], mask=fresh["mask"], action=fresh["action"],
+                 ret=fresh["ret"])
+    os.replace(tmp, data)
+    model.save(store / f".round_{i}")  # SB3 adds ".zip"
+    os.replace(store / f".round_{i}.zip", net)
+    tmp = store / f".round_{i}.json"
+    tmp.write_text(json.dumps({k: float(stats[k]) for k in ROUND_STATS}))
+    os.replace(tmp, info)
+
+
+def load_round(store: Path, i: int) -> tuple[dict[str, np.ndarray], dict[str, float]]:
+    """Round ``i``'s labels and statistics as ``save_round`` wrote them, checked: a file
+    that is not what a round leaves is one line, and nothing in it is unpickled."""
+    import json
+
+    from wasteland.observe.encoding import N_ACTIONS, OBS_SIZE
+    from wasteland.rules.errors import WastelandError
+
+    data, _, info = _round_files(store, i)
+
+    def refuse(why: str) -> WastelandError:
+        return WastelandError(f"{data}: not the labels of an expert round ({why}); delete "
+                              f"{store} to label its rounds again")
+
+    try:
+        with np.load(data, allow_pickle=False) as z:
+            got = {k: z[k] for k in z.files}
+    except (OSError, ValueError, EOFError) as e:
+        raise refuse(" ".join(str(e).split())[:120] or type(e).__name__) from None
+    if set(got) != set(ROUND_ARRAYS):
+        raise refuse(f"arrays {', '.join(sorted(got))[:80]}; a round holds "
+                     f"{', '.join(ROUND_ARRAYS)}")
+    n = len(got["action"])
+    shapes = {"obs": (n, OBS_SIZE), "mask": (n, N_ACTIONS), "action": (n,), "ret": (n,)}
+    for k, dtype in ROUND_ARRAYS.items():
+        if got[k].dtype != dtype or got[k].shape != shapes[k]:
+            raise refuse(f"{k} is {got[k].dtype} {got[k].shape}, not {np.dtype(dtype)} "
+                         f"{shapes[k]}")
+    a = got["action"]
+    if n and (a.min() < 0 or a.max() >= N_ACTIONS or not got["mask"][np.arange(n), a].all()):
+        raise refuse("a label outside its state's mask")
+    if not (np.isfinite(got["obs"]).all() and np.isfinite(got["ret"]).all()):
+        raise refuse("a number that is not finite")
+    try:
+        stats = json.loads(info.read_text())
+        if not isinstance(stats, dict) or set(stats) != set(ROUND_STATS) or not all(
+                type(v) in (int, float) for v in stats.values()):
+            raise ValueError("not the round's statistics")
+    except (OSError, ValueError) as e:
+        raise WastelandError(f"{info}: not an expert round's statistics ({str(e)[:80]}); "
+                             f"delete {store} to label its rounds again") from None
+    return got, {k: float(v) for k, v in stats.items()}
+
+
+def rounds_done(store: Path, iterations: int) -> int:
+    """How many rounds, from the first and without a gap, left all their files."""
+    k = 0
+    while k < iterations and all(p.is_file() for p in _round_files(store, k + 1)):
+        k += 1
+    return k
+
+
+def expert_iteration(cfg: TrainConfig, model: Any, policy_of: Any, after: Any = None,
+                     store: Path | None = None, resume: Any = None) -> dict[str, float]:
     """Run ``cfg.expert.iterations`` rounds on ``model`` (a MaskablePPO); ``policy_of(model)``
     gives its numpy policy, ``after(i, stats)`` is called after each round (evaluation,
-    checkpoint). Returns the last round's fit statistics."""
+    checkpoint). Returns the last round's fit statistics.
+
+    ``store``: a folder where each round leaves its labels, the network after it and its
+    statistics (``save_round``); with ``resume`` (``resume(model, path)`` loads a
+    checkpoint into ``model``), the rounds found there are not labelled again: a long run
+    stopped between rounds loses only the round it was in."""
     import time
 
     from .imitation import warm_start
@@ -186,7 +275,14 @@ def expert_iteration(cfg: TrainConfig, model: Any, policy_of: Any, after: Any = 
     e = cfg.expert
     data: dict[str, np.ndarray] | None = None
     stats: dict[str, float] = {}
-    for i in range(e.iterations):
+    done = rounds_done(store, e.iterations) if store is not None and resume else 0
+    if done:
+        assert store is not None
+        for i in range(1, done + 1):
+            fresh, stats = load_round(store, i)
+            data = merge(data, fresh)
+        resume(model, _round_files(store, done)[1])
+    for i in range(done, e.iterations):
         t = time.time()
         beta = teacher_share(e.beta, i)
         fresh = label_parallel(cfg, policy_of(model) if i else None, e.decisions,
@@ -195,6 +291,8 @@ def expert_iteration(cfg: TrainConfig, model: Any, policy_of: Any, after: Any = 
         stats = warm_start(model, data, e.epochs, lr=e.learning_rate, seed=cfg.seed + i)
         stats.update(iteration=float(i + 1), labelled=float(len(data["action"])),
                      seconds=round(time.time() - t, 1))
+        if store is not None:
+            save_round(store, i + 1, fresh, model, stats)
         if after is not None:
             after(i + 1, stats)
     return stats

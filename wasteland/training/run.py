@@ -10,6 +10,8 @@ A run folder holds:
                      next to the packet's record in the same seat on the same seeds
     checkpoints/     step_N.zip every evaluation (resume starts from the newest)
     league/          step_N.npz/.json frozen snapshots the league plays
+    expert/          round_N.npz/.zip/.json: each expert-iteration round's labels, the
+                     network after it and its statistics (a resume labels only the rest)
     tb/              TensorBoard logs (``tensorboard --logdir RUN/tb``)
     final.zip, summary.json
 Heavy imports (torch, stable-baselines3) happen only in here.
@@ -183,7 +185,7 @@ def prepare_run(config: str, overrides: list[str], out: Path | None, resume: Pat
 
 # what `wasteland train` writes in a run folder; a resume writes there again
 RUN_FILES = ("config.yaml", "eval.csv", "summary.json", "final.zip")
-RUN_FOLDERS = ("checkpoints", "league", "tb")
+RUN_FOLDERS = ("checkpoints", "league", "tb", "expert")
 
 
 def check_run_folder(run: Path) -> Path:
@@ -314,8 +316,11 @@ def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
         say(f"step {step:,}: {state['last_eval']}")
 
     if not start_step and cfg.algorithm == "expert_iteration":
-        from .expert import expert_iteration
+        from .expert import expert_iteration, rounds_done
 
+        if resume and (k := rounds_done(run / "expert", cfg.expert.iterations)):
+            say(f"expert iteration: rounds 1-{k} of {cfg.expert.iterations} read from "
+                f"{run / 'expert'}, not labelled again")
         writer = None
         if tb is not None:
             from torch.utils.tensorboard import SummaryWriter
@@ -331,7 +336,8 @@ def train_run(cfg: TrainConfig, run: Path, resume: bool = False,
                 f"labelled states, agreement with the teacher {st['agreement']:.1%}, "
                 f"{st['seconds']:.0f} s")
 
-        warm = expert_iteration(cfg, model, lambda m: policy_of(m, cfg.id, cfg), after_round)
+        warm = expert_iteration(cfg, model, lambda m: policy_of(m, cfg.id, cfg), after_round,
+                                store=run / "expert", resume=resume_model if resume else None)
         if writer is not None:
             writer.close()
         evaluate_now(0)
