@@ -149,7 +149,7 @@ def render() -> str:
            "and the radscorpion_pnp policy's rows (retrained), played after it, and so do "
            "the 2d20 rows of the policies and of `deadly` but for the super_mutant_f2d20 "
            "policy's rows (retrained), and `deadly` in the radscorpions' seats and in all "
-           "the super mutants' seats, and the robots' mirror, depot and substation. "
+           "the super mutants' seats, and the robots' mirror, depot, substation and diner. "
            "The rule took some of the shipped policies' lead: radscorpion_f2d20 won 68.5% "
            "of the duel's seeds 0..199 before it and 54.5% after "
            "(docs/training-runs/policy_seats_200_2026-12-05.txt gives each policy's seats "
