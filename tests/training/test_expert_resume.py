@@ -55,7 +55,7 @@ def test_a_resumed_run_labels_only_the_rounds_left(capsys, monkeypatch, tmp_path
     run, first = _stopped_after_two(capsys, monkeypatch, tmp_path)
     assert len(first) == 3
     assert expert.rounds_done(run / "expert", 3) == 2
-    kept, stats = expert.load_round(run / "expert", 2)
+    kept, stats = expert.load_round(run / "expert", 2, DECISIONS)
     assert len(kept["action"]) == DECISIONS and stats["labelled"] == 2 * DECISIONS
     calls = _stopping_at(monkeypatch, 0)
     r = cli(capsys, monkeypatch, "train", "super_mutant_f2d20", "--resume", str(run), "--no-progress")
@@ -103,3 +103,29 @@ def test_a_broken_round_file_is_one_line(capsys, monkeypatch, tmp_path, damage,
     r = cli(capsys, monkeypatch, "train", "super_mutant_f2d20", "--resume", str(run), "--no-progress")
     assert r.code != 0 and fragment in r.err and "delete" in r.err
     assert "Traceback" not in r.err and len(r.err.strip().splitlines()) == 1
+
+
+def test_round_files_are_read_within_their_caps(capsys, monkeypatch, tmp_path) -> None:
+    """More labels than the run's `expert.decisions` are refused before they are inflated;
+    statistics nested past the JSON depth cap, or a named pipe in a file's place, are one
+    line (nothing blocks)."""
+    import os
+
+    from wasteland.observe.encoding import N_ACTIONS, OBS_SIZE
+
+    run, _ = _stopped_after_two(capsys, monkeypatch, tmp_path)
+    store = run / "expert"
+    n = DECISIONS + 50
+    mask = np.ones((n, N_ACTIONS), bool)
+    np.savez(store / "round_1.npz", obs=np.zeros((n, OBS_SIZE), np.float32), mask=mask,
+             action=np.zeros(n, np.int64), ret=np.zeros(n, np.float32))
+    with pytest.raises(WastelandError, match=f"more than {DECISIONS} labels take"):
+        expert.load_round(store, 1, DECISIONS)
+    (store / "round_2.json").write_text("[" * 100_000)
+    with pytest.raises(WastelandError, match="nested more than") as e:
+        expert.load_round(store, 2, DECISIONS)
+    assert "\n" not in str(e.value)
+    (store / "round_2.json").unlink()
+    os.mkfifo(store / "round_2.json")
+    with pytest.raises(WastelandError, match="named pipe"):
+        expert.load_round(store, 2, DECISIONS)

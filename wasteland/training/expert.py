@@ -206,28 +206,43 @@ def save_round(store: Path, i: int, fresh: dict[str, np.ndarray], model: Any,
     os.replace(tmp, info)
 
 
-def load_round(store: Path, i: int) -> tuple[dict[str, np.ndarray], dict[str, float]]:
-    """Round ``i``'s labels and statistics as ``save_round`` wrote them, checked: a file
-    that is not what a round leaves is one line, and nothing in it is unpickled."""
-    import json
+def load_round(store: Path, i: int, decisions: int
+               ) -> tuple[dict[str, np.ndarray], dict[str, float]]:
+    """Round ``i``'s labels and statistics as ``save_round`` wrote them (``decisions``
+    labels, the run's ``expert.decisions``), checked: a file that is not what a round
+    leaves is one line. Only regular files are read, no array larger than ``decisions``
+    rows is inflated, and nothing in them is unpickled."""
+    import os
+    import zipfile
 
+    from wasteland import limits
     from wasteland.observe.encoding import N_ACTIONS, OBS_SIZE
     from wasteland.rules.errors import WastelandError
 
     data, _, info = _round_files(store, i)
+    again = f"delete {store} to label its rounds again"
 
     def refuse(why: str) -> WastelandError:
-        return WastelandError(f"{data}: not the labels of an expert round ({why}); delete "
-                              f"{store} to label its rounds again")
+        return WastelandError(f"{data}: not the labels of an expert round ({why}); {again}")
 
-    try:
-        with np.load(data, allow_pickle=False) as z:
-            got = {k: z[k] for k in z.files}
-    except (OSError, ValueError, EOFError) as e:
-        raise refuse(" ".join(str(e).split())[:120] or type(e).__name__) from None
-    if set(got) != set(ROUND_ARRAYS):
-        raise refuse(f"arrays {', '.join(sorted(got))[:80]}; a round holds "
-                     f"{', '.join(ROUND_ARRAYS)}")
+    row = {"obs": OBS_SIZE * 4, "mask": N_ACTIONS, "action": 8, "ret": 4}  # bytes a label
+    fd, _ = limits._open_regular(data, lambda m: WastelandError(f"{m}; {again}"))
+    with os.fdopen(fd, "rb") as f:
+        try:
+            with zipfile.ZipFile(f) as z:  # the sizes it declares bound what np.load inflates
+                sizes = {m.filename: m.file_size for m in z.infolist()}
+            if set(sizes) != {f"{k}.npy" for k in ROUND_ARRAYS}:
+                raise refuse(f"arrays {', '.join(sorted(sizes))[:80]}; a round holds "
+                             f"{', '.join(ROUND_ARRAYS)}")
+            for k, per in row.items():
+                if sizes[f"{k}.npy"] > decisions * per + 4096:
+                    raise refuse(f"{k} holds {sizes[f'{k}.npy']:,} bytes, more than "
+                                 f"{decisions:,} labels take")
+            f.seek(0)
+            with np.load(f, allow_pickle=False) as z:
+                got = {k: z[k] for k in z.files}
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
+            raise refuse(" ".join(str(e).split())[:120] or type(e).__name__) from None
     n = len(got["action"])
     shapes = {"obs": (n, OBS_SIZE), "mask": (n, N_ACTIONS), "action": (n,), "ret": (n,)}
     for k, dtype in ROUND_ARRAYS.items():
@@ -239,14 +254,15 @@ def load_round(store: Path, i: int) -> tuple[dict[str, np.ndarray], dict[str, fl
         raise refuse("a label outside its state's mask")
     if not (np.isfinite(got["obs"]).all() and np.isfinite(got["ret"]).all()):
         raise refuse("a number that is not finite")
-    try:
-        stats = json.loads(info.read_text())
-        if not isinstance(stats, dict) or set(stats) != set(ROUND_STATS) or not all(
-                type(v) in (int, float) for v in stats.values()):
-            raise ValueError("not the round's statistics")
-    except (OSError, ValueError) as e:
-        raise WastelandError(f"{info}: not an expert round's statistics ({str(e)[:80]}); "
-                             f"delete {store} to label its rounds again") from None
+
+    def bad(m: str) -> WastelandError:
+        return WastelandError(f"{m}; {again}")
+
+    stats = limits.load_json(limits.read_text(info, "manifest", bad), str(info), bad)
+    if not isinstance(stats, dict) or set(stats) != set(ROUND_STATS) or not all(
+            type(v) in (int, float) for v in stats.values()):
+        raise bad(f"{info}: not an expert round's statistics (an object of the numbers "
+                  f"{', '.join(ROUND_STATS)})")
     return got, {k: float(v) for k, v in stats.items()}
 
 
@@ -279,7 +295,7 @@ def expert_iteration(cfg: TrainConfig, model: Any, policy_of: Any, after: Any = 
     if done:
         assert store is not None
         for i in range(1, done + 1):
-            fresh, stats = load_round(store, i)
+            fresh, stats = load_round(store, i, e.decisions)
             data = merge(data, fresh)
         resume(model, _round_files(store, done)[1])
     for i in range(done, e.iterations):
