@@ -34,7 +34,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from wasteland.agents.base import view_of  # noqa: E402
 from wasteland.agents.make import make_agent  # noqa: E402
 from wasteland.agents.packets import PacketAgent  # noqa: E402
-from wasteland.agents.search import Arm, SearchAgent, candidates, continuation, paired  # noqa: E402
+from wasteland.agents.search import (  # noqa: E402
+    Arm,
+    Outlook,
+    SearchAgent,
+    candidates,
+    continuation,
+    paired,
+)
 from wasteland.agents.valuenet import shipped_value  # noqa: E402
 from wasteland.bestiary.suite import load_suite  # noqa: E402
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE  # noqa: E402
@@ -48,7 +55,7 @@ def arms_for(view, seed: int) -> list[Arm]:
     """The packet's choice, the plans' first actions, then single actions, up to ARMS."""
     base_id = ACTION_INDEX[PacketAgent(seed).act(view)]
     probe = SearchAgent(f"search:plans=2,candidates={ARMS}", 0)
-    arms = [Arm(base_id, []), *probe._plans(view, seed, base_id, ARMS)]
+    arms = [Arm(base_id, []), *probe._plans(view, seed, {base_id}, ARMS)]
     seen = {a.id for a in arms}
     arms += [Arm(i, []) for i in candidates(view, base_id, 64) if i not in seen]
     return arms[:ARMS]
@@ -57,10 +64,11 @@ def arms_for(view, seed: int) -> list[Arm]:
 def score(rs, b, arms: list[Arm], side: int, slot: int, seed: int, n: int, horizon: int,
           judge=None) -> list[Arm]:
     out = []
+    outlook = Outlook(judge) if judge is not None else None
     for a in arms:
         got = Arm(a.id, [], a.plan)
         got.values = [continuation(rs, b, a.id, side, seed + 7919 * k, horizon, PacketAgent,
-                                   a.plan, slot, judge) for k in range(n)]
+                                   a.plan, slot, outlook) for k in range(n)]
         out.append(got)
     return out
 
