@@ -16,6 +16,11 @@ decisions per second (goal 200,000).
 
     .venv/bin/python benchmarks/env_throughput.py [--seconds 5] [--ruleset pnp] [--json]
     .venv/bin/python benchmarks/env_throughput.py --profile engine   # cProfile, top 25
+    .venv/bin/python benchmarks/env_throughput.py --without-observation   # (a) less encoding
+
+``--without-observation`` is a diagnostic: (a) with the encoder's ``observe`` answering a
+constant array (the mask, the fog check, ``look`` and the block order still worked out), so
+that the same run says what the rest of an env turn costs (docs/speed.md).
 
 connect_four's module imports pygame, which it needs only to draw; when pygame is not
 installed a stub module stands in (raw_env with render_mode=None never calls it).
@@ -47,6 +52,7 @@ import numpy as np  # noqa: E402
 
 from wasteland.bestiary.loader import load_scenario, scenario_names  # noqa: E402
 from wasteland.envs import combat_v0  # noqa: E402
+from wasteland.observe.encoding import OBS_SIZE  # noqa: E402
 from wasteland.rules.actions import ACTION_TABLE  # noqa: E402
 from wasteland.rules.names import RULESETS  # noqa: E402
 from wasteland.rules.rulesets import get_ruleset  # noqa: E402
@@ -55,12 +61,37 @@ ENV_BAR, ENV_GOAL = 1.0, 2.0
 ENGINE_BAR, ENGINE_GOAL = 50_000, 200_000
 
 
-def aec_turns(envs: list, seconds: float, seed: int = 0) -> tuple[float, int, int]:
+class NoEncoding:
+    """An env's encoder whose ``observe`` answers zeros: everything else it does (``look``,
+    ``order``, the memory the fog check reads) is the encoder's own."""
+
+    def __init__(self, enc: object) -> None:
+        self._enc = enc
+        self._zeros = np.zeros(OBS_SIZE, np.float32)
+
+    def observe(self, *args: object, **kwargs: object) -> np.ndarray:
+        return self._zeros
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._enc, name)
+
+
+def strip_encoding(env) -> None:
+    """``env``'s encoder, after a reset, as ``NoEncoding`` (once)."""
+    if not isinstance(env._enc, NoEncoding):
+        env._enc = NoEncoding(env._enc)
+
+
+def aec_turns(envs: list, seconds: float, seed: int = 0,
+              encode: bool = True) -> tuple[float, int, int]:
     """performance_benchmark's loop for ``seconds``, moving to the next env after each
-    episode. Returns (turns per second, turns, episodes)."""
+    episode; ``encode`` False: each env's observation is ``strip_encoding``'s constant.
+    Returns (turns per second, turns, episodes)."""
     random.seed(seed)
     for i, e in enumerate(envs):
         e.reset(seed=seed + i)
+        if not encode:
+            strip_encoding(e)
     k = 0
     env = envs[0]
     turns = episodes = 0
@@ -77,6 +108,8 @@ def aec_turns(envs: list, seconds: float, seed: int = 0) -> tuple[float, int, in
             turns += 1
             if all(env.terminations.values()) or all(env.truncations.values()):
                 env.reset()
+                if not encode:
+                    strip_encoding(env)
                 episodes += 1
                 k = (k + 1) % len(envs)
                 env = envs[k]
@@ -145,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print the results as JSON")
     ap.add_argument("--profile", choices=("env", "engine", "connect_four"),
                     help="profile one loop with cProfile instead of measuring")
+    ap.add_argument("--without-observation", action="store_true",
+                    help="(a) with the observation a constant array: what the rest costs")
     args = ap.parse_args(argv)
     rulesets = args.ruleset or list(RULESETS)
     scenarios = args.scenario or scenario_names()
@@ -164,12 +199,14 @@ def main(argv: list[str] | None = None) -> int:
     results: dict = {
         "seconds": args.seconds,
         "scenarios": scenarios,
+        "without_observation": args.without_observation,
         "connect_four": {"turns_per_s": c4_rate, "turns": c4_turns, "episodes": c4_eps},
         "rulesets": {},
     }
     for r in rulesets:
         envs = [combat_v0.raw_env(ruleset=r, scenario=s) for s in scenarios]
-        env_rate, env_turns, env_eps = aec_turns(envs, args.seconds)
+        env_rate, env_turns, env_eps = aec_turns(envs, args.seconds,
+                                                 encode=not args.without_observation)
         eng_rate, eng_n, eng_battles = engine_decisions(r, scenarios, args.seconds)
         results["rulesets"][r] = {
             "raw_env": {"turns_per_s": env_rate, "turns": env_turns, "episodes": env_eps,
@@ -184,7 +221,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
-    print(f"{args.seconds:g} s per measurement; scenarios: {', '.join(scenarios)}")
+    print(f"{args.seconds:g} s per measurement; scenarios: {', '.join(scenarios)}"
+          + ("; (a) WITHOUT the observation (a constant array)" if args.without_observation
+             else ""))
     head = f"{'measure':<38} {'per second':>12} {'/ connect_four':>15}  bar (goal)"
     print(head)
     print("-" * len(head))
