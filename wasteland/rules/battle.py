@@ -34,6 +34,20 @@ def rng_to_json(rng: random.Random) -> list[Any]:
     return [version, list(internal), gauss]
 
 
+def json_copy(v: Any) -> Any:
+    """``copy.deepcopy(v)`` for the JSON values a battle's state holds (dicts and lists
+    copied all the way down, numbers, strings and None shared; anything else deep-copied),
+    at a fraction of its cost: a fork copies every combatant's. Two references to one list
+    inside ``v`` become two lists, as a save written and read back makes them."""
+    if isinstance(v, dict):
+        return {k: json_copy(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [json_copy(x) for x in v]
+    if v is None or isinstance(v, (str, int, float)):  # bool is an int
+        return v
+    return copy.deepcopy(v)
+
+
 def rng_from_json(rng: random.Random, state: Sequence[Any]) -> None:
     version, internal, gauss = state
     rng.setstate((version, tuple(internal), gauss))
@@ -155,13 +169,13 @@ class Combatant:
         d["weapon_states"] = [[w.loaded, w.reload_step, w.warm, w.last_fired_round]
                               for w in self.weapon_states]
         out = {k: (dict(v) if isinstance(v, dict) else v) for k, v in d.items()}
-        out["cond"] = copy.deepcopy(self.cond)
+        out["cond"] = json_copy(self.cond)
         return out
 
     def restore(self, d: dict[str, Any]) -> None:
         for k in self._DYNAMIC:
             v = d.get(k, {}) if k == "cond" else d[k]
-            setattr(self, k, copy.deepcopy(v) if isinstance(v, dict) else v)
+            setattr(self, k, json_copy(v) if isinstance(v, dict) else v)
         self.weapon_states = [WeaponState(*w) for w in d["weapon_states"]]
 
 
@@ -429,9 +443,10 @@ class Battle:
             del self.occupied[c.pos]
 
     # --- saving -------------------------------------------------------------------------
-    def state(self) -> dict[str, Any]:
-        """Everything that changes during a fight, as JSON-ready values."""
-        return {
+    def state(self, rng: bool = True) -> dict[str, Any]:
+        """Everything that changes during a fight, as JSON-ready values; ``rng`` False:
+        without the dice's state (a fork rolls its own)."""
+        out: dict[str, Any] = {
             "round": self.round,
             "order": list(self.order),
             "turn": self.turn,
@@ -441,9 +456,12 @@ class Battle:
             "winner": self.winner,
             "over": self.over,
             "extra": self.extra_json(),
-            "rng": rng_to_json(self.rng),
+            "rng": rng_to_json(self.rng) if rng else None,
             "combatants": [c.state() for c in self.combatants],
         }
+        if not rng:
+            del out["rng"]
+        return out
 
     def restore(self, s: dict[str, Any]) -> None:
         self.round, self.turn, self.slot = s["round"], s["turn"], s["slot"]
@@ -452,7 +470,8 @@ class Battle:
         self.pending_move = s["pending_move"]
         self.winner, self.over = s["winner"], s["over"]
         self.read_extra(s["extra"])
-        rng_from_json(self.rng, s["rng"])
+        if "rng" in s:  # else (a fork's state) the dice it has are kept
+            rng_from_json(self.rng, s["rng"])
         for c, cs in zip(self.combatants, s["combatants"]):
             c.restore(cs)
         for c in self.combatants:

@@ -6,10 +6,9 @@ read nor advanced, so whatever forks it cannot see the future dice.
 
 from __future__ import annotations
 
-import copy
 import random
 
-from .battle import Battle, Combatant
+from .battle import Battle, Combatant, json_copy
 
 
 def fork(b: Battle, seed: int) -> Battle:
@@ -23,13 +22,12 @@ def fork(b: Battle, seed: int) -> Battle:
                        weapon_bonus=c.weapon_bonus[:c.own_weapons], armor=c.armor,
                        pos=c.pos, hp=c.hp, max_hp=c.max_hp) for c in b.combatants]
     out = Battle(b.ruleset, b.scenario, b.grid, party, list(b.side_names), b.seed,
-                 random.Random(), b.items, keep_log=False)
+                 random.Random(seed), b.items, keep_log=False)
     out.quiet = True
     out.rules = b.rules
     out.book = b.book.copy()  # of its ruleset's kind; restore fills it in
-    state = b.state()
-    state["pending_move"] = copy.deepcopy(state["pending_move"])
+    state = b.state(rng=False)  # its dice are its own, seeded above: the battle's unread
+    state["pending_move"] = json_copy(state["pending_move"])
     out.restore(state)  # every combatant's and the battle's dynamic state, copied (and the
     # weapons taken in the fight, from the state)
-    out.rng.seed(seed)
     return out
