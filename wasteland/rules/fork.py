@@ -21,6 +21,12 @@ def fork(b: Battle, seed: int) -> Battle:
                        weapons=c.weapons[:c.own_weapons],
                        weapon_bonus=c.weapon_bonus[:c.own_weapons], armor=c.armor,
                        pos=c.pos, hp=c.hp, max_hp=c.max_hp) for c in b.combatants]
+    for mine, theirs in zip(party, b.combatants):
+        # the native copies of its weapons and numbers (facts.py), made from what no fight
+        # writes and checked against it at each use: made again, they were a tenth of a
+        # search's time
+        mine.arms = list(theirs.arms)
+        mine.traits_of = theirs.traits_of
     out = Battle(b.ruleset, b.scenario, b.grid, party, list(b.side_names), b.seed,
                  random.Random(seed), b.items, keep_log=False)
     out.quiet = True
