@@ -81,3 +81,13 @@ def test_a_state_without_its_dice_restores_the_rest_and_keeps_the_dice_there() -
     other.restore(state)
     assert other.rng.getstate() == dice
     assert {**other.state(), "rng": 0} == {**b.state(), "rng": 0}
+
+
+def test_a_fork_starts_with_its_battles_native_weapon_copies_in_a_list_of_its_own() -> None:
+    b = _battle("f2d20")
+    made = [(c, i) for c in b.combatants for i in range(len(c.weapons)) if c.arm(i)]
+    f = fork(b, 2)
+    for c, i in made:
+        twin = f.combatants[c.slot]
+        assert twin.arm(i) is c.arm(i) and twin.traits() is c.traits()
+    assert all(f.combatants[c.slot].arms is not c.arms for c in b.combatants)
