@@ -11,16 +11,25 @@ intervals for the policy and for the packet. Results: docs/training-notes.md.
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
 import time
 
 from wasteland.training.train import evaluate, train
 
 
-def main() -> None:
-    scenario, ruleset, steps = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    fights = int(sys.argv[4]) if len(sys.argv) > 4 else 300
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("scenario")
+    ap.add_argument("ruleset")
+    ap.add_argument("steps", type=int, help="training steps (1 to 100,000,000)")
+    ap.add_argument("fights", type=int, nargs="?", default=300,
+                    help="fights in the seat (1 to 100,000; default 300)")
+    a = ap.parse_args(argv)
+    for key, hi in (("steps", 100_000_000), ("fights", 100_000)):
+        if not 1 <= getattr(a, key) <= hi:
+            ap.error(f"{key}: 1 to {hi:,}, got {getattr(a, key)}")
+    scenario, ruleset, steps, fights = a.scenario, a.ruleset, a.steps, a.fights
     t = time.time()
     model = train(scenario, ruleset, timesteps=steps, seed=0, learner=1, opponents="packet",
                   n_envs=2)
@@ -34,7 +43,8 @@ def main() -> None:
                               learner=1, opponents="packet").as_dict(),
            "seat": seat}
     print(json.dumps(res))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

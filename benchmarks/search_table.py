@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -28,5 +29,19 @@ def rows(paths: list[str]) -> list[str]:
     return out
 
 
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("runs", nargs="+", help="benchmarks/search.py --json files")
+    a = ap.parse_args(argv)
+    try:
+        print("\n".join(rows(a.runs)))
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        what = f"missing field {e}" if isinstance(e, KeyError) else str(e).splitlines()[0]
+        print(f"search_table: not a benchmarks/search.py --json file ({what[:200]})",
+              file=sys.stderr)
+        return 2
+    return 0
+
+
 if __name__ == "__main__":
-    print("\n".join(rows(sys.argv[1:])))
+    raise SystemExit(main())
