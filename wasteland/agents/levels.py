@@ -17,8 +17,8 @@ MEANING: Final[dict[str, str]] = {
     "normal": "the scripted AI packets (Fallout 2's AI.TXT fields)",
     "hard": "the packet's choice checked against up to 5 other plans by 48 continuations "
             "(2d20: 20 played to the end, whole turns, the shipped policies guiding)",
-    "deadly": ("up to 9 other plans and single actions, 128 continuations (2d20: 40 on a 4v4 "
-               "map, more in smaller fights, by work)"),
+    "deadly": ("up to 9 other plans (Simple and 2d20: then single actions), 128 "
+               "continuations (2d20: 40 on a 4v4 map, more in smaller fights, by work)"),
 }
 LEVELS: Final[dict[str, tuple[str, str]]] = {k: (LEVEL_AGENTS[k], MEANING[k]) for k in LEVEL_AGENTS}
 SLOPPY_SHARE = 1 / 3

@@ -178,8 +178,14 @@ RULESET_DEFAULTS: Final[dict[str, dict[str, Any]]] = {
 # out (wide) and buys continuations by work: 40 on a 4v4 map, 100-600 in a fight of three,
 # where the radscorpions' quarry pit and vault corridor went from +3.5 and +8.5 over the
 # packet to +12.5 and +15.5 (docs/search.md, "Wide candidates and a budget in work")
+# Under PnP deadly weighs plans alone (plans=1): with single actions after them (plans=2,
+# cut at two rounds) it won 143 of 200 fights in the robots' tram platform where `hard`
+# won 166 and plans alone 177, and no fewer in the radscorpion duel (116 against 114) or
+# the super mutants' ruined street (86 against 83 of 100) (docs/search.md, "deadly under
+# PnP: plans alone")
 LEVEL_BUDGETS: Final[dict[str, dict[str, dict[str, Any]]]] = {
     "deadly": {"*": {"rollouts": 128, "candidates": 10, "plans": 2, "full": 4},
+               "pnp": {"plans": 1},
                "f2d20": {"rollouts": 40, "wide": 1, "work": 40_000}},
 }
 
