@@ -149,7 +149,7 @@ def render() -> str:
            "(retrained) and PnP's `deadly` rows, played after it. PnP's `deadly` weighs "
            "plans alone since 2026-12-05 (docs/search.md, \"deadly under PnP: plans alone\"): "
            "its rows before that are docs/benchmark.md's `deadly_plans2`, not listed here, "
-           "so most PnP tasks' `deadly` is \"not measured\" until played again. The 2d20 "
+           "and the rows listed were played with plans alone. The 2d20 "
            "rows of the policies and of `deadly` predate the rule too, but for the super_mutant_f2d20 "
            "policy's rows (retrained), and `deadly` in the radscorpions' seats and in all "
            "the super mutants' seats, and the robots' mirror, depot, substation and diner. "
