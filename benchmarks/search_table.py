@@ -6,16 +6,19 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from wasteland.limits import load_json, read_text  # noqa: E402
 
 
 def rows(paths: list[str]) -> list[str]:
     out = ["| seat | agent | fights | packet | agent | difference [95%] | mean s | p99 s | "
            "longest turn s | bar |", "|---|---|---|---|---|---|---|---|---|---|"]
     for p in paths:
-        data = json.loads(Path(p).read_text())
+        data = load_json(read_text(p, "results", ValueError), p, ValueError)
         for r in data["rows"]:
             turn = f"{r['turn_max_s']:.2f}" if "turn_max_s" in r else "-"
             extra = ""

@@ -96,7 +96,7 @@ MAX_FILE_BYTES = {
 }
 
 
-def _open_regular(path: str | os.PathLike[str], error: Callable[[str], Exception]
+def open_regular(path: str | os.PathLike[str], error: Callable[[str], Exception]
                   ) -> tuple[int, os.stat_result]:
     """An open descriptor of ``path`` and its stat, if it is a regular file; else ``error``.
     Opened without blocking and checked on the descriptor, so a named pipe never blocks
@@ -129,7 +129,7 @@ def read_file(path: str | os.PathLike[str], kind: str,
     At most the cap plus one byte is read, so a file that grows while it is read cannot
     be read without end."""
     cap = MAX_FILE_BYTES[kind]
-    fd, st = _open_regular(path, error)
+    fd, st = open_regular(path, error)
     try:
         if st.st_size > cap:
             raise error(_too_large(path, cap))
@@ -157,7 +157,7 @@ def file_digest(path: str | os.PathLike[str],
     names, which may be large), so no size cap; the same refusals as ``read_file``."""
     import hashlib
 
-    fd, st = _open_regular(path, error)
+    fd, st = open_regular(path, error)
     h = hashlib.sha256()
     left = st.st_size
     try:

@@ -121,6 +121,10 @@ def test_round_files_are_read_within_their_caps(capsys, monkeypatch, tmp_path) -
              action=np.zeros(n, np.int64), ret=np.zeros(n, np.float32))
     with pytest.raises(WastelandError, match=f"more than {DECISIONS} labels take"):
         expert.load_round(store, 1, DECISIONS)
+    with open(store / "round_1.npz", "r+b") as f:  # sparse: nothing is written
+        f.truncate(1 << 40)
+    with pytest.raises(WastelandError, match=f"bytes, more than {DECISIONS} labels take"):
+        expert.load_round(store, 1, DECISIONS)
     (store / "round_2.json").write_text("[" * 100_000)
     with pytest.raises(WastelandError, match="nested more than") as e:
         expert.load_round(store, 2, DECISIONS)

@@ -456,11 +456,10 @@ class Battle:
             "winner": self.winner,
             "over": self.over,
             "extra": self.extra_json(),
-            "rng": rng_to_json(self.rng) if rng else None,
-            "combatants": [c.state() for c in self.combatants],
         }
-        if not rng:
-            del out["rng"]
+        if rng:
+            out["rng"] = rng_to_json(self.rng)
+        out["combatants"] = [c.state() for c in self.combatants]
         return out
 
     def restore(self, s: dict[str, Any]) -> None:

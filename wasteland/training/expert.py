@@ -226,8 +226,13 @@ def load_round(store: Path, i: int, decisions: int
         return WastelandError(f"{data}: not the labels of an expert round ({why}); {again}")
 
     row = {"obs": OBS_SIZE * 4, "mask": N_ACTIONS, "action": 8, "ret": 4}  # bytes a label
-    fd, _ = limits._open_regular(data, lambda m: WastelandError(f"{m}; {again}"))
+    fd, st = limits.open_regular(data, lambda m: WastelandError(f"{m}; {again}"))
     with os.fdopen(fd, "rb") as f:
+        # np.savez stores the arrays as they are: a larger file is not a round's, and its
+        # zip directory is not read
+        if st.st_size > decisions * sum(row.values()) + 4096 * (len(row) + 1):
+            raise refuse(f"the file holds {st.st_size:,} bytes, more than {decisions:,} "
+                         f"labels take")
         try:
             with zipfile.ZipFile(f) as z:  # the sizes it declares bound what np.load inflates
                 sizes = {m.filename: m.file_size for m in z.infolist()}
