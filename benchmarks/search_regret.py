@@ -16,9 +16,11 @@ worse than the packet's choice beyond two standard errors.
         --values logistic,learned --agents "search;search:value=learned"
 
 ``--values``: the cut is scored by each value named (agents/search.py's logistic
-``value``, agents/valuenet.py's learned one), on the same continuations' seeds; the
-summary says how often each picks the full playouts' best, in all decisions and in those
-where that best beats the packet's choice by more than two standard errors.
+``value``, agents/valuenet.py's learned one, or ``learned@FOLDER``: a value file made
+elsewhere, e.g. by ``python -m wasteland.training.cut_value --out FOLDER``), on the same
+continuations' seeds; the summary says how often each picks the full playouts' best, in all
+decisions and in those where that best beats the packet's choice by more than two standard
+errors.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from wasteland.agents.search import (  # noqa: E402
     continuation,
     paired,
 )
-from wasteland.agents.valuenet import shipped_value  # noqa: E402
+from wasteland.agents.valuenet import load_value, shipped_value  # noqa: E402
 from wasteland.bestiary.suite import load_suite  # noqa: E402
 from wasteland.rules.actions import ACTION_INDEX, ACTION_TABLE  # noqa: E402
 from wasteland.rules.errors import WastelandError  # noqa: E402
@@ -83,11 +85,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="agents, separated by semicolons (a search budget has commas)")
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--values", default="logistic",
-                    help="the values that judge the cut, separated by commas: logistic, learned")
+                    help="the values that judge the cut, separated by commas: logistic, "
+                         "learned, learned@FOLDER (a value file made elsewhere)")
     a = ap.parse_args(argv)
     values = [x for x in a.values.split(",") if x]
-    if not values or any(x not in ("logistic", "learned") for x in values):
-        ap.error(f"--values: logistic and/or learned, got {a.values!r}")
+    if not values or any(x not in ("logistic", "learned") and not x.startswith("learned@")
+                         for x in values):
+        ap.error(f"--values: logistic, learned or learned@FOLDER, got {a.values!r}")
     for key, lo, hi in (("states", 1, 10_000), ("rollouts", 2, 10_000), ("horizon", 0, 1000)):
         if not lo <= getattr(a, key) <= hi:
             ap.error(f"--{key}: {lo} to {hi}, got {getattr(a, key)}")
@@ -99,7 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     judges = {}
     for x in values:
         try:
-            judges[x] = shipped_value(s.ruleset) if x == "learned" else None
+            judges[x] = (shipped_value(s.ruleset) if x == "learned" else
+                         load_value(s.ruleset, x.split("@", 1)[1]) if x.startswith("learned@")
+                         else None)
         except WastelandError as e:
             ap.error(f"--values: {e}")
     names = [x for x in a.agents.split(";") if x]

@@ -34,4 +34,27 @@ def test_an_unknown_value_is_refused_in_one_line(capsys) -> None:
         bench_module("search_regret").main(["--seat", SEAT, "--values", "oracle"])
     assert e.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err[-1].endswith("--values: logistic and/or learned, got 'oracle'")
+    assert err[-1].endswith("--values: logistic, learned or learned@FOLDER, got 'oracle'")
+
+
+def test_a_value_file_from_a_folder_judges_the_cut(tmp_path, capsys) -> None:
+    import shutil
+    from importlib import resources
+
+    shipped = resources.files("wasteland.values")
+    for name in ("f2d20.npz", "f2d20.json"):
+        shutil.copyfile(str(shipped / name), tmp_path / name)
+    mod = bench_module("search_regret")
+    assert mod.main(["--seat", SEAT, "--states", "1", "--rollouts", "2",
+                     "--values", f"learned@{tmp_path}", "--agents", ""]) == 0
+    out = capsys.readouterr().out
+    assert f"learned@{tmp_path} value, picks the same best in" in out
+
+
+def test_a_folder_without_a_value_file_is_refused_in_one_line(tmp_path, capsys) -> None:
+    with pytest.raises(SystemExit) as e:
+        bench_module("search_regret").main(["--seat", SEAT, "--values",
+                                            f"learned@{tmp_path}"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert "--values: learned value f2d20: no value file" in err[-1]
