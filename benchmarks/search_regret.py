@@ -20,7 +20,9 @@ worse than the packet's choice beyond two standard errors.
 elsewhere, e.g. by ``python -m wasteland.training.cut_value --out FOLDER``), on the same
 continuations' seeds; the summary says how often each picks the full playouts' best, in all
 decisions and in those where that best beats the packet's choice by more than two standard
-errors.
+errors. ``full`` is no cut at all: as many full playouts again on other dice, so its line
+says how often the full playouts agree with themselves, the most any cut can reach when the
+best is picked from continuations this many and this noisy.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from wasteland.rules.errors import WastelandError  # noqa: E402
 from wasteland.rules.rulesets import get_ruleset  # noqa: E402
 
 ARMS = 12
+OTHER_DICE = 1_000_003  # ``full``'s seeds: none of them a truth continuation's
 
 
 def arms_for(view, seed: int) -> list[Arm]:
@@ -86,12 +89,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--values", default="logistic",
                     help="the values that judge the cut, separated by commas: logistic, "
-                         "learned, learned@FOLDER (a value file made elsewhere)")
+                         "learned, learned@FOLDER (a value file made elsewhere), full (full "
+                         "playouts again on other dice: the noise's ceiling)")
     a = ap.parse_args(argv)
     values = [x for x in a.values.split(",") if x]
-    if not values or any(x not in ("logistic", "learned") and not x.startswith("learned@")
-                         for x in values):
-        ap.error(f"--values: logistic, learned or learned@FOLDER, got {a.values!r}")
+    if not values or any(x not in ("logistic", "learned", "full")
+                         and not x.startswith("learned@") for x in values):
+        ap.error(f"--values: logistic, learned, learned@FOLDER or full, got {a.values!r}")
     for key, lo, hi in (("states", 1, 10_000), ("rollouts", 2, 10_000), ("horizon", 0, 1000)):
         if not lo <= getattr(a, key) <= hi:
             ap.error(f"--{key}: {lo} to {hi}, got {getattr(a, key)}")
@@ -151,7 +155,9 @@ def main(argv: list[str] | None = None) -> int:
                         f"{truth[0].mean:.2f} | best full {text[1]:22}"
                         f" {best_t.mean - truth[0].mean:+.2f}{'*' if ahead else ' '}")
                 for x, judge in judges.items():
-                    cut = score(rs, b, arms, side, me.slot, seed, a.rollouts, a.horizon, judge)
+                    cut = (score(rs, b, arms, side, me.slot, seed + OTHER_DICE, a.rollouts, 0)
+                           if x == "full" else
+                           score(rs, b, arms, side, me.slot, seed, a.rollouts, a.horizon, judge))
                     best_c = max(cut, key=lambda t: t.mean)
                     agree[x] += best_t.id == best_c.id
                     agree_clear[x] += ahead and best_t.id == best_c.id
@@ -178,8 +184,10 @@ def main(argv: list[str] | None = None) -> int:
           f"candidate by full playouts minus the packet's) mean {statistics.mean(room):+.3f}; "
           f"{clear} decisions (*) where that best beats the packet's beyond 2 se")
     for x in values:
-        print(f"  the cut at {a.horizon} rounds, {x} value, picks the same best in "
-              f"{agree[x]}/{taken} ({agree_clear[x]}/{clear} of those *)")
+        what = ("full playouts on other dice pick" if x == "full" else
+                f"the cut at {a.horizon} rounds, {x} value, picks")
+        print(f"  {what} the same best in {agree[x]}/{taken} ({agree_clear[x]}/{clear} of "
+              f"those *)")
     for n in names:
         print(f"  {n}: mean gain a decision {statistics.mean(gains[n]):+.4f}, switched "
               f"{switched[n]}/{taken}, worse beyond 2 se {worse[n]}")

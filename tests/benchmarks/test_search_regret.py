@@ -34,7 +34,20 @@ def test_an_unknown_value_is_refused_in_one_line(capsys) -> None:
         bench_module("search_regret").main(["--seat", SEAT, "--values", "oracle"])
     assert e.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err[-1].endswith("--values: logistic, learned or learned@FOLDER, got 'oracle'")
+    assert err[-1].endswith("--values: logistic, learned, learned@FOLDER or full, got 'oracle'")
+
+
+def test_full_playouts_on_the_same_dice_agree_with_the_truth_every_time(monkeypatch,
+                                                                          capsys) -> None:
+    mod = bench_module("search_regret")
+    monkeypatch.setattr(mod, "OTHER_DICE", 0)  # the truth's own seeds: the same numbers
+    assert mod.main(["--seat", SEAT, "--states", "3", "--rollouts", "3",
+                     "--values", "full", "--agents", ""]) == 0
+    out = capsys.readouterr().out
+    got = re.search(r"full playouts on other dice pick the same best in (\d+)/3 "
+                    r"\((\d+)/(\d+) of those \*\)", out)
+    assert got is not None, out
+    assert got.group(1) == "3" and got.group(2) == got.group(3)
 
 
 def test_a_value_file_from_a_folder_judges_the_cut(tmp_path, capsys) -> None:
