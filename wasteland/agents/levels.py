@@ -18,7 +18,8 @@ MEANING: Final[dict[str, str]] = {
     "hard": "the packet's choice checked against up to 5 other plans by 48 continuations "
             "(2d20: 20 played to the end, whole turns, the shipped policies guiding)",
     "deadly": ("up to 9 other plans (Simple and 2d20: then single actions), 128 "
-               "continuations (2d20: 40 on a 4v4 map, more in smaller fights, by work)"),
+               "continuations (2d20: bought by work, 40 or more on a 4v4 map, cut at two "
+               "rounds and judged by the learned value while more than four stand)"),
 }
 LEVELS: Final[dict[str, tuple[str, str]]] = {k: (LEVEL_AGENTS[k], MEANING[k]) for k in LEVEL_AGENTS}
 SLOPPY_SHARE = 1 / 3
