@@ -102,26 +102,27 @@ def play(ruleset: str, scenario: Scenario, seed: int, horizon: int) -> dict[str,
     X: list[np.ndarray] = []
     y: list[float] = []
     old: list[float] = []
-    taken = 0
-    for _ in range(MAX_DECISIONS):
-        if b.over:
-            break
+    taken = [0]
+
+    def sample(b: Battle) -> bool:  # before each decision; never stops the fight
+        if taken[0] >= PER_FIGHT:
+            return False
         v = view_of(rs, b)
-        me = b.combatants[v.decision.combatant]
-        if len(v.legal_ids) > 1 and taken < PER_FIGHT and pick.random() < SAMPLE_P:
-            taken += 1
+        if len(v.legal_ids) > 1 and pick.random() < SAMPLE_P:
+            taken[0] += 1
             s = pick.getrandbits(40)
             options = arms(v, s)
             first, plan = (options[0] if len(options) == 1 or pick.random() < PACKET_SHARE
                            else options[1 + pick.randrange(len(options) - 1)])
-            got = cut_and_finish(rs, b, first, plan, me.slot, s, horizon)
+            got = cut_and_finish(rs, b, first, plan, v.me.slot, s, horizon)
             if got is not None:
-                X += got[0]
-                old += got[1]
-                y += got[2]
-        action = (ACTION_TABLE[v.legal_ids[0]] if len(v.legal_ids) == 1
-                  else players[me.side].act(v))
-        rs.apply(b, action, check=False)
+                X.extend(got[0])
+                old.extend(got[1])
+                y.extend(got[2])
+        return False
+
+    loop.play(rs, b, loop.by_side(b, players), forced=[True] * len(b.combatants),
+              stop=sample, limit=MAX_DECISIONS)
     return {"X": X, "y": y, "old": old}
 
 
@@ -265,9 +266,6 @@ def main(argv: list[str] | None = None) -> int:
                         ("seed", 0, MAX_SEED)):
         if not lo <= getattr(a, key) <= hi:
             ap.error(f"--{key.replace('_', '-')}: {lo} to {hi}, got {getattr(a, key)}")
-    from wasteland.cli import one_blas_thread
-
-    one_blas_thread()
     for r in rulesets:
         print(report(run(r, a.fights, a.arenas, a.heldout_fights, a.horizon, a.out, a.seed)),
               flush=True)
