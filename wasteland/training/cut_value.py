@@ -28,7 +28,6 @@ are training/value.py's; only the states and their labels differ.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import time
@@ -171,6 +170,7 @@ def run(ruleset: str, fights: int, n_arenas: int, heldout_fights: int, horizon: 
         scores,
         timing,
         train,
+        write_value,
     )
 
     t0 = time.perf_counter()
@@ -219,12 +219,7 @@ def run(ruleset: str, fights: int, n_arenas: int, heldout_fights: int, horizon: 
         "shipped_reliability": reliability(shipped, ho["y"]),
     }
     manifest["timing"] = timing(ruleset, net)
-    out.mkdir(parents=True, exist_ok=True)
-    arrays: dict[str, np.ndarray] = {"mean": mean, "scale": scale, "skip": skip}
-    for i, (w, b) in enumerate(zip(weights, biases)):
-        arrays[f"w{i}"], arrays[f"b{i}"] = w, b
-    np.savez_compressed(out / f"{ruleset}.npz", **arrays)  # type: ignore[arg-type]
-    (out / f"{ruleset}.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    write_value(out, manifest, weights, biases, mean, scale, skip)
     return manifest
 
 

@@ -361,13 +361,21 @@ def run(ruleset: str, fights: int, n_arenas: int, heldout_fights: int, out: Path
         "logistic_reliability": reliability(ho["old"], y),
     }
     manifest["timing"] = timing(ruleset, net)
+    write_value(out, manifest, weights, biases, mean, scale, skip)
+    return manifest
+
+
+def write_value(out: Path, manifest: dict[str, Any], weights: list[np.ndarray],
+                biases: list[np.ndarray], mean: np.ndarray, scale: np.ndarray,
+                skip: np.ndarray) -> None:
+    """``out``/<ruleset>.npz and .json, as agents/valuenet.py's ``load_value`` reads them."""
+    ruleset = manifest["ruleset"]
     out.mkdir(parents=True, exist_ok=True)
     arrays: dict[str, np.ndarray] = {"mean": mean, "scale": scale, "skip": skip}
     for i, (w, b) in enumerate(zip(weights, biases)):
         arrays[f"w{i}"], arrays[f"b{i}"] = w, b
     np.savez_compressed(out / f"{ruleset}.npz", **arrays)  # type: ignore[arg-type]
     (out / f"{ruleset}.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-    return manifest
 
 
 def report(m: dict[str, Any]) -> str:
