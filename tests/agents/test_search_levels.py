@@ -74,3 +74,27 @@ def test_a_2d20_fight_at_deadlys_shape_saved_anywhere_resumes_exactly(tmp_path):
         resumed, again = resumed_fight(path, {})
         fight_on(resumed, again)
         assert resumed.history == whole.history, cut
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_level_by_name_judges_its_cuts_as_its_budget_says(ruleset):
+    """``deadly`` named as a level (not ``value=learned`` spelled out) judges 2d20 cuts by
+    the learned value and says so: the value is the level's under the ruleset, not the
+    name's own default. Seen failing when it read the name's budget alone."""
+    from wasteland.agents.base import view_of
+    from wasteland.agents.make import make_agent
+    from wasteland.bestiary.loader import load_scenario
+    from wasteland.rules.rulesets import get_ruleset
+
+    rs = get_ruleset(ruleset)
+    agent = make_agent("deadly", 3)
+    learned = ruleset == "f2d20"
+    assert (agent._judge(ruleset) is not None) == learned  # type: ignore[attr-defined]
+    if not learned:
+        return
+    b = rs.new_battle(load_scenario("ruined_street"), 5, keep_log=False)
+    b.quiet = True
+    while len(rs.legal_ids(b)) < 2:  # a decision with a choice to weigh, 8 standing
+        rs.apply(b, rs.legal_actions(b)[0])
+    agent.act(view_of(rs, b))
+    assert "learned value" in agent.last_reason  # type: ignore[attr-defined]

@@ -497,7 +497,8 @@ class SearchAgent:
     def _judge(self, ruleset: str) -> Judge | None:
         """The value the budget names for ``ruleset`` (None: the logistic ``value``); a
         learned value file that is missing or refused is one line."""
-        if self.budget.value != "learned":
+        # the level's value under this ruleset, not the name's own (2d20 deadly sets it)
+        if self.budget.under(ruleset).value != "learned":
             return None
         from .valuenet import shipped_value
 
