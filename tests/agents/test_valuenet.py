@@ -233,7 +233,8 @@ def _rows_one_by_one(b):
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_rows_read_at_once_equal_each_combatants_own_reading(ruleset):
     """The value's rows, taken for every standing combatant in one go, equal what each
-    combatant's observation gives on its own, to the last bit: on packet fights of the
+    combatant's observation gives on its own, and each camp's pooled rows numpy's mean and
+    max of them, to the last bit: on packet fights of the
     built-in maps, and one against nine (numpy's mean sums eight and more foes pairwise)."""
     from wasteland.training.arenas import random_arena
 
@@ -253,6 +254,15 @@ def test_the_rows_read_at_once_equal_each_combatants_own_reading(ruleset):
                 want, sides = _rows_one_by_one(b)
                 got, got_sides = valuenet.rows(b)
                 assert got.tobytes() == want.tobytes() and got_sides == sides
+                for side in range(len(b.side_names)):  # each camp pooled as numpy's own
+                    mine = np.array([s == side for s in sides], dtype=bool)
+                    pooled = [np.zeros(len(valuenet.ROW), np.float32)] * 4
+                    for k, camp in enumerate((want[mine], want[~mine])):
+                        if len(camp):
+                            pooled[2 * k:2 * k + 2] = [camp.mean(axis=0), camp.max(axis=0)]
+                    x = value_features(b, side)
+                    assert x[:4 * len(valuenet.ROW)].tobytes() == np.concatenate(
+                        pooled).astype(np.float32).tobytes()
                 checked += 1
                 v = view_of(rs, b)
                 rs.apply(b, agents[b.combatants[v.decision.combatant].side].act(v),
