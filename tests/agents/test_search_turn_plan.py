@@ -125,3 +125,61 @@ def test_turn_is_a_budget_key_that_names_itself_again() -> None:
     agent = SearchAgent(TURN)
     assert agent.budget.turn == 1 and agent.kind == TURN
     assert SearchAgent("search").budget.turn == 0
+
+
+def _fight(name: str, seed: int = 1) -> tuple[list[tuple[str, str, bool]], list[str], bytes]:
+    """Side 1's (reason, its action in words, a turn plan made) at each decision of a 2d20
+    fight in the desert wash (two against three: the continuations' dice matter), every
+    action of the fight, and the battle's state at the end."""
+    from wasteland.rules.words import plainly
+
+    b, per_side = new_fight("f2d20", "desert_wash", seed, ["packet", name])
+    agent = per_side[1]
+    rs = get_ruleset(b.ruleset)
+    mine, actions = [], []
+    while not b.over:
+        v = view_of(rs, b)
+        who = b.combatants[v.decision.combatant]
+        before = agent.turn_plan
+        action = per_side[who.side].act(v)
+        if who.side == 1:
+            made = agent.turn_plan is not None and agent.turn_plan is not before
+            mine.append((agent.last_reason, plainly(b, action, who.slot), made))
+        actions.append(repr(action))
+        rs.apply(b, action)
+    return mine, actions, json.dumps(b.state(), sort_keys=True).encode()
+
+
+def test_the_turn_it_plans_is_said_at_its_first_decision_and_changes_no_choice(monkeypatch):
+    """Where a turn plan is made, the reason line ends with the turn it plans, starting
+    with the action taken; nowhere else. Working it out (on a fork with its own dice)
+    changes no choice: the same fight with the forecast left out plays the same."""
+    mine, actions, end = _fight(TURN)
+    said = [(r, words) for r, words, made in mine if made]
+    assert said, "no turn plan made"
+    tail = "; its turn as planned (one roll of the dice): "
+    for reason, words in said:
+        assert tail in reason
+        assert reason.split(tail)[1].startswith(words)
+    assert all(tail not in r for r, _, made in mine if not made)
+    monkeypatch.setattr(SearchAgent, "_say_plan", lambda *a, **k: None)
+    quiet, again, end_again = _fight(TURN)
+    assert (again, end_again) == (actions, end)
+    # the same searches too: each reason but the forecast's words, and where plans were made
+    assert [(r.split(tail)[0], m) for r, _, m in mine] == [
+        (r, m) for r, _, m in quiet]
+
+
+def test_a_forecast_leaves_the_battle_and_its_dice_as_they_were() -> None:
+    from wasteland.agents.packets import PacketAgent
+    from wasteland.rules.actions import ACTION_INDEX
+
+    b, per_side = new_fight("f2d20", "desert_wash", 4, ["packet", "packet"])
+    rs = get_ruleset(b.ruleset)
+    v = view_of(rs, b)
+    before = json.dumps(b.state(), sort_keys=True)
+    dice = b.rng.getstate()
+    first = ACTION_INDEX[PacketAgent(1).act(v)]
+    steps = search.forecast(rs, b, first, v.me.slot, PacketAgent(2), 9)
+    assert steps and len(steps) <= search.FORECAST_LIMIT
+    assert json.dumps(b.state(), sort_keys=True) == before and b.rng.getstate() == dice

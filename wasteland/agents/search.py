@@ -316,6 +316,35 @@ def continuation(rs: Ruleset, b: Battle, first: int, side: int, seed: int, horiz
     return value(f, side) if judge is None else judge(f, side, fm)
 
 
+FORECAST_SEED: Final = 0x5EED  # offsets the decision's seed: no draw of its own
+FORECAST_LIMIT: Final = 12       # decisions of one turn shown at most
+
+
+def forecast(rs: Ruleset, b: Battle, first: int, slot: int, agent: Any, seed: int,
+             memory: Memory | None = None) -> list[str]:
+    """The turn of combatant ``slot`` as the plan that won would play it, in a GM's words:
+    action id ``first``, then ``agent`` deciding for ``slot`` on fork(b, seed) (its own
+    dice, never the battle's) until the turn passes to someone else; the closing `end`
+    left unsaid. One roll of the dice: a miss or a fall at the table plays otherwise."""
+    from wasteland.rules.words import plainly
+
+    f = fork(b, seed)
+    steps = [plainly(b, ACTION_TABLE[first], slot)]
+    rs.apply(f, ACTION_TABLE[first], check=False)
+    if memory is not None:
+        share_memory([agent], f, memory.copy())
+
+    def take(v: View, _agent: Any, action: Action) -> None:
+        if action.kind != "end":
+            steps.append(plainly(v.battle, action, slot))
+        rs.apply(v.battle, action, False)
+
+    seats = [agent if c.slot == slot else None for c in f.combatants]
+    play(rs, f, seats, apply=take, stop=lambda g: not _own_turn(g, slot),
+         limit=FORECAST_LIMIT - 1)
+    return steps
+
+
 @dataclass(frozen=True)
 class Plan:
     """A way to play one combatant for a while: its packet with ``fields`` changed (the
@@ -624,12 +653,14 @@ class SearchAgent:
             self.last_reason = (f"search: keeps {whose} {anchor_text} ({_pct(anchor.mean)}, "
                                 f"{runs} continuations{used}{versus}): {why_packet}")
             self._commit(bud, b, me, anchor, True, guided=policy is not None or not other)
+            self._say_plan(rs, b, me, anchor_id, seed)
             return choice if anchor_id == base_id else ACTION_TABLE[anchor_id]
         self.last_reason = (f"search: {rival_text}: {_pct(rival.mean)} "
                             f"({_margin(d, se, paired_runs)}, "
                             f"{runs} continuations{used}); {whose} {anchor_text} "
                             f"{_pct(anchor.mean)}")
         self._commit(bud, b, me, rival, False, guided=policy is not None or not other)
+        self._say_plan(rs, b, me, rival.id, seed)
         return ACTION_TABLE[rival.id]
 
     def _guide(self, bud: Budget, b: Battle, side: int) -> Guide | None:
@@ -671,6 +702,18 @@ class SearchAgent:
         if bud.turn and guided and _own_turn(b, slot) and (packet or arm.plan is not None):
             self.turn_plan = TurnPlan(b.round, slot, None if packet else arm.plan,
                                       _standing(b))
+
+    def _say_plan(self, rs: Ruleset, b: Battle, slot: int, first: int, seed: int) -> None:
+        """With a turn plan just made, the turn it plans at the end of the reason line (a
+        GM reads the whole turn at its first decision, not one step at a time)."""
+        tp = self.turn_plan
+        if tp is None:
+            return
+        agent = self.runner(seed + FORECAST_SEED,
+                            {b.combatants[slot].id: tp.plan.fields} if tp.plan is not None
+                            else None)
+        steps = forecast(rs, b, first, slot, agent, seed + FORECAST_SEED, self.memory_of(b))
+        self.last_reason += f"; its turn as planned (one roll of the dice): {', '.join(steps)}"
 
     def _follow(self, view: View, seed: int) -> Action | None:
         """The turn plan's action, when this decision is in the turn it was made for and
