@@ -709,10 +709,10 @@ class SearchAgent:
         tp = self.turn_plan
         if tp is None:
             return
-        agent = self.runner(seed + FORECAST_SEED,
-                            {b.combatants[slot].id: tp.plan.fields} if tp.plan is not None
-                            else None)
-        steps = forecast(rs, b, first, slot, agent, seed + FORECAST_SEED, self.memory_of(b))
+        seed += FORECAST_SEED
+        agent = self.runner(seed, {b.combatants[slot].id: tp.plan.fields}
+                            if tp.plan is not None else None)
+        steps = forecast(rs, b, first, slot, agent, seed, self.memory_of(b))
         self.last_reason += f"; its turn as planned (one roll of the dice): {', '.join(steps)}"
 
     def _follow(self, view: View, seed: int) -> Action | None:

@@ -155,11 +155,7 @@ def assemble(b: Battle, side: int, table: np.ndarray, sides: list[int],
     parts = []
     for camp in (table[mine], table[~mine]):
         if len(camp):
-            # camp.mean(axis=0)'s own sum and division, without its Python wrapper (a
-            # judgement calls it twice): the same bits
-            total = np.add.reduce(camp, axis=0)
-            np.true_divide(total, np.intp(len(camp)), out=total, casting="unsafe")
-            parts += [total, np.maximum.reduce(camp, axis=0)]
+            parts += [camp.mean(axis=0), camp.max(axis=0)]
         else:
             parts += [np.zeros(len(ROW), np.float32)] * 2
     cs = b.combatants
