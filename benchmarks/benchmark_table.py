@@ -3,8 +3,10 @@ with intervals (issue 25, item 6), in the spirit of RL Baselines3 Zoo's benchmar
 
 Two steps, so that slow agents can be run apart and the page written from what is kept:
 
-    # play: each agent in each seat of the family's suite (built-in and held-out maps,
-    # wasteland/bestiary/seats/), the packet in the same seats on the same seeds; results are
+    # play: each agent in each seat of the family's suite (built-in and held-out maps and
+    # the mirror, wasteland/bestiary/seats/; in a mirror the agent plays side 0 on even
+    # seeds and side 1 on odd ones against the packet on the same creatures), the packet in
+    # the same seats on the same seeds; results are
     # merged into the JSON file seat by seat, as each is played (an agent run again in a
     # seat replaces that row; --seats a,b plays only those seats), and saved every 50
     # fights: the same command run again after a stop resumes the seat where it was
@@ -80,7 +82,7 @@ from results_schema import (  # noqa: E402
 from wasteland.agents.names import split_agents  # noqa: E402
 from wasteland.limits import ID_PATTERN, ID_RULE  # noqa: E402
 from wasteland.rules.errors import WastelandError, one_line  # noqa: E402
-from wasteland.training.seats import Record, difference_interval, seat  # noqa: E402
+from wasteland.training.seats import Record, difference_interval, mirror, seat  # noqa: E402
 from wasteland.training.stats import wilson  # noqa: E402
 
 # fights per block: a seat's fights are played and saved in blocks, so that a run of hours
@@ -92,14 +94,15 @@ STANDARD_AGENTS = ("random", "scripted", "packet", "easy", "hard", "deadly")
 
 
 def seats_of(family: str, ruleset: str) -> list[tuple[str, Any, int | None, list[str]]]:
-    """(test, scenario, side, kinds) of each seat with a bar for the family and ruleset."""
+    """(test, scenario, side, kinds) of each seat with a bar for the family and ruleset; a
+    mirror's side is None (the agent plays side 0 on even seeds, side 1 on odd ones)."""
     from wasteland.bestiary.suite import FAMILIES, load_suite, select
 
     if family not in FAMILIES:
         raise SystemExit(f"unknown family {family!r}; families: {', '.join(sorted(FAMILIES))}")
     test = {"built-in": "seat", "held-out": "unseen", "mirror": "mirror"}
     return [(test[s.kind], s.load(), s.side, list(FAMILIES[family]))
-            for s in select(load_suite(), family, ruleset, bar_only=True) if s.kind != "mirror"]
+            for s in select(load_suite(), family, ruleset, bar_only=True)]
 
 
 def _chunk(args: tuple[str, Any, str, list[str], int | None, int, int]) -> dict[str, int]:
@@ -112,7 +115,10 @@ def _chunk(args: tuple[str, Any, str, list[str], int | None, int, int]) -> dict[
 
         def maker(s: int) -> Any:
             return PolicyAgent(pol, s)
-    r = seat(maker, scenario, ruleset, kinds, seat_side=side, fights=n, first_seed=first)
+    if side is None:  # a mirror: against the packet playing the same creatures
+        r = mirror(maker, scenario, ruleset, kinds, fights=n, first_seed=first)
+    else:
+        r = seat(maker, scenario, ruleset, kinds, seat_side=side, fights=n, first_seed=first)
     return {"fights": r.fights, "wins": r.wins, "losses": r.losses, "draws": r.draws}
 
 
@@ -498,10 +504,12 @@ def not_played(family: str, ruleset: str, rows: list[dict[str, Any]]) -> str:
     if family not in FAMILIES:  # a results file of a family the suite no longer has
         return ""
     have = {(r["agent"], r["seat"]) for r in rows}
-    seats = [sc.id for _, sc, _, _ in seats_of(family, ruleset)]
+    seats = [(sc.id, test) for test, sc, _, _ in seats_of(family, ruleset)]
     parts = []
     for agent in STANDARD_AGENTS:
-        missing = [s for s in seats if (agent, s) not in have]
+        # a mirror is the agent against the packet: the packet's own row there says nothing
+        missing = [s for s, test in seats if (agent, s) not in have
+                   and not (agent == "packet" and test == "mirror")]
         if missing:
             parts.append(f"{agent} in {', '.join(missing)}")
     return ("Not played yet: " + "; ".join(parts) + ".") if parts else ""

@@ -296,3 +296,43 @@ def test_a_bad_search_run_is_one_line(tmp_path: Path, row: dict, want: str) -> N
         bt.main(["import-search", str(run), "radscorpions", "simple", "--results",
                  str(results)])
     assert want in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_mirror_seat_is_played_by_run_as_a_mirror_row(tmp_path: Path) -> None:
+    """`run` plays a family's mirror seat too (issue 40, item 8: every seat at every level),
+    as the agent against the packet on the same creatures, and the page reads it as one."""
+    bt = bench_module("benchmark_table")
+    mirrors = [sc.id for test, sc, side, _ in bt.seats_of("robots", "simple")
+               if test == "mirror"]
+    assert mirrors == ["robots_mirror_simple"]
+    assert [side for test, _, side, _ in bt.seats_of("robots", "simple")
+            if test == "mirror"] == [None]
+    results = tmp_path / "robots_simple.json"
+    bt.main(["run", "robots", "simple", "--agents", "random", "-n", "2", "--jobs", "1",
+             "--results", str(results), "--seats", "robots_mirror_simple"])
+    rows = json.loads(results.read_text())["rows"]
+    assert [(r["agent"], r["test"], r["seat"], r["fights"]) for r in rows] == [
+        ("random", "mirror", "robots_mirror_simple", 2)]
+    page = tmp_path / "b.md"
+    bt.main(["write", str(results), "--out", str(page)])
+    line = next(x for x in page.read_text().splitlines() if x.startswith("| random |"))
+    assert "mirror:" in line and "decided" in line
+
+
+def test_the_packet_is_not_asked_for_in_its_own_mirror(tmp_path: Path) -> None:
+    bt = bench_module("benchmark_table")
+    seats = [(sc.id, test) for test, sc, _, _ in bt.seats_of("robots", "simple")]
+    row = {"fights": 10, "wins": 5, "losses": 5, "draws": 0}
+    rows = [dict(row, agent=a, seat=s, test=t) for a in bt.STANDARD_AGENTS for s, t in seats
+            if not (a == "packet" and t == "mirror")]
+    results = tmp_path / "robots_simple.json"
+    results.write_text(json.dumps({"family": "robots", "ruleset": "simple", "rows": rows}))
+    page = tmp_path / "b.md"
+    bt.main(["write", str(results), "--out", str(page)])
+    assert "Not played" not in page.read_text()
+    # a level missing in the mirror is named
+    rows = [r for r in rows if not (r["agent"] == "deadly" and r["test"] == "mirror")]
+    results.write_text(json.dumps({"family": "robots", "ruleset": "simple", "rows": rows}))
+    bt.main(["write", str(results), "--out", str(page)])
+    missing = [x for x in page.read_text().splitlines() if x.startswith("Not played")]
+    assert missing == ["Not played yet: deadly in robots_mirror_simple."]

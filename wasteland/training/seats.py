@@ -123,9 +123,11 @@ def mirror(seat_agent: str | AgentMaker, scenario: Scenario, ruleset: str,
            kinds: Sequence[str], fights: int = 100, first_seed: int = 0,
            opponents: str | AgentMaker = "packet") -> Record:
     """A mirror match (both sides of ``scenario`` hold the same creatures): the seat agent
-    takes side 0 on even fights and side 1 on odd ones, the opponents the other."""
+    takes side 0 on even seeds and side 1 on odd ones, the opponents the other. By the
+    seed, not the fight's place in this call, so that seeds cut into blocks (a resumed run,
+    several workers) play each fight as one run of them all does."""
     me, opp = agent_maker(seat_agent), agent_maker(opponents)
     r = Record()
-    for i in range(fights):
-        r.add(fight(scenario, ruleset, first_seed + i, i % 2, kinds, me, opp), i % 2)
+    for seed in range(first_seed, first_seed + fights):
+        r.add(fight(scenario, ruleset, seed, seed % 2, kinds, me, opp), seed % 2)
     return r
