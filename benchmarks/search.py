@@ -144,15 +144,15 @@ def suite_seat(seat_id: str):
     return s, s.load()
 
 
-def play_suite(args: tuple[str, str, int, int]) -> Played:
-    """One fight in a suite seat (fight k of the run picks a mirror seat's side), counted
-    as ``play`` counts one."""
+def play_suite(args: tuple[str, str, int]) -> Played:
+    """One fight in a suite seat (its seed picks a mirror seat's side, as in
+    training/seats.py's ``mirror``), counted as ``play`` counts one."""
     from wasteland.agents.make import make_agent
     from wasteland.training.seats import fight
 
-    seat_id, agent, seed, k = args
+    seat_id, agent, seed = args
     s, scenario = suite_seat(seat_id)
-    side = s.sides_for(k)
+    side = s.sides_for(seed)
     times: list[float] = []
     turns: dict = {}
     waits = Waits()
@@ -173,7 +173,7 @@ def seat_result(seat: tuple[str, str, int | None], agent: str, fights: int, firs
                 pool: ProcessPoolExecutor | None) -> dict:
     scenario, ruleset, side = seat
     if side is None:  # a suite seat, by id
-        jobs_s = [(scenario, a, first + k, k) for a in ("packet", agent) for k in range(fights)]
+        jobs_s = [(scenario, a, first + k) for a in ("packet", agent) for k in range(fights)]
         out = list(pool.map(play_suite, jobs_s, chunksize=4) if pool else map(play_suite, jobs_s))
     else:
         jobs = [(scenario, ruleset, side, a, first + k) for a in ("packet", agent)

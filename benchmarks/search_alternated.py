@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     for seed in range(a.fights):
         for x, mine in zip(agents, got):
             t = time.perf_counter()
-            r = search.play_suite((a.seat, x, seed, seed))
+            r = search.play_suite((a.seat, x, seed))
             mine.append(r)
             print(f"fight {seed} {x}: {'won' if r[0] else 'lost' if r[1] else 'draw'}, "
                   f"{len(r[2])} decisions, {time.perf_counter() - t:.1f} s", flush=True)

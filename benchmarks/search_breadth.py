@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         make_agent(args.agent, 0)
         for k in range(args.fights):
-            side = s.sides_for(k)
+            side = s.sides_for(args.first_seed + k)
             w = fight(scenario, s.ruleset, args.first_seed + k, side, s.kinds,
                       lambda sd: Counted(make_agent(args.agent, sd), counts, args.show),
                       lambda sd: make_agent("packet", sd))

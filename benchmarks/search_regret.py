@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     while taken < a.states:
         b = rs.new_battle(sc, 500 + g, keep_log=False)
         b.quiet = True
-        side = s.sides_for(g)
+        side = s.sides_for(500 + g)
         g += 1
         players = [make_agent("packet", g + k) for k in range(len(b.side_names))]
         here = 0

@@ -22,7 +22,7 @@ def test_a_wait_sums_the_stretch_between_two_party_decisions() -> None:
 def test_every_decision_of_the_agent_falls_in_one_wait(play) -> None:
     search = bench_module("search")
     args = (("duel", "pnp", 1, "search:rollouts=4,candidates=2", 3) if play == "play" else
-            ("radscorpions_duel_pnp", "search:rollouts=4,candidates=2", 3, 0))
+            ("radscorpions_duel_pnp", "search:rollouts=4,candidates=2", 3))
     won, lost, times, _turn_max, waits, spent, thought = getattr(search, play)(args)
     assert times and waits and spent > 0
     assert sum(waits) == pytest.approx(sum(times)) == pytest.approx(thought)
@@ -62,3 +62,21 @@ def test_search_alternated_refuses_bad_input_in_one_line(capsys, argv, fragment)
     assert err.value.code == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert fragment in lines[-1] and "Traceback" not in "".join(lines)
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_a_mirror_fight_takes_its_side_from_its_seed(seed, monkeypatch) -> None:
+    """search.py plays a mirror seat as benchmark_table's `run` and training/seats.py's
+    `mirror` do: side 0 on even seeds, 1 on odd ones, whatever --first-seed is."""
+    from wasteland.training import seats
+
+    search = bench_module("search")
+    sides: list[int] = []
+
+    def fake_fight(scenario, ruleset, sd, side, kinds, me, opp, **kw):
+        sides.append(side)
+        return side
+
+    monkeypatch.setattr(seats, "fight", fake_fight)
+    won = search.play_suite(("super_mutants_mirror_pnp", "packet", seed))[0]
+    assert sides == [seed % 2] and won == 1

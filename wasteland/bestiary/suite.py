@@ -132,9 +132,10 @@ class Seat:
                              f"{self.scenario.name} has sides 0-{len(sc.sides) - 1}")
         return sc
 
-    def sides_for(self, fight: int) -> int:
-        """The side the seat's agent plays in fight number ``fight`` (from 0)."""
-        return fight % 2 if self.side is None else self.side
+    def sides_for(self, seed: int) -> int:
+        """The side the seat's agent plays in the fight of ``seed``: a mirror's side 0 on even
+        seeds and side 1 on odd ones, as training/seats.py's ``mirror`` plays them."""
+        return seed % 2 if self.side is None else self.side
 
 
 def _where(loc: Sequence[Any]) -> str:
