@@ -23,9 +23,9 @@ def test_deadly_is_its_levels_budget_over_the_rulesets_defaults(ruleset):
     # plans alone under PnP, where single actions after them lost the robots' tram
     # platform to `hard` (docs/search.md); plans, then single actions, elsewhere
     assert deadly.plans == (1 if ruleset == "pnp" else 2)
-    # 2d20's deadly cuts its continuations at two rounds and judges them by the learned
-    # value (hard plays them to the end); the others cut with the logistic value
-    assert (deadly.horizon, deadly.value) == ((2, "learned") if ruleset == "f2d20"
+    # 2d20's deadly cuts its continuations at four rounds and judges them by the learned
+    # value (hard plays them to the end); the others cut at two with the logistic value
+    assert (deadly.horizon, deadly.value) == ((4, "learned") if ruleset == "f2d20"
                                               else (2, "logistic"))
     assert hard.horizon == (0 if ruleset == "f2d20" else 2) and hard.value == "logistic"
 
