@@ -182,8 +182,8 @@ RULESET_DEFAULTS: Final[dict[str, dict[str, Any]]] = {
 # smaller fights are played to the end): the same work then buys several times the
 # continuations, and the super mutants' ruined street went from +3.0 to +9.5 and the desert
 # wash from +14.5 to +23.0 (docs/search.md, "2d20 deadly cut at two rounds"). The cut is at
-# four rounds: in the suite's 2d20 seats it plays as two did (0.6 points a seat apart over
-# eight seats, within the noise) and the cut picks the full playouts' clearly best candidate in
+# four rounds: in the suite's 2d20 seats it plays as two did (0.8 points a seat apart over
+# nine seats, within the noise) and the cut picks the full playouts' clearly best candidate in
 # 21 of 30 decisions where two rounds picked 6 (docs/search.md, "Four rounds against two")
 # Under PnP deadly weighs plans alone (plans=1): with single actions after them (plans=2,
 # cut at two rounds) it won 143 of 200 fights in the robots' tram platform where `hard`
