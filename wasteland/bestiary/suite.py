@@ -133,9 +133,15 @@ class Seat:
         return sc
 
     def sides_for(self, seed: int) -> int:
-        """The side the seat's agent plays in the fight of ``seed``: a mirror's side 0 on even
-        seeds and side 1 on odd ones, as training/seats.py's ``mirror`` plays them."""
-        return seed % 2 if self.side is None else self.side
+        """The side the seat's agent plays in the fight of ``seed`` (a mirror's: ``mirror_side``)."""
+        return mirror_side(seed) if self.side is None else self.side
+
+
+def mirror_side(seed: int) -> int:
+    """The side a mirror seat's agent plays in the fight of ``seed``: 0 on even seeds, 1 on
+    odd ones. By the seed, not the fight's place in a run, so that seeds cut into blocks (a
+    resumed run, several workers, another --first-seed) play each fight the same."""
+    return seed % 2
 
 
 def _where(loc: Sequence[Any]) -> str:

@@ -19,6 +19,7 @@ from wasteland.agents.base import Agent
 from wasteland.agents.loop import checked, play
 from wasteland.agents.make import make_agent
 from wasteland.bestiary.models import Scenario
+from wasteland.bestiary.suite import mirror_side
 from wasteland.rules.rulesets import get_ruleset
 
 from .stats import wilson
@@ -123,11 +124,11 @@ def mirror(seat_agent: str | AgentMaker, scenario: Scenario, ruleset: str,
            kinds: Sequence[str], fights: int = 100, first_seed: int = 0,
            opponents: str | AgentMaker = "packet") -> Record:
     """A mirror match (both sides of ``scenario`` hold the same creatures): the seat agent
-    takes side 0 on even seeds and side 1 on odd ones, the opponents the other. By the
-    seed, not the fight's place in this call, so that seeds cut into blocks (a resumed run,
-    several workers) play each fight as one run of them all does."""
+    takes the side bestiary/suite.py's ``mirror_side`` gives the seed, the opponents the
+    other."""
     me, opp = agent_maker(seat_agent), agent_maker(opponents)
     r = Record()
     for seed in range(first_seed, first_seed + fights):
-        r.add(fight(scenario, ruleset, seed, seed % 2, kinds, me, opp), seed % 2)
+        side = mirror_side(seed)
+        r.add(fight(scenario, ruleset, seed, side, kinds, me, opp), side)
     return r
