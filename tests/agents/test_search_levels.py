@@ -98,3 +98,13 @@ def test_the_level_by_name_judges_its_cuts_as_its_budget_says(ruleset):
         rs.apply(b, rs.legal_actions(b)[0])
     agent.act(view_of(rs, b))
     assert "learned value" in agent.last_reason  # type: ignore[attr-defined]
+
+
+def test_the_levels_words_say_deadlys_2d20_cut_as_its_budget_has_it():
+    """`wasteland agents` describes deadly from its budget: the 2d20 cut it names is the
+    level's horizon (it said two rounds after the level had moved to four)."""
+    from wasteland.agents.levels import MEANING
+
+    b = parse_budget("search:level=deadly").under("f2d20")
+    assert f"cut at {b.horizon} rounds" in MEANING["deadly"]
+    assert f"{b.rollouts} or more on a 4v4 map" in MEANING["deadly"]
