@@ -8,6 +8,7 @@ import pytest
 from wasteland.bestiary.loader import load_bestiary, load_scenario, scenario_names
 from wasteland.rules.f2d20 import stats as S
 from wasteland.rules.rulesets import get_ruleset
+from wasteland.rules.tactics import dice_mean
 
 
 def _battle(ruleset: str = "f2d20", scenario: str = "ruined_street"):
@@ -28,6 +29,8 @@ def test_an_arm_holds_its_weapons_fields(scenario: str) -> None:
                 q = w.qualities
                 assert (a.splash, a.stunted, a.area_pnp) == (
                     q.splash, q.stunted_range, bool(q.splash or q.spread))
+                assert (a.id, a.warm_up, a.lobbed, a.capacity) == (
+                    w.id, q.warm_up, q.lobbed, w.capacity)
                 p = w.f2d20
                 assert a.f2d20 == (p is not None)
                 if p is not None:
@@ -37,6 +40,9 @@ def test_an_arm_holds_its_weapons_fields(scenario: str) -> None:
                         p.effects.burst, p.effects.vicious, p.effects.piercing)
                     assert a.melee2d20 == (p.skill in ("melee_weapons", "unarmed"))
                 assert c.arm(i) is a  # kept, not made again
+            t, cr = c.traits(), c.creature
+            assert (t.medic, t.robot) == (cr.medic, cr.kind == "robot")
+            assert (t.pnp_speed, t.pnp_vats, t.pnp_ap) == (cr.pnp.speed, cr.pnp.vats, cr.pnp.ap)
 
 
 def test_a_swapped_weapon_is_read_afresh() -> None:
@@ -70,10 +76,16 @@ def test_traits_follow_the_stat_block() -> None:
     assert c.traits().defense2d20 == st.defense
     assert (c.traits().big, c.traits().little) == ("big" in st.abilities,
                                                    "little" in st.abilities)
+    assert (c.traits().burrow, c.traits().radiant) == ("burrow" in st.abilities,
+                                                       "radiant" in st.abilities)
     c.creature = c.creature.model_copy(update={"f2d20": st.model_copy(
-        update={"defense": st.defense + 1, "abilities": ["little"]})})
+        update={"defense": st.defense + 1, "abilities": ["little", "burrow"]})})
     assert c.traits().defense2d20 == st.defense + 1
     assert c.traits().little and not c.traits().big
+    assert c.traits().burrow and not c.traits().radiant
+    c.creature = c.creature.model_copy(update={"f2d20": st.model_copy(
+        update={"abilities": ["radiant"]})})
+    assert c.traits().radiant and not c.traits().burrow
 
 
 def test_every_bestiary_weapon_makes_an_arm() -> None:
@@ -121,6 +133,7 @@ def test_the_simple_fields_are_the_blocks_and_profiles(scenario: str) -> None:
         t = c.traits()
         assert SIZES_SIMPLE[t.simple_size] == s.size == SIZES_SIMPLE[SS.size_index(c)]
         assert (t.simple_defense, t.simple_eyes, t.simple_legs) == (s.defense, s.eyes, s.legs)
+        assert t.simple_stances == s.stances
         assert SS.defense(c) == s.defense
         assert (SS.count_of(c, "eye"), SS.count_of(c, "leg")) == (s.eyes, s.legs)
         for name in ("guns", "melee", "unarmed", "throwing", "big_guns", "energy_weapons"):
@@ -131,6 +144,11 @@ def test_the_simple_fields_are_the_blocks_and_profiles(scenario: str) -> None:
             a = c.arm(i)
             assert (a.simple_skill, a.simple_range, a.simple_scope) == (p.skill, p.range,
                                                                         p.scope)
+            assert a.simple_heavy == p.heavy and a.recharging == w.qualities.recharging
+            assert SS.skill_of(c, i) == p.skill
+            assert a.damage_mean == dice_mean(w.damage)
+        c.active_weapon = 0
+        assert SS.heavy_weapon(c) == c.weapons[0].simple.heavy  # type: ignore[union-attr]
 
 
 def test_a_swapped_simple_block_is_read_afresh() -> None:
@@ -213,3 +231,18 @@ def test_the_pnp_fields_are_the_blocks(scenario: str) -> None:
             assert (a.min_range_ft, a.damage_type, a.armor_piercing, a.armor_vulnerable) == (
                 w.min_range_ft, w.damage_type, w.qualities.armor_piercing,
                 w.qualities.armor_vulnerable)
+
+
+def test_pnp_traits_follow_the_stat_block() -> None:
+    """Speed, V.A.T.S., AP and who gives first aid are read afresh from a swapped block."""
+    b = _battle("pnp")
+    c = b.combatants[0]
+    sp = c.creature.pnp
+    before = c.traits()
+    c.creature = c.creature.model_copy(update={
+        "pnp": sp.model_copy(update={"speed": sp.speed + 3, "vats": not sp.vats, "ap": sp.ap + 2}),
+        "first_aid": not c.creature.medic})
+    after = c.traits()
+    assert after is not before
+    assert (after.pnp_speed, after.pnp_vats, after.pnp_ap) == (sp.speed + 3, not sp.vats, sp.ap + 2)
+    assert after.medic is not before.medic

@@ -28,6 +28,7 @@ class Arm:
     def __init__(self, creature: Creature, w: Weapon) -> None:
         self.creature = creature
         self.weapon = w
+        self.id: str = w.id
         self.kind: str = w.kind
         self.ranged = w.kind == "ranged"
         self.ammo: str | None = w.ammo
@@ -45,6 +46,10 @@ class Arm:
         self.splash: bool = q.splash
         self.area_pnp = bool(q.splash or q.spread)
         self.stunted: bool = q.stunted_range
+        self.warm_up: bool = q.warm_up
+        self.recharging: int = q.recharging
+        self.lobbed: bool = q.lobbed
+        self.capacity: int = w.capacity
         p = w.f2d20
         self.f2d20 = p is not None
         self.skill: str = p.skill if p is not None else ""
@@ -60,6 +65,7 @@ class Arm:
         self.simple_skill: str = sp.skill if sp is not None else ""
         self.simple_range: int = sp.range if sp is not None else 0
         self.simple_scope: bool = sp.scope if sp is not None else False
+        self.simple_heavy: bool = sp.heavy if sp is not None else False
         # (target number, tag rank) of an attack with it under 2d20; tn < 0: not worked out
         self.tn = -1
         self.tag = 0
@@ -80,7 +86,14 @@ class Traits:
         abilities = s.abilities if s is not None else []
         self.big = "big" in abilities
         self.little = "little" in abilities
+        self.burrow = "burrow" in abilities
+        self.radiant = "radiant" in abilities
+        self.medic: bool = creature.medic
+        self.robot = creature.kind == "robot"
         sp = creature.pnp
+        self.pnp_speed: int = sp.speed if sp is not None else 0
+        self.pnp_vats: bool = sp.vats if sp is not None else False
+        self.pnp_ap: int = sp.ap if sp is not None else 0
         self.pnp_defense: int = sp.defense if sp is not None else 0
         self.pnp_perception: int = sp.perception if sp is not None else 0
         self.pnp_strength: int = sp.strength if sp is not None else 0
@@ -96,6 +109,7 @@ class Traits:
             {str(k): v for k, v in ss.skills.items()} if ss is not None else {})
         self.simple_eyes: int = ss.eyes if ss is not None else 0
         self.simple_legs: int = ss.legs if ss is not None else 0
+        self.simple_stances: bool = ss.stances if ss is not None else False
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Traits, (self.creature,))

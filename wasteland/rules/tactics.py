@@ -120,7 +120,7 @@ class Tactics:
     def damage_per_hit(self, b: Battle, c: Combatant, i: int, t: Combatant) -> float:
         """A rough expected damage of one hit with weapon slot ``i`` on ``t``, after armor
         (here: the mean of the weapon's damage dice)."""
-        return dice_mean(c.weapons[i].damage)
+        return c.arm(i).damage_mean  # dice_mean of its damage, parsed once
 
     def odds(self, b: Battle, c: Combatant, t: Combatant, location: str | None = None
              ) -> AttackOdds:

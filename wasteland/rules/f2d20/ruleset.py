@@ -272,8 +272,8 @@ class F2d20(Aid):
             take = TAKE[held]
             chem = b.items[_heal_item(b, c, CHEM_KIND[held]) or ""]
             heals, derads = chem.f2d20_heal > 0, chem.f2d20_rads > 0
-        attack_ok = major_ok and S.usable(c, c.weapon)
-        medic = c.creature.medic  # first aid: only those the bestiary says can give it
+        attack_ok = major_ok and S.hands_hold(c, c.arm(c.active_weapon).hands)
+        medic = c.traits().medic  # first aid: only those the bestiary says can give it
         # can_attack's checks on the weapon in hand, made once for every enemy below
         arm = c.arm(c.active_weapon)
         prof = arm.f2d20
@@ -349,11 +349,11 @@ class F2d20(Aid):
             if c.cond.get("aim") != b.round:
                 ids.append(AIM)
             if len(c.weapons) > 1:
-                for i, wpn in enumerate(c.weapons):
-                    if i != c.active_weapon and S.usable(c, wpn):
+                for i in range(len(c.weapons)):
+                    if i != c.active_weapon and S.hands_hold(c, c.arm(i).hands):
                         ids.append(DRAW[i])
             if (not c.cond.get("burrowed") and not x.moved and not x.attacked
-                    and "burrow" in S.stats(c).abilities):
+                    and c.traits().burrow):  # new_battle made sure of its block
                 ids.append(COVER)
             if take and self._chem_helps(b, c, held, c):
                 ids.append(take[c.slot])
@@ -593,7 +593,7 @@ class F2d20(Aid):
         """Persistent damage strikes at the end of the burning combatant's next turn (one
         that had begun when the hit landed waits a turn), once (reading). A Radiant
         creature irradiates the rest of its zone (reading)."""
-        if c.status == ACTIVE and "radiant" in S.stats(c).abilities:
+        if c.status == ACTIVE and c.traits().radiant:
             self._aura(b, c, events)
         persist = c.cond.pop("persist", None)
         if persist and c.status == ACTIVE:

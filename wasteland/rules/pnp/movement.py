@@ -57,7 +57,7 @@ def _aoo_candidates(b: Battle, c: Combatant, done: list[int]) -> list[Combatant]
     side = c.side
     return [e for e in b.combatants
             if e.side != side and e.status == ACTIVE and not e.free_used
-            and e.weapons[e.active_weapon].kind != "ranged" and e.slot not in done]
+            and not e.arm(e.active_weapon).ranged and e.slot not in done]
 
 
 def threats_on_leaving(b: Battle, c: Combatant) -> list[Combatant]:

@@ -44,7 +44,7 @@ from . import movement
 from .book import PnpBook
 from .combat import can_attack, deal_damage, down, resolve_attack, weapon_dice
 from .odds import hit_chance as odds_hit_chance
-from .stats import LARGE_ONLY, PAIR_PENALTY, VATS_COST, can_wield, free_hands, offhand, speed
+from .stats import LARGE_ONLY, PAIR_PENALTY, VATS_COST, can_hold, free_hands, offhand, speed
 
 END: Final = ACTION_INDEX[Action("end")]
 RELOAD: Final = ACTION_INDEX[Action("reload")]
@@ -105,7 +105,7 @@ def _heal_item(c: Combatant, b: Battle) -> str | None:
 def _can_reload(c: Combatant) -> bool:
     """Whether a reload step would add rounds: ammunition left, room in the weapon (or a
     reload under way), and a hand to do it with."""
-    w = c.weapons[c.active_weapon]
+    w = c.arm(c.active_weapon)
     if w.magazine == "none":
         return False
     st = c.weapon_states[c.active_weapon]
@@ -117,7 +117,7 @@ def _needs_first_aid(t: Combatant) -> bool:
     """First aid helps a bleeding patient, or a hurt one it has not healed yet this fight
     (reading: its healing works once per patient per fight); robots need a mechanic."""
     cond = t.cond
-    if t.creature.kind == "robot":
+    if t.traits().robot:
         return False
     return bool(cond.get("bleeding")) or (t.hp < t.max_hp and not cond.get("first_aid"))
 
@@ -246,7 +246,8 @@ class PnP:
         ids = [END]
         g = b.grid
         aw = c.active_weapon
-        w = c.weapons[aw]
+        w = c.arm(aw)  # the native copy: this runs at every decision
+        tr = c.traits()
         st = c.weapon_states[aw]
         crippled = c.crippled
         has_mag = w.magazine != "none"
@@ -258,15 +259,15 @@ class PnP:
         n_weapons = len(c.weapons)
         if n_weapons > 1:
             for i in range(n_weapons):
-                if i != aw and can_wield(c, c.weapons[i]):
+                if i != aw and can_hold(c, c.arm(i).hands):
                     ids.append(DRAW[i])
-        sp = speed(c) if crippled else c.creature.pnp.speed
+        sp = speed(c) if crippled else tr.pnp_speed
         if sp > 0 and g.cover[c.pos] == 0 and movement.nearest_cover(b, c, sp) is not None:
             ids.append(COVER)
         heal = _heal_item(c, b) if c.items else None
         # large actions
         hands = free_hands(c)
-        medic = hands > 0 and c.creature.medic  # who can: the bestiary (first_aid)
+        medic = hands > 0 and tr.medic  # who can: the bestiary (first_aid)
         prepared = c.readied or bool(c.cond and c.cond.get("ready"))
         if not prepared:
             if sp > 0:
@@ -281,9 +282,9 @@ class PnP:
             ids.append(FIRST_AID[c.slot])
         # two one-handed actions at once: an attack and a stimpak on oneself
         pair_stim = (heal is not None and c.hp < c.max_hp and w.hands == 1 and hands >= 2)
-        if (w.qualities.warm_up and loaded and st.warm < w.rof):
+        if (w.warm_up and loaded and st.warm < w.rof):
             ids.append(WARMUP)
-        vats = c.creature.pnp.vats
+        vats = tr.pnp_vats
         ap = c.ap
         off = offhand(c) if (n_weapons > 1 and not crippled.get("arm", 0)) else None
         pos = c.pos
@@ -295,13 +296,12 @@ class PnP:
         px, py = xs[pos], ys[pos]
         cover = g.cover
         # what can_attack checks, split into the part that does not depend on the target
-        wieldable = can_wield(c, w)
-        ranged = w.kind == "ranged"
+        wieldable = w.hands == 0 or hands >= w.hands  # can_wield
+        ranged = w.ranged
         can_hit = wieldable and loaded
         reach = w.reach
-        q = w.qualities
-        max_sq = w.range_ft // 5 if q.stunted_range else 1 << 20
-        shoot_full = q.lobbed
+        max_sq = w.range_ft // 5 if w.stunted else 1 << 20
+        shoot_full = w.lobbed
         me_full = cover[pos] == COVER_FULL
         whip_ok = ranged and wieldable and w.hands > 0
         side = c.side
@@ -347,7 +347,7 @@ class PnP:
                         ids.append(ATTACK2[ts])
                     if pair_stim:
                         ids.append(PAIR_STIM[ts])
-                    if (off is not None and d <= 1 and c.weapons[off].kind == "ranged"
+                    if (off is not None and d <= 1 and c.arm(off).ranged
                             and can_attack(b, c, t, off, whip=True)):
                         ids.append(PAIR_WHIP[ts])
             if whip_ok and d <= 1:
@@ -771,7 +771,7 @@ class PnP:
             self._conditions(b, c, events)
             if c.status != ACTIVE:
                 return
-        c.ap = c.creature.pnp.ap
+        c.ap = c.traits().pnp_ap
         if _timed(c):
             for w, st in zip(c.weapons, c.weapon_states):
                 if w.qualities.recharging and st.loaded < w.capacity:
@@ -816,7 +816,7 @@ _TIMED: Final[dict[tuple[str, ...], bool]] = {}
 
 def _timed(c: Combatant) -> bool:
     """Whether any of the combatant's weapons recharges or warms up (checked each turn)."""
-    key = tuple(w.id for w in c.weapons)
+    key = tuple([c.arm(i).id for i in range(len(c.weapons))])
     got = _TIMED.get(key)
     if got is None:
         got = _TIMED[key] = any(w.qualities.recharging or w.qualities.warm_up for w in c.weapons)

@@ -18,7 +18,7 @@ def location_count(c: Combatant, kind: str) -> int:
 
 def speed(c: Combatant) -> int:
     """A crippled leg halves Speed; every leg crippled leaves the creature immobile."""
-    base = c.creature.pnp.speed
+    base = c.traits().pnp_speed
     if not c.crippled:
         return base
     legs = c.crippled.get("leg", 0)
@@ -42,7 +42,12 @@ def free_hands(c: Combatant) -> int:
 
 def can_wield(c: Combatant, w: Weapon) -> bool:
     """A crippled arm cannot hold items: two-handed weapons need two working arms."""
-    return w.hands == 0 or free_hands(c) >= w.hands
+    return can_hold(c, w.hands)
+
+
+def can_hold(c: Combatant, hands: int) -> bool:
+    """``can_wield`` of a weapon that takes ``hands`` hands."""
+    return hands == 0 or free_hands(c) >= hands
 
 
 def is_melee(w: Weapon) -> bool:
@@ -61,9 +66,9 @@ LARGE_ONLY: Final = {"attack", "vats", "attack2", "whip", "ready", "warmup", "fi
 
 def offhand(c: Combatant) -> int | None:
     """The second one-handed weapon for fighting with two weapons, if any."""
-    if c.weapon.hands != 1:
+    if c.arm(c.active_weapon).hands != 1:
         return None
-    for i, w in enumerate(c.weapons):
-        if i != c.active_weapon and w.hands == 1:
+    for i in range(len(c.weapons)):
+        if i != c.active_weapon and c.arm(i).hands == 1:
             return i
     return None

@@ -55,7 +55,7 @@ def has_part(t: Combatant, location: str) -> bool:
     """Whether ``t`` has the part a called shot aims at: its hit locations (head, arm,
     leg, torso); eyes by its stat block; a groin if it is a humanoid (reading)."""
     if location == "eyes":
-        return S.block(t).eyes > 0
+        return S.traits(t).simple_eyes > 0
     if location == "groin":
         return t.creature.kind in GROIN_KINDS
     return location in t.loc_kinds
@@ -91,7 +91,7 @@ def held(c: Combatant, ws: int) -> bool:
 
 def item_in_hand(c: Combatant) -> bool:
     """It holds an item: a weapon in its hands (a natural weapon is no item)."""
-    return not empty_handed(c) and c.weapon.hands > 0
+    return not empty_handed(c) and c.arm(c.active_weapon).hands > 0
 
 
 def item_size(c: Combatant, ws: int) -> str:
@@ -110,10 +110,9 @@ def hands_to_take(t: Combatant) -> int:
     """Open hands a disarm of ``t`` needs: one for a small item, two for a large one;
     0 when it holds nothing that can be taken (empty hands, a natural weapon)."""
     ws = t.active_weapon
-    w = t.weapons[ws]
-    if empty_handed(t) or w.hands == 0:
+    if empty_handed(t) or t.arm(ws).hands == 0:
         return 0
-    return 1 if S.profile(w).size == "small" else 2
+    return 1 if S.profile(t.weapons[ws]).size == "small" else 2
 
 
 def disarmable(c: Combatant, t: Combatant) -> bool:

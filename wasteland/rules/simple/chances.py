@@ -26,6 +26,6 @@ def menu_chances(b: Battle, c: Combatant, a: Action) -> tuple[float, ...] | None
 
     def p(ws: int) -> float:
         mods, diff, _ = attack_mods(b, c, t, ws, None, paired=True)
-        return p_check(c, S.profile(c.weapons[ws]).skill, diff, sum(v for _, v in mods))
+        return p_check(c, S.skill_of(c, ws), diff, sum(v for _, v in mods))
 
     return (p(c.active_weapon), p(off))

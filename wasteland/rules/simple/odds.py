@@ -30,7 +30,7 @@ def hit_chance(b: Battle, c: Combatant, t: Combatant, ws: int, location: str | N
     """Exact chance that ``c``'s attack on ``t`` with weapon ``ws`` hits (a critical
     failure on the d100 still hits)."""
     mods, diff, _ = attack_mods(b, c, t, ws, location, charge)
-    return p_check(c, S.profile(c.weapons[ws]).skill, diff, sum(v for _, v in mods))
+    return p_check(c, S.skill_of(c, ws), diff, sum(v for _, v in mods))
 
 
 def disarm_chance(b: Battle, c: Combatant, t: Combatant, charge: bool = False) -> float:

@@ -292,7 +292,7 @@ class Simple:
 
     def _drops(self, c: Combatant) -> list[int]:
         """Free at the start or end of its move: stand to crouch or prone, crouch to prone."""
-        if not S.block(c).stances:
+        if not S.traits(c).simple_stances:
             return []
         st = S.stance(c)
         return [CROUCH, PRONE] if st == S.STAND else ([PRONE] if st == S.CROUCH else [])
@@ -310,7 +310,7 @@ class Simple:
         stuck = bool(c.crippled.get("groin", 0))  # cannot stand or move without help
         ids.append(EVADE)
         if not stuck:
-            if st == S.PRONE and S.block(c).stances:
+            if st == S.PRONE and S.traits(c).simple_stances:
                 ids.append(CROUCH)
                 if not S.heavy_armor(c):
                     ids.append(STAND)
@@ -414,7 +414,7 @@ class Simple:
               and c.ammo.get(w.ammo or "", 0) > 0):
             yield RELOAD
         heal = _heal_item(b, c)
-        medic = c.creature.medic  # first aid: only those the bestiary says can give it
+        medic = c.traits().medic  # first aid: only those the bestiary says can give it
         for t in b.combatants:
             if t.side == c.side:
                 near = t is c or h.dist(c.pos, t.pos) <= 1
@@ -562,7 +562,7 @@ class Simple:
             raise IllegalActionError(f"{k!r} has no meaning in Simple's move phase")
         if forfeit:
             c.cond["forfeit"] = b.round
-        elif S.profile(c.weapon).heavy and not empty_handed(c):
+        elif S.heavy_weapon(c) and not empty_handed(c):
             c.cond["heavy_moved"] = b.round  # seed 001: a heavy weapon, then no action
         if not self._free(c):
             book(b).done = True
@@ -789,9 +789,10 @@ class Simple:
                                       f"{c.max_hp})."))
             after_harm(b, c, events)
         if c.status == ACTIVE:  # reading: a recharging weapon (PnP's quality) regains its
-            for w, ws in zip(c.weapons, c.weapon_states):  # rounds each round here too
-                if w.qualities.recharging and ws.loaded < w.capacity:
-                    ws.loaded = min(w.capacity, ws.loaded + w.qualities.recharging)
+            for i, ws in enumerate(c.weapon_states):  # rounds each round here too
+                w = c.arm(i)
+                if w.recharging and ws.loaded < w.capacity:
+                    ws.loaded = min(w.capacity, ws.loaded + w.recharging)
         f = int(cond.get("fatigue", 0))
         if f:
             cond["fatigue"] = f - 1

@@ -49,6 +49,20 @@ def profile(w: Weapon) -> WeaponSimple:
     return p
 
 
+def skill_of(c: Combatant, ws: int) -> str:
+    """``profile(c.weapons[ws]).skill``, from the weapon's native copy (the odds ask it
+    for every weapon and enemy each decision); a weapon without a Simple profile fails as
+    ``profile`` does."""
+    skill = c.arm(ws).simple_skill
+    return skill if skill else profile(c.weapons[ws]).skill
+
+
+def heavy_weapon(c: Combatant) -> bool:
+    """``profile(c.weapon).heavy``, from the native copy (asked at every move)."""
+    a = c.arm(c.active_weapon)
+    return a.simple_heavy if a.simple_skill else profile(c.weapon).heavy
+
+
 def traits(c: Combatant) -> Traits:
     """The block's native copy (rules/facts.py), read for every attack's odds; a creature
     without a Simple block fails as ``block`` does."""
