@@ -42,7 +42,10 @@ class Attacks(Damage):
                    aim: bool | None = None) -> float:
         """Exact chance that ``c``'s next attack on ``t`` passes, with ``extra_dice``
         d20s bought (none by default) and Aim's reroll if ``c`` has aimed (odds.py)."""
-        return odds_hit_chance(self, b, c, t, location, extra_dice, aim)
+        # the difficulty asked here, of the class itself: a native call (from odds.py,
+        # which this module imports, it was a generic one through the Python API)
+        diff = self.difficulty(b, c, t, c.active_weapon, location)
+        return odds_hit_chance(diff, b, c, extra_dice, aim)
 
     def can_attack(self, b: Battle, c: Combatant, t: Combatant, ws: int) -> bool:
         """Melee: the target within the weapon's reach and in sight; ranged: in sight, with

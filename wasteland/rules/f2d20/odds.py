@@ -9,7 +9,6 @@ the faces and against the engine on fixed seeds."""
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
 
 from wasteland.rules.battle import ACTIVE, Battle, Combatant
 
@@ -105,15 +104,13 @@ def aims(b: Battle, c: Combatant) -> bool:
     return c.cond.get("aim") == b.round and c.cond.get("attacked") != b.round
 
 
-def hit_chance(rules: Any, b: Battle, c: Combatant, t: Combatant, location: str | None,
-               extra_dice: int, aim: bool | None) -> float:
-    """Exact chance that ``c``'s attack on ``t`` with the weapon in hand passes, with
-    ``extra_dice`` d20s bought, every difficulty modifier the engine applies, and Aim's
-    reroll when ``c`` has aimed this round and not yet attacked (``aim`` overrides), and an
-    ally's assistance. ``rules``: the F2d20 ruleset asking (``Attacks.hit_chance``), whose
-    ``difficulty`` it reads; its module imports this one."""
+def hit_chance(diff: int, b: Battle, c: Combatant, extra_dice: int, aim: bool | None
+               ) -> float:
+    """Exact chance that ``c``'s attack with the weapon in hand passes at difficulty
+    ``diff`` (``Attacks.hit_chance`` works it out from every modifier the engine applies),
+    with ``extra_dice`` d20s bought, Aim's reroll when ``c`` has aimed this round and not
+    yet attacked (``aim`` overrides), and an ally's assistance."""
     ws = c.active_weapon
-    diff = rules.difficulty(b, c, t, ws, location)
     tn, tag = S.attack_test(c, ws)
     arm = c.arm(ws)
     return p_pass(tn, tag, diff, 2 + extra_dice, aims(b, c) if aim is None else aim,
