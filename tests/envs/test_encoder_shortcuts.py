@@ -6,11 +6,14 @@ part: crippled limbs, conditions, an empty weapon, a changed armor."""
 from __future__ import annotations
 
 import itertools
+import random
 from typing import Any
 
+import numpy as np
 import pytest
 
-from wasteland.observe.encoding import Encoder
+from wasteland.envs import combat_v0
+from wasteland.observe.encoding import SLOT_FEATURES, STATE_FEATURES, B, Encoder, G
 from wasteland.observe.features import condition_features, static_features
 from wasteland.rules.battle import Combatant
 from wasteland.rules.rulesets import get_ruleset
@@ -128,3 +131,33 @@ def test_condition_bits_walking_the_conditions_reads_as_one_lookup_each() -> Non
         assert condition_bits(b, c) == want, c.cond
         seen.add(want)
     assert len(seen) > 200  # the draws reached most combinations of the eleven bits
+
+
+@pytest.mark.parametrize("sight", ["own", "side"])
+@pytest.mark.parametrize("rules", ["pnp", "f2d20", "simple"])
+def test_a_seen_enemys_state_at_a_decision_is_the_state_now(rules: str, sight: str) -> None:
+    """At a decision the observation shows each enemy in sight with the state ``look``
+    has just recorded for it, not worked out again: that is the state it shows now
+    (``Encoder._state``), through a fight of random play, wherever it stands."""
+    at = SLOT_FEATURES.index(STATE_FEATURES[0])
+    env = combat_v0.raw_env(ruleset=rules, scenario="ruined_street", sight=sight)
+    env.reset(seed=3)
+    rng = random.Random(5)
+    checked = 0
+    for agent in env.agent_iter(600):
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        enc, b = env._enc, env.battle
+        me = env.slot(agent)
+        for k, j in enumerate(env._order):
+            o = b.combatants[j]
+            start = G + k * B + at
+            shown = obs["observation"][start:start + len(STATE_FEATURES)]
+            if o.side != b.combatants[me].side and obs["observation"][G + k * B + 5] == 1.0:
+                want = np.array(enc._state(o), dtype=np.float32)
+                assert shown.tobytes() == want.tobytes(), (agent, o.id)
+                checked += 1
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert checked > 100

@@ -865,6 +865,9 @@ class Encoder:
         side = c.side
         rows = self.memory.rows
         seen_by = rows[me] if me < len(rows) else None
+        # at a decision ``look`` has just recorded each enemy in sight as it is now (the
+        # state the block shows after the HP fraction): read there, not worked out again
+        fresh = seen_by if dec is not None and not full else None
         ready: list[bool] | None = None  # my weapons' _ready, asked once for all enemies
         for j in blocks:
             o = cs[j]
@@ -877,9 +880,13 @@ class Encoder:
             if full or o.side == side or (seen_row[p] if by_side is None else by_side[j]):
                 out.append(_SEEN)
                 out.append(row[p] or self._geometry(pos, p))
-                ohp, omhp = o.hp, o.max_hp
-                out.append(ohp / omhp if omhp > 0 else 0.0)
-                out.append(self._state_tail(o))
+                rec = fresh[j] if fresh is not None and o.side != side else None
+                if rec is not None:  # _state(o): the HP fraction, then the tail
+                    out.append(rec.state)
+                else:
+                    ohp, omhp = o.hp, o.max_hp
+                    out.append(ohp / omhp if omhp > 0 else 0.0)
+                    out.append(self._state_tail(o))
                 out.append(static[j])
                 out.append(o is subj)
                 if o.side == side:
