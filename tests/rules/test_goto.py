@@ -36,10 +36,10 @@ def test_notation_round_trips_and_stays_out_of_the_action_table():
 
 def test_reach_walks_around_blocked_squares_and_counts_steps():
     # a 1-wide corridor 0-1-2-3 with 1 blocked: 2 and 3 are out of reach
-    line = {0: [1], 1: [0, 2], 2: [1, 3], 3: [2]}
-    assert reach(0, 5, line.__getitem__, lambda i: True) == {1: 1, 2: 2, 3: 3}
-    assert reach(0, 2, line.__getitem__, lambda i: True) == {1: 1, 2: 2}
-    assert reach(0, 5, line.__getitem__, lambda i: i != 1) == {}
+    line = [(1,), (0, 2), (1, 3), (2,)]
+    assert reach(0, 5, line, {}) == {1: 1, 2: 2, 3: 3}
+    assert reach(0, 2, line, {}) == {1: 1, 2: 2}
+    assert reach(0, 5, line, {1: 4}) == {}
 
 
 def test_pnp_goto_is_a_small_action_move_of_up_to_speed_squares():

@@ -46,11 +46,14 @@ def square(a: Action, width: int, height: int) -> int:
     return y * width + x
 
 
-def reach(start: int, steps: int, neighbours: Callable[[int], Sequence[int]],
-          free: Callable[[int], bool]) -> dict[int, int]:
-    """Squares reachable from ``start`` in at most ``steps`` steps through free squares
-    (the start itself excluded): square -> steps taken. Breadth first, neighbours in the
-    map's own order, so the same map always gives the same paths."""
+def reach(start: int, steps: int, neighbours: list[tuple[int, ...]],
+          occupied: dict[int, int]) -> dict[int, int]:
+    """Squares reachable from ``start`` in at most ``steps`` steps through squares nobody
+    stands on (``occupied``: the battle's square -> slot), ``neighbours[i]`` the squares
+    one step from i in the map's own order (the start itself excluded): square -> steps
+    taken. Breadth first, so the same map always gives the same paths. The map's lists and
+    the occupancy, not two callables: compiled, a call of either was a Python call a
+    square (a stale move's destinations, every few env turns, walk a few dozen)."""
     seen = {start: 0}
     todo = deque([start])
     while todo:
@@ -58,8 +61,8 @@ def reach(start: int, steps: int, neighbours: Callable[[int], Sequence[int]],
         d = seen[cur]
         if d >= steps:
             continue
-        for n in neighbours(cur):
-            if n not in seen and free(n):
+        for n in neighbours[cur]:
+            if n not in seen and n not in occupied:
                 seen[n] = d + 1
                 todo.append(n)
     del seen[start]
@@ -99,26 +102,27 @@ def reach_capped(start: int, steps: int, neighbours: Callable[[int], Sequence[in
     return out, first
 
 
-def next_step(start: int, goal: int, neighbours: Callable[[int], Sequence[int]],
-              free: Callable[[int], bool]) -> int | None:
-    """The first square of a shortest path from ``start`` to ``goal`` through free squares
-    (None when there is none): searched from the goal back, so the step taken is one whose
-    distance to the goal is one less, the first such in the map's neighbour order."""
+def next_step(start: int, goal: int, neighbours: list[tuple[int, ...]],
+              occupied: dict[int, int]) -> int | None:
+    """The first square of a shortest path from ``start`` to ``goal`` through squares
+    nobody stands on (as ``reach``; None when there is none): searched from the goal back,
+    so the step taken is one whose distance to the goal is one less, the first such in
+    the map's neighbour order."""
     if start == goal:
         return None
     dist = {goal: 0}
     todo = deque([goal])
     while todo and start not in dist:
         cur = todo.popleft()
-        for n in neighbours(cur):
-            if n not in dist and (n == start or free(n)):
+        for n in neighbours[cur]:
+            if n not in dist and (n == start or n not in occupied):
                 dist[n] = dist[cur] + 1
                 todo.append(n)
     if start not in dist:
         return None
     want = dist[start] - 1
-    for n in neighbours(start):
-        if dist.get(n) == want and (n == goal or free(n)):
+    for n in neighbours[start]:
+        if dist.get(n) == want and (n == goal or n not in occupied):
             return n
     return None
 

@@ -237,6 +237,8 @@ class Grid:
         self.step_to = [tuple(r) for r in step_to.tolist()]
         self._step_bits = [tuple((n, 1 << k) for k, n in enumerate(r) if n >= 0)
                            for r in self.step_to]
+        # the squares one step from each (no corner cut), in direction order: goto's walks
+        self.step_cells: list[tuple[int, ...]] = [tuple(n for n, _ in r) for r in self._step_bits]
         self._walk = here.tolist()
         self.downhill = [bytes(r) for r in down]
         self.uphill = [bytes(r) for r in up]

@@ -96,8 +96,7 @@ def walk(b: Battle, c: Combatant, mode: str, target: int, steps: int, events: li
             break
         best = -1
         if mode == "to":  # around the others on the way, as destinations() counted it
-            nxt = goto.next_step(cur, goal, lambda i: [n for n, _ in step_bits[i]],
-                                 lambda i: i not in occ)
+            nxt = goto.next_step(cur, goal, g.step_cells, occ)
             best = -1 if nxt is None else nxt
         else:
             # walking distances of neighbours differ by at most one, so every square on

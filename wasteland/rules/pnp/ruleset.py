@@ -426,8 +426,7 @@ class PnP:
         if sp <= 0:
             return {}
         g, occ = b.grid, b.occupied
-        return goto.reach(c.pos, sp, lambda i: [n for n, _ in g._step_bits[i]],
-                          lambda i: i not in occ)
+        return goto.reach(c.pos, sp, g.step_cells, occ)
 
     def _check_goto(self, b: Battle, a: Action) -> None:
         g = b.grid

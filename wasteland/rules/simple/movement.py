@@ -29,7 +29,7 @@ def next_step(b: Battle, h: Hexes, c: Combatant, mode: str, target: int, left: i
             _, first = goto.reach_capped(here, left, h.neighbors.__getitem__,
                                          lambda i: i not in occ, lambda i: caps[i] - taken)
             return first.get(target)
-        return goto.next_step(here, target, h.neighbors.__getitem__, lambda i: i not in occ)
+        return goto.next_step(here, target, h.neighbors, occ)
     if mode == "away":
         d0 = h.dist(here, target)
         best, key = None, (d0, 0)

@@ -365,7 +365,7 @@ class Simple:
             caps = g.move_cap
             return goto.reach_capped(c.pos, far, h.neighbors.__getitem__,
                                      lambda i: i not in occ, caps.__getitem__)[0]
-        return goto.reach(c.pos, far, h.neighbors.__getitem__, lambda i: i not in occ)
+        return goto.reach(c.pos, far, h.neighbors, occ)
 
     def _charges(self, b: Battle, c: Combatant) -> list[Combatant]:
         """Enemies it can charge: standing, a melee weapon it can use, a straight line of
