@@ -598,9 +598,11 @@ class raw_env(AECEnv, EzPickle):
                                for i in range(len(self.possible_agents))])
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        slot = self.slot(agent)
         dec = self._decision
         enc = self._enc
+        # the decider, whom every last() asks for: its slot without the name's lookup
+        slot = (dec.combatant if dec is not None and agent == self.agent_selection
+                else self.slot(agent))
         if enc is None:
             raise not_reset("observe()")
         if dec is not None and dec.combatant == slot:
