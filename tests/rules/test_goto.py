@@ -4,13 +4,15 @@ notation, history and replay. The RL action table is untouched (it keeps relativ
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from wasteland.bestiary.loader import load_scenario
+from wasteland.bestiary.loader import load_scenario, scenario_names
 from wasteland.rules import saves
 from wasteland.rules.actions import ACTION_INDEX, Action, parse_action
 from wasteland.rules.errors import IllegalActionError, NotationError
-from wasteland.rules.goto import goto, reach
+from wasteland.rules.goto import distances, goto, next_step, reach, step_on
 from wasteland.rules.hexes import hexes_for
 from wasteland.rules.rulesets import get_ruleset
 from wasteland.rules.zones import zones_for
@@ -193,3 +195,57 @@ def test_pnp_goto_in_a_five_foot_step_is_a_step_to_a_chosen_free_square():
     assert me.pos == there and me.free_used
     again = saves.replay("pnp", b.scenario, b.seed, b.history)
     assert again.state() == b.state()
+
+
+def _fresh_step(cur: int, goal: int, nbrs, occ: dict[int, int]) -> int | None:
+    """A shortest path's first step, searched in full from the goal back: the neighbour
+    nearer the goal by one, the first in the map's order (no early stop, nothing kept)."""
+    if cur == goal:
+        return None
+    d = {goal: 0}
+    todo = [goal]
+    for c in todo:
+        for n in nbrs[c]:
+            if n not in d and (n == cur or n not in occ):
+                d[n] = d[c] + 1
+                todo.append(n)
+    if cur not in d:
+        return None
+    return next((n for n in nbrs[cur] if d.get(n) == d[cur] - 1
+                 and (n == goal or n not in occ)), None)
+
+
+@pytest.mark.parametrize("walker_moves", [False, True])
+@pytest.mark.parametrize("ruleset", ["pnp", "simple"])
+def test_a_walk_by_distances_found_once_takes_the_steps_of_a_search_at_each(
+        ruleset: str, walker_moves: bool) -> None:
+    """A walk to a square follows ``distances`` found at its start (PnP's walk, where the
+    walker's square stays its own until the walk ends; Simple's, where it moves a hex at a
+    time): every step is the one ``next_step`` searching afresh would take, on every map,
+    others standing at random."""
+    rng = random.Random(11)
+    walks = 0
+    for name in scenario_names():
+        b = get_ruleset(ruleset).new_battle(load_scenario(name), 1)
+        g = b.grid
+        nbrs = hexes_for(g).neighbors if ruleset == "simple" else g.step_cells
+        open_cells = [i for i in range(g.n_cells) if g.passable[i]]
+        for _ in range(40):
+            start, goal, *others = rng.sample(open_cells, 2 + rng.randint(0, 8))
+            occ = {p: k + 1 for k, p in enumerate(others)}
+            occ[start] = 0
+            dist = distances(start, goal, nbrs, occ)
+            cur, fresh_occ = start, dict(occ)
+            for _step in range(30):
+                want = _fresh_step(cur, goal, nbrs, fresh_occ)
+                assert next_step(cur, goal, nbrs, fresh_occ) == want
+                got = step_on(dist, cur, goal, nbrs, occ if not walker_moves else fresh_occ)
+                assert got == want, (name, start, goal, cur)
+                if want is None:
+                    break
+                if walker_moves:
+                    del fresh_occ[cur]
+                    fresh_occ[want] = 0
+                cur = want
+            walks += 1
+    assert walks == 40 * len(scenario_names())

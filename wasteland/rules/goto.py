@@ -110,6 +110,17 @@ def next_step(start: int, goal: int, neighbours: list[tuple[int, ...]],
     the map's neighbour order."""
     if start == goal:
         return None
+    return step_on(distances(start, goal, neighbours, occupied), start, goal, neighbours,
+                   occupied)
+
+
+def distances(start: int, goal: int, neighbours: list[tuple[int, ...]],
+              occupied: dict[int, int]) -> dict[int, int]:
+    """Steps to ``goal`` from the squares a search from it back reaches before ``start``
+    (``start`` included when there is a way): what ``next_step`` walks by. A walk can keep
+    it for all its steps while nobody else moves: every square it asks about on the way is
+    nearer the goal than the one before, and a square's distance here depends only on the
+    squares still nearer, which the walk has not entered."""
     dist = {goal: 0}
     todo = deque([goal])
     while todo and start not in dist:
@@ -118,7 +129,13 @@ def next_step(start: int, goal: int, neighbours: list[tuple[int, ...]],
             if n not in dist and (n == start or n not in occupied):
                 dist[n] = dist[cur] + 1
                 todo.append(n)
-    if start not in dist:
+    return dist
+
+
+def step_on(dist: dict[int, int], start: int, goal: int, neighbours: list[tuple[int, ...]],
+            occupied: dict[int, int]) -> int | None:
+    """``next_step`` from ``start`` by the ``distances`` of a walk to ``goal``."""
+    if start == goal or start not in dist:
         return None
     want = dist[start] - 1
     for n in neighbours[start]:

@@ -89,6 +89,7 @@ def walk(b: Battle, c: Combatant, mode: str, target: int, steps: int, events: li
     xs, ys = g.xs, g.ys
     gx, gy = xs[goal], ys[goal]
     cur = c.pos
+    dist: dict[int, int] | None = None  # a walk to a square: goto's distances, once a walk
     while steps > 0:
         if stop_next_to and abs(xs[cur] - gx) <= 1 and abs(ys[cur] - gy) <= 1:
             break
@@ -96,7 +97,9 @@ def walk(b: Battle, c: Combatant, mode: str, target: int, steps: int, events: li
             break
         best = -1
         if mode == "to":  # around the others on the way, as destinations() counted it
-            nxt = goto.next_step(cur, goal, g.step_cells, occ)
+            if dist is None:  # nobody moves during the walk (it pauses for any answer)
+                dist = goto.distances(cur, goal, g.step_cells, occ)
+            nxt = goto.step_on(dist, cur, goal, g.step_cells, occ)
             best = -1 if nxt is None else nxt
         else:
             # walking distances of neighbours differ by at most one, so every square on

@@ -112,8 +112,17 @@ def resume(b: Battle, events: list[Event]) -> None:
     h = hexes_for(b.grid)
     b.pending_move = None
     caps = b.grid.move_cap
+    # a goto on open ground keeps goto's distances for the whole walk (goto.distances says
+    # why they hold while only the walker moves); next_step would search again each hex
+    to_square = mode == "square" and not b.grid.rough
+    dist: dict[int, int] | None = None
     while c.status == ACTIVE and left > 0:
-        nxt = next_step(b, h, c, str(mode), int(target), int(left), int(taken))
+        if to_square:
+            if dist is None:
+                dist = goto.distances(c.pos, int(target), h.neighbors, b.occupied)
+            nxt = goto.step_on(dist, c.pos, int(target), h.neighbors, b.occupied)
+        else:
+            nxt = next_step(b, h, c, str(mode), int(target), int(left), int(taken))
         # entering water or a climb makes the whole move a swim (2) or a climb (1)
         if nxt is None or taken + 1 > caps[nxt]:
             break
