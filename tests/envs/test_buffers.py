@@ -173,3 +173,34 @@ def test_tables_that_aim_out_of_range_are_refused(fn: str) -> None:
     assert E.RETARGET[first][1] > first  # slot 0 seen in block 1 aims at a later id
     with pytest.raises(IndexError):
         ego_flags([first], [1, 0], E._TARGET_BYTES, E._RETARGET_BYTES, first + 1)
+
+
+@pytest.mark.parametrize("fn", ["c", "py"])
+def test_floats32_copies_packed_rows_as_they_are(fn: str) -> None:
+    """Bytes among the values are float32 already packed (the encoder's kept rows): they
+    join the buffer as those numbers, among numbers and tuples, and count as them when
+    they do not fit."""
+    floats32 = _c().floats32 if fn == "c" else buffers.floats32_py
+    rng = random.Random(9)
+    for _ in range(50):
+        parts: list = []
+        flat: list = []
+        for _ in range(rng.randint(0, 30)):
+            r = rng.random()
+            t = tuple(_values(rng, rng.randint(0, 9)))
+            if r < 0.4:
+                packed = struct.pack(f"={len(t)}f", *t)
+                parts.append(packed)
+                flat.extend(struct.unpack(f"={len(t)}f", packed))
+            elif r < 0.7:
+                parts.append(t)
+                flat.extend(t)
+            elif t:
+                parts.append(t[0])
+                flat.append(t[0])
+        if len(flat) > 259:
+            continue
+        assert bytes(floats32(parts, 259)) == struct.pack(f"={len(flat)}f", *flat) + bytes(
+            4 * (259 - len(flat)))
+    with pytest.raises(ValueError, match="5 values do not fit in 4 floats"):
+        floats32([1.0, struct.pack("=2f", 2.0, 3.0), (4.0, 5.0)], 4)

@@ -5,8 +5,9 @@
    a third of the encoder's time. The action mask is a 0/1 byte per action id.
 
    floats32(values, n) -> bytearray of n float32: values (a list of numbers - floats, bools
-       or ints - and tuples of numbers, read in order as one flat run of at most n numbers)
-       in native byte order, zeros after them; the same bytes as struct.pack_into on a
+       or ints - tuples of numbers, and bytes holding float32 already packed in native
+       order, read in order as one flat run of at most n numbers) in native byte order,
+       zeros after them; the same bytes as struct.pack_into on a
        zeroed buffer (a C cast rounds to nearest, as PyFloat_Pack4 does, and none of the
        values are out of float range). The encoder hands over the tuples it keeps with
        the map and the combatants as they are, rather than copying them into the list.
@@ -86,6 +87,17 @@ floats32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(values); i++) {
         PyObject *v = PyList_GET_ITEM(values, i);
         Py_INCREF(v);
+        if (PyBytes_CheckExact(v)) {  /* a row the encoder keeps packed: copied as it is */
+            Py_ssize_t k = PyBytes_GET_SIZE(v) / (Py_ssize_t)sizeof(float);
+            if (at + k > n) {
+                Py_DECREF(v);
+                goto too_many;
+            }
+            memcpy(f + at, PyBytes_AS_STRING(v), (size_t)k * sizeof(float));
+            at += k;
+            Py_DECREF(v);
+            continue;
+        }
         PyObject *const *run = &v;
         Py_ssize_t k = 1;
         if (PyTuple_CheckExact(v)) {
@@ -117,7 +129,9 @@ too_many:
         Py_ssize_t total = 0;  /* for the message: how many numbers there were */
         for (Py_ssize_t i = 0; i < PyList_GET_SIZE(values); i++) {
             PyObject *v = PyList_GET_ITEM(values, i);
-            total += PyTuple_CheckExact(v) ? PyTuple_GET_SIZE(v) : 1;
+            total += PyTuple_CheckExact(v) ? PyTuple_GET_SIZE(v)
+                     : PyBytes_CheckExact(v) ? PyBytes_GET_SIZE(v) / (Py_ssize_t)sizeof(float)
+                     : 1;
         }
         PyErr_Format(PyExc_ValueError, "floats32: %zd values do not fit in %zd floats",
                      total, n);

@@ -15,8 +15,10 @@ from wasteland.rules.actions import MAX_COMBATANTS
 
 def floats32_py(values: list[Any], n: int) -> bytearray:
     """``n`` float32 in native order, ``values`` first and zeros after them; a tuple among
-    the values stands for the numbers in it."""
-    values = [x for v in values for x in (v if type(v) is tuple else (v,))]
+    the values stands for the numbers in it, and bytes for the float32 packed in them."""
+    values = [x for v in values for x in (
+        v if type(v) is tuple else struct.unpack(f"={len(v) // 4}f", v) if type(v) is bytes
+        else (v,))]
     if len(values) > n:
         raise ValueError(f"floats32: {len(values)} values do not fit in {n} floats")
     buf = bytearray(4 * n)

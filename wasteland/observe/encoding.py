@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import copy
 import operator
+import struct
 from collections.abc import Sequence
 from typing import Any, Final, SupportsIndex
 
@@ -275,17 +276,24 @@ def _choice(key: tuple[str, str | None]) -> tuple[float, ...]:
     return got
 
 
-_DOWN: Final[Floats] = (0.0,) * (len(SLOT_FEATURES) - 4)
+def _f32(row: Floats) -> bytes:
+    """``row`` as float32 in native order, the bytes ``floats32`` copies as they are: the
+    rows an observation takes whole from what the encoder keeps (a block's first numbers,
+    the stat block's, the terrain patch) are packed once, not number by number each time."""
+    return struct.pack(f"={len(row)}f", *row)
+
+
+_DOWN: Final = _f32((0.0,) * (len(SLOT_FEATURES) - 4))
 # one out of the fight that a 2d20 attack targets (the dying may be attacked, seed 002):
 # all that is said of it is that it is the subject
-_DOWN_SUBJECT: Final[Floats] = tuple(
-    1.0 if name == "reaction_subject" else 0.0 for name in SLOT_FEATURES[4:])
+_DOWN_SUBJECT: Final = _f32(tuple(
+    1.0 if name == "reaction_subject" else 0.0 for name in SLOT_FEATURES[4:]))
 _WHOLE: Final[Floats] = (0.0, 0.0, 0.0)  # no crippled head, arms or legs
-_SEEN: Final[Floats] = (1.0, 0.0, 0.0)  # seen now, 0 rounds ago, not "never seen"
-_NEVER: Final[Floats] = (0.0, 1.0, 1.0)
-_NO_GEOMETRY: Final[Floats] = (0.0,) * 7
-_UNKNOWN: Final[Floats] = (0.0,) * (len(STATE_FEATURES) + len(STATIC_FEATURES))
-_NO_ODDS: Final[Floats] = (0.0,) * (2 * MAX_WEAPONS + 2)
+_SEEN: Final = _f32((1.0, 0.0, 0.0))  # seen now, 0 rounds ago, not "never seen"
+_NEVER: Final = _f32((0.0, 1.0, 1.0))
+_NO_GEOMETRY: Final = _f32((0.0,) * 7)
+_UNKNOWN: Final = _f32((0.0,) * (len(STATE_FEATURES) + len(STATIC_FEATURES)))
+_NO_ODDS: Final = _f32((0.0,) * (2 * MAX_WEAPONS + 2))
 
 
 def _clip(x: float) -> float:
@@ -343,6 +351,7 @@ class _Kept:
         self.a = a
         self.b = b
         self.floats = floats
+        self.packed = _f32(floats)
         self.number = number
         self.weapon = weapon
 
@@ -353,7 +362,8 @@ class _Kept:
 _KEPT_MAX: Final = 4096
 _STATIC_KEPT: Final[dict[tuple[int, int, str], _Kept]] = {}
 _WEAPON_KEPT: Final[dict[tuple[int, str, int], _Kept]] = {}
-_PREFIX_KEPT: Final[dict[tuple[int, ...], tuple[list[list[Floats]], list[list[Floats]]]]] = {}
+_PREFIX_KEPT: Final[dict[tuple[int, ...], tuple[list[list[Floats]], list[list[bytes]],
+                                                  list[list[bytes]]]]] = {}
 
 
 def _static_of(c: Combatant, ruleset: str) -> _Kept:
@@ -383,9 +393,11 @@ def _weapon_of(w: Weapon, ruleset: str, size: int) -> WeaponFeatures:
     return wf
 
 
-def _prefixes(sides: list[int]) -> tuple[list[list[Floats]], list[list[Floats]]]:
-    """Per observer, per combatant: present, is_me, ally, enemy (and then alive, in the
-    second), kept per line-up of sides. Shared and never written to."""
+def _prefixes(sides: list[int]) -> tuple[list[list[Floats]], list[list[bytes]],
+                                          list[list[bytes]]]:
+    """Per observer, per combatant: present, is_me, ally, enemy; the same packed
+    (``_f32``); and packed with alive after them, kept per line-up of sides. Shared and
+    never written to."""
     key = tuple(sides)
     got = _PREFIX_KEPT.get(key)
     if got is None:
@@ -395,8 +407,9 @@ def _prefixes(sides: list[int]) -> tuple[list[list[Floats]], list[list[Floats]]]
               0.0 if sides[i] == sides[j] else 1.0) for j in range(n)] for i in range(n)]
         if len(_PREFIX_KEPT) >= _KEPT_MAX:
             _PREFIX_KEPT.clear()
-        alive: list[list[Floats]] = [[p + (1.0,) for p in row] for row in prefix]
-        got = _PREFIX_KEPT[key] = (prefix, alive)
+        packed = [[_f32(p) for p in row] for row in prefix]
+        alive = [[_f32(p + (1.0,)) for p in row] for row in prefix]
+        got = _PREFIX_KEPT[key] = (prefix, packed, alive)
     return got
 
 
@@ -493,7 +506,8 @@ class Encoder:
                            _clip(min(g.vis[i], self.ambient) / -10.0)) for i in range(g.n_cells)]
             g.caches[cells_key] = self._cell
         # per observer, per combatant: present, is_me, ally, enemy
-        self._prefix, self._prefix_alive = _prefixes([c.side for c in battle.combatants])
+        self._prefix, self._prefix_down, self._prefix_alive = _prefixes(
+            [c.side for c in battle.combatants])
         self._cells = g.n_cells
         # per observer square, the geometry to every square (filled as squares are seen)
         self._geo: dict[int, list[tuple[float, ...] | None]] = g.caches.setdefault(geo_key, {})
@@ -504,8 +518,10 @@ class Encoder:
         self.tactics = ruleset.tactics
         # kind, Defense and DR: fixed for a creature and its armor
         self._static: list[Floats] = [k.floats for k in kept]
+        self._static_packed: list[bytes] = [k.packed for k in kept]
         # the terrain around each square (kept with the map, like the geometry)
-        self._patch: dict[int, Floats] = g.caches.setdefault(f"{geo_key}_patch_{self.ambient}", {})
+        self._patch: dict[int, bytes] = g.caches.setdefault(
+            f"{geo_key}_patch32_{self.ambient}", {})
 
     def _arm(self) -> None:
         """The features of each combatant's weapons, worked out again whenever what the
@@ -852,14 +868,15 @@ class Encoder:
             out.append(_NO_ECONOMY)
         patch = self._patch.get(pos)
         if patch is None:
-            patch = self._patch[pos] = terrain_patch(b.grid, self.cover, pos, self.ambient)
+            patch = self._patch[pos] = _f32(terrain_patch(b.grid, self.cover, pos,
+                                                          self.ambient))
         out.append(patch)
         row = self._geo.get(pos)
         if row is None:
             row = self._geo[pos] = [None] * self._cells
         subj = cs[subject] if subject >= 0 else None
-        prefix, prefix_alive = self._prefix[me], self._prefix_alive[me]
-        static = self._static
+        prefix, prefix_alive = self._prefix_down[me], self._prefix_alive[me]
+        static = self._static_packed
         seen_row = b.grid.sight[pos]
         by_side = self._side_sees(me) if self.side_sight and not full else None
         side = c.side
