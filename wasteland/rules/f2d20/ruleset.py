@@ -353,7 +353,7 @@ class F2d20(Aid):
                     if i != c.active_weapon and S.hands_hold(c, c.arm(i).hands):
                         ids.append(DRAW[i])
             if (not c.cond.get("burrowed") and not x.moved and not x.attacked
-                    and c.traits().burrow):  # new_battle made sure of its block
+                    and c.traits().burrow):  # make_combatant made sure of its block
                 ids.append(COVER)
             if take and self._chem_helps(b, c, held, c):
                 ids.append(take[c.slot])
