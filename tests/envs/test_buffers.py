@@ -100,26 +100,40 @@ def test_ego_flags_is_the_mask_of_the_egocentric_ids(fn: str) -> None:
         ego_flags([E.N_ACTIONS], [0, 1], E._TARGET_BYTES, E._RETARGET_BYTES, E.N_ACTIONS)
 
 
-@pytest.mark.parametrize("fn", ["c", "py"])
-def test_floats32_reads_tuples_as_runs_of_numbers(fn: str) -> None:
-    floats32 = _c().floats32 if fn == "c" else buffers.floats32_py
-    rng = random.Random(7)
+def _parts(rng: random.Random, packed: float) -> tuple[list, list]:
+    """Values for floats32 and the flat numbers they stand for: float32 rows packed already
+    (a share ``packed`` of them), tuples, and single numbers, in a random mix."""
+    parts: list = []
+    flat: list = []
+    for _ in range(rng.randint(0, 40)):
+        r = rng.random()
+        t = tuple(_values(rng, rng.randint(0, 9)))
+        if r < packed:
+            row = struct.pack(f"={len(t)}f", *t)
+            parts.append(row)
+            flat.extend(struct.unpack(f"={len(t)}f", row))
+        elif r < packed + (1.0 - packed) / 2:
+            parts.append(t)
+            flat.extend(t)
+        elif t:
+            parts.append(t[0])
+            flat.append(t[0])
+    return parts, flat
+
+
+def _packs_like_struct(floats32, rng: random.Random, packed: float) -> None:
     for _ in range(50):
-        parts: list = []
-        flat: list = []
-        for _ in range(rng.randint(0, 40)):
-            if rng.random() < 0.5:
-                t = tuple(_values(rng, rng.randint(0, 7)))
-                parts.append(t)
-                flat.extend(t)
-            else:
-                v = _values(rng, 1)[0]
-                parts.append(v)
-                flat.append(v)
+        parts, flat = _parts(rng, packed)
         if len(flat) > 259:
             continue
         assert bytes(floats32(parts, 259)) == struct.pack(f"={len(flat)}f", *flat) + bytes(
             4 * (259 - len(flat)))
+
+
+@pytest.mark.parametrize("fn", ["c", "py"])
+def test_floats32_reads_tuples_as_runs_of_numbers(fn: str) -> None:
+    floats32 = _c().floats32 if fn == "c" else buffers.floats32_py
+    _packs_like_struct(floats32, random.Random(7), packed=0.0)
     with pytest.raises(ValueError, match="5 values do not fit in 4 floats"):
         floats32([1.0, (2.0, 3.0), (4.0, 5.0)], 4)
 
@@ -181,26 +195,8 @@ def test_floats32_copies_packed_rows_as_they_are(fn: str) -> None:
     join the buffer as those numbers, among numbers and tuples, and count as them when
     they do not fit."""
     floats32 = _c().floats32 if fn == "c" else buffers.floats32_py
-    rng = random.Random(9)
-    for _ in range(50):
-        parts: list = []
-        flat: list = []
-        for _ in range(rng.randint(0, 30)):
-            r = rng.random()
-            t = tuple(_values(rng, rng.randint(0, 9)))
-            if r < 0.4:
-                packed = struct.pack(f"={len(t)}f", *t)
-                parts.append(packed)
-                flat.extend(struct.unpack(f"={len(t)}f", packed))
-            elif r < 0.7:
-                parts.append(t)
-                flat.extend(t)
-            elif t:
-                parts.append(t[0])
-                flat.append(t[0])
-        if len(flat) > 259:
-            continue
-        assert bytes(floats32(parts, 259)) == struct.pack(f"={len(flat)}f", *flat) + bytes(
-            4 * (259 - len(flat)))
+    _packs_like_struct(floats32, random.Random(9), packed=0.4)
     with pytest.raises(ValueError, match="5 values do not fit in 4 floats"):
         floats32([1.0, struct.pack("=2f", 2.0, 3.0), (4.0, 5.0)], 4)
+    with pytest.raises(ValueError, match="a packed row of 5 bytes is not whole float32s"):
+        floats32([1.0, b"\0" * 5], 8)

@@ -10,20 +10,20 @@ from typing import Final
 from wasteland.rules.actions import ACTION_TABLE, Action
 
 from .base import LEVEL_AGENTS, View
-from .search import LEVEL_BUDGETS
+from .search import parse_budget
 
 # what a GM can expect of each level; the agent each stands for is base.LEVEL_AGENTS
 # said from the budget itself, so that the words follow a change of the level
-_DEADLY_2D20: Final = {**LEVEL_BUDGETS["deadly"]["*"], **LEVEL_BUDGETS["deadly"]["f2d20"]}
+_DEADLY_2D20: Final = parse_budget("search:level=deadly").under("f2d20")
 MEANING: Final[dict[str, str]] = {
     "easy": "the packet's tactics, but a third of its choices are random",
     "normal": "the scripted AI packets (Fallout 2's AI.TXT fields)",
     "hard": "the packet's choice checked against up to 5 other plans by 48 continuations "
             "(2d20: 20 played to the end, whole turns, the shipped policies guiding)",
     "deadly": ("up to 9 other plans (Simple and 2d20: then single actions), 128 "
-               f"continuations (2d20: bought by work, {_DEADLY_2D20['rollouts']} or more on a "
-               f"4v4 map, cut at {_DEADLY_2D20['horizon']} rounds and judged by the learned "
-               f"value while more than {_DEADLY_2D20['full']} stand)"),
+               f"continuations (2d20: bought by work, {_DEADLY_2D20.rollouts} or more on a "
+               f"4v4 map, cut at {_DEADLY_2D20.horizon} rounds and judged by the learned "
+               f"value while more than {_DEADLY_2D20.full} stand)"),
 }
 LEVELS: Final[dict[str, tuple[str, str]]] = {k: (LEVEL_AGENTS[k], MEANING[k]) for k in LEVEL_AGENTS}
 SLOPPY_SHARE = 1 / 3

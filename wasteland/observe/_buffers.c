@@ -88,7 +88,15 @@ floats32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyObject *v = PyList_GET_ITEM(values, i);
         Py_INCREF(v);
         if (PyBytes_CheckExact(v)) {  /* a row the encoder keeps packed: copied as it is */
-            Py_ssize_t k = PyBytes_GET_SIZE(v) / (Py_ssize_t)sizeof(float);
+            Py_ssize_t size = PyBytes_GET_SIZE(v);
+            if (size % (Py_ssize_t)sizeof(float)) {
+                PyErr_Format(PyExc_ValueError, "floats32: a packed row of %zd bytes is not "
+                             "whole float32s", size);
+                Py_DECREF(v);
+                Py_DECREF(out);
+                return NULL;
+            }
+            Py_ssize_t k = size / (Py_ssize_t)sizeof(float);
             if (at + k > n) {
                 Py_DECREF(v);
                 goto too_many;

@@ -16,6 +16,9 @@ from wasteland.rules.actions import MAX_COMBATANTS
 def floats32_py(values: list[Any], n: int) -> bytearray:
     """``n`` float32 in native order, ``values`` first and zeros after them; a tuple among
     the values stands for the numbers in it, and bytes for the float32 packed in them."""
+    for v in values:
+        if type(v) is bytes and len(v) % 4:
+            raise ValueError(f"floats32: a packed row of {len(v)} bytes is not whole float32s")
     values = [x for v in values for x in (
         v if type(v) is tuple else struct.unpack(f"={len(v) // 4}f", v) if type(v) is bytes
         else (v,))]

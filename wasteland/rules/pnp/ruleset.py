@@ -296,7 +296,7 @@ class PnP:
         px, py = xs[pos], ys[pos]
         cover = g.cover
         # what can_attack checks, split into the part that does not depend on the target
-        wieldable = w.hands == 0 or hands >= w.hands  # can_wield
+        wieldable = can_hold(c, w.hands)
         ranged = w.ranged
         can_hit = wieldable and loaded
         reach = w.reach
