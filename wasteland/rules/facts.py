@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from wasteland.bestiary.models import SIZES_SIMPLE, Creature, Weapon
+from wasteland.bestiary.models import RANGES_2D20, SIZES_SIMPLE, Creature, Weapon
 from wasteland.rules.dice import Dice
 
 MELEE_SKILLS: Final = ("melee_weapons", "unarmed")  # 2d20 skills of melee weapons
@@ -54,6 +54,8 @@ class Arm:
         self.f2d20 = p is not None
         self.skill: str = p.skill if p is not None else ""
         self.band: str = p.range if p is not None else ""
+        # its place in RANGES_2D20, which each difficulty compares with the range band
+        self.band_index: int = RANGES_2D20.index(p.range) if p is not None else 0
         self.cd: int = p.cd if p is not None else 0
         self.fire_rate: int = p.fire_rate if p is not None else 0
         self.dtype: str = p.damage_type if p is not None else ""

@@ -114,7 +114,9 @@ class Hexes:
             step_to.append(tuple(row))
         self.step_to: list[tuple[int, ...]] = step_to
         self.neighbors: list[tuple[int, ...]] = [tuple(j for j in row if j >= 0) for row in step_to]
-        self._sight: dict[int, bytes] = {}
+        # every row traced when the map is first used (at most MAX_MAP_CELLS of them, 5-90 ms
+        # on the built-in maps), as Grid traces its squares: no fight pays for tracing lines
+        self._sight: list[bytes] = [self._sight_row(a) for a in range(n)]
         self._walk: dict[int, list[int]] = {}
         self._cones: dict[tuple[int, int, int], frozenset[int]] = {}
 
@@ -236,16 +238,12 @@ class Hexes:
 
     def sight_row(self, a: int) -> bytes:
         """``sight_row(a)[b]`` is 1 when b is in sight of a, else 0 (the reading is in the
-        module docstring). Traced for every b at once on first use, then kept."""
-        row = self._sight.get(a)
-        if row is None:
-            row = self._sight_row(a)
-            self._sight[a] = row
-        return row
+        module docstring), traced when the map was first used."""
+        return self._sight[a]
 
     def sees(self, a: int, b: int) -> bool:
         """Whether b is in sight of a (and so a of b)."""
-        return self.sight_row(a)[b] == 1
+        return self._sight[a][b] == 1
 
     def _sight_row(self, a: int) -> bytes:
         n = self.n_cells

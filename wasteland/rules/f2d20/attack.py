@@ -30,7 +30,10 @@ VIS_DIFFICULTY: Final = {0: (0, 0), -2: (1, 1), -4: (2, 1), -5: (2, 1), -10: (3,
 # reading: a zone's cover makes ranged attacks into it harder; a zone is never all cover,
 # so even one of full cover only adds +3 (a single square of full cover would forbid)
 COVER_DIFFICULTY: Final = (0, 1, 2, 3)
-
+# VIS_DIFFICULTY's columns (ranged, melee) as maps of ints: each difficulty reads one, and
+# a pair of ints would be made into a tuple and taken apart again at every read
+_VIS_RANGED: Final = {k: v[0] for k, v in VIS_DIFFICULTY.items()}
+_VIS_MELEE: Final = {k: v[1] for k, v in VIS_DIFFICULTY.items()}
 
 
 @mypyc_attr(serializable=True)
@@ -107,7 +110,7 @@ class Attacks(Damage):
         melee = a.melee2d20
         if not melee:
             band = z.band(c.pos, t.pos)
-            off = abs(band - RANGES_2D20.index(a.band))
+            off = abs(band - a.band_index)
             if off:
                 total += off
                 if parts is not None:
@@ -129,7 +132,7 @@ class Attacks(Damage):
             total += 1
             if parts is not None:
                 parts.append(("chosen location", 1))
-        vis = VIS_DIFFICULTY.get(min(g.vis[t.pos], b.ambient), (0, 0))[melee]
+        vis = (_VIS_MELEE if melee else _VIS_RANGED).get(min(g.vis[t.pos], b.ambient), 0)
         if vis:
             total += vis
             if parts is not None:

@@ -9,6 +9,7 @@ the faces and against the engine on fixed seeds."""
 from __future__ import annotations
 
 from functools import cache
+from typing import Final
 
 from wasteland.rules.battle import ACTIVE, Battle, Combatant
 
@@ -66,6 +67,13 @@ def at_least(target: int, tag: int, dice: int, reroll: bool = False) -> tuple[fl
     return tuple(sum(lead[k:]) for k in range(len(lead)))
 
 
+# at_least's tails by a number packed from its arguments, for p_pass: asked for every
+# weapon against every enemy at each decision, where functools.cache hashes a tuple of four
+_TAILS: Final[dict[int, tuple[float, ...]]] = {}
+# and an assisted test's chance, by its arguments and the helper's (target number, tag)
+_ASSISTED: Final[dict[int, float]] = {}
+
+
 def p_pass(target: int, tag: int, difficulty: int, dice: int = 2, reroll: bool = False,
            helper: tuple[int, int] | None = None) -> float:
     """Chance that a test passes; difficulty 0 passes without a roll (seed 003).
@@ -74,8 +82,28 @@ def p_pass(target: int, tag: int, difficulty: int, dice: int = 2, reroll: bool =
     if difficulty <= 0:
         return 1.0
     if helper is None:
-        tail = at_least(target, tag, dice, reroll)
+        if 0 <= target < 256 and 0 <= tag < 256 and 0 <= dice < 256:
+            key = ((target * 256 + tag) * 256 + dice) * 2 + (1 if reroll else 0)
+            tail = _TAILS.get(key)
+            if tail is None:
+                tail = _TAILS[key] = at_least(target, tag, dice, reroll)
+        else:
+            tail = at_least(target, tag, dice, reroll)
         return tail[difficulty] if difficulty < len(tail) else 0.0
+    h_tn, h_tag = helper
+    if (0 <= target < 256 and 0 <= tag < 256 and 0 <= dice < 256 and 0 <= h_tn < 256
+            and 0 <= h_tag < 256 and difficulty < 256):
+        key = ((target * 256 + tag) * 256 + dice) * 2 + (1 if reroll else 0)
+        key = ((key * 256 + h_tn) * 256 + h_tag) * 256 + difficulty
+        got = _ASSISTED.get(key)
+        if got is None:
+            got = _ASSISTED[key] = _assisted(target, tag, difficulty, dice, reroll, helper)
+        return got
+    return _assisted(target, tag, difficulty, dice, reroll, helper)
+
+
+def _assisted(target: int, tag: int, difficulty: int, dice: int, reroll: bool,
+              helper: tuple[int, int]) -> float:
     lead = successes(target, tag, dice, reroll)
     aid = successes(helper[0], helper[1], 1)
     return sum(p * q for k, p in enumerate(lead) for h, q in enumerate(aid)

@@ -5,8 +5,7 @@ number, from the rules in this package."""
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Final
+from typing import Any, Final, cast
 
 from wasteland.rules.battle import Battle, Combatant
 from wasteland.rules.tactics import Tactics, dice_mean
@@ -21,10 +20,24 @@ from .odds import aims, outcomes, successes
 CRIPPLE_HIT: Final = 5  # damage in one hit that inflicts an injury (seed 003)
 
 
-@cache
+# cd_expected's answers by a number packed from its arguments: the odds ask it for every
+# weapon against every enemy at each decision, and functools.cache hashes a tuple of four
+_CD_KEPT: Final[dict[int, float]] = {}
+
+
 def cd_expected(n: int, vicious: bool, piercing: int, resist: int) -> float:
     """The expected damage of ``n`` combat dice after ``resist`` DR (faces 1, 2, 0, 0,
     1+effect, 1+effect; Vicious adds 1 per effect, Piercing ignores DR per effect)."""
+    if 0 <= n < 64 and 0 <= piercing < 64 and 0 <= resist < 65536:
+        key = ((resist * 64 + piercing) * 64 + n) * 2 + (1 if vicious else 0)
+        got = _CD_KEPT.get(key)
+        if got is None:
+            got = _CD_KEPT[key] = _cd_expected(n, vicious, piercing, resist)
+        return got
+    return _cd_expected(n, vicious, piercing, resist)
+
+
+def _cd_expected(n: int, vicious: bool, piercing: int, resist: int) -> float:
     dist: dict[tuple[int, int], float] = {(0, 0): 1.0}
     for _ in range(n):
         nxt: dict[tuple[int, int], float] = {}
@@ -40,13 +53,22 @@ def cd_expected(n: int, vicious: bool, piercing: int, resist: int) -> float:
     return total
 
 
+_RESIST_KEYS: Final[dict[str, str]] = {}
+
+
 def mean_resist(t: Combatant, dtype: str) -> int:
     """The target's DR against ``dtype``, averaged over its hit-location table."""
     broken = t.cond.get("broken")
-    key = ("resist", dtype, tuple(sorted(broken.items())) if broken else ())
+    key: Any
+    if broken:
+        key = ("resist", dtype, tuple(sorted(broken.items())))
+    else:  # the common case: a key whose hash the string keeps, not a new tuple's
+        key = _RESIST_KEYS.get(dtype)
+        if key is None:
+            key = _RESIST_KEYS[dtype] = "resist " + dtype
     got = t.memo.get(key)
     if got is not None:
-        return int(got)
+        return cast(int, got)  # what the line below keeps: int() would be a Python call
     rows = S.location_table(t)
     lo, total = 0, 0.0
     for hi, name, _kind in rows:
