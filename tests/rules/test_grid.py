@@ -53,3 +53,42 @@ def test_walk_tables_match_breadth_first_search():
         field = g.walk_distances(goal)
         for cell in range(g.n_cells):
             assert field[cell] == dist.get(cell, 1 << 20)
+
+
+def _bfs(g: Grid, goal: int) -> dict[int, int]:
+    from collections import deque
+
+    dist = {goal: 0}
+    q = deque([goal])
+    while q:
+        c = q.popleft()
+        for n in g.neighbors[c]:
+            if n not in dist:
+                dist[n] = dist[c] + 1
+                q.append(n)
+    return dist
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_walk_tables_of_generated_maps_match_breadth_first_search(seed):
+    """Every goal of maps the training arenas lay out (walls in clumps, rooms, water):
+    the distances, and the directions that walk nearer (downhill) or farther (uphill)."""
+    import numpy as np
+
+    from wasteland.training.arenas import random_arena
+
+    sc = random_arena(np.random.default_rng(seed), ["super_mutant"], ["raider"],
+                      ruleset="f2d20")
+    legend = {k: ([v] if isinstance(v, str) else list(v)) for k, v in sc.legend.items()}
+    g = Grid.from_ascii(sc.rows(), legend)
+    far = 1 << 20
+    for goal in range(g.n_cells):
+        dist = _bfs(g, goal) if g.passable[goal] else {}
+        field = g.walk_distances(goal)
+        assert field == [dist.get(cell, far) for cell in range(g.n_cells)]
+        for cell in range(g.n_cells):
+            for k, n in enumerate(g.step_to[cell]):
+                nearer = n >= 0 and field[n] < field[cell]
+                farther = n >= 0 and field[cell] < field[n] < far
+                assert bool(g.downhill[cell][goal] >> k & 1) == nearer
+                assert bool(g.uphill[cell][goal] >> k & 1) == farther

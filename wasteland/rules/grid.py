@@ -216,13 +216,19 @@ class Grid:
             ok = (nx >= 0) & (nx < w) & (ny >= 0) & (ny < h)
             j = np.where(ok, ny * w + nx, 0)
             step_to[:, k] = np.where(ok & passable[j] & passable, j, -1)
-        dist = np.full((n + 1, n), far, dtype=np.int64)  # row n: "no square", never closer
+        dist = np.full((n + 1, n), far, dtype=np.int32)  # row n: "no square", never closer
         idx = np.flatnonzero(passable)
         dist[idx, idx] = 0
         safe = np.where(step_to >= 0, step_to, n)
+        best = np.empty((n, n), dtype=np.int32)
         while True:  # relax until no distance shrinks (at most the map's diameter rounds)
-            best = dist[safe].min(axis=1) + 1
-            new = np.minimum(dist[:n], np.where(passable[:, None], best, far))
+            # the nearest of the eight neighbours' rows, one direction at a time: each a
+            # contiguous copy, where a min over an (n, 8, n) gather read across its rows
+            np.take(dist, safe[:, 0], axis=0, out=best)
+            for k in range(1, 8):
+                np.minimum(best, dist[safe[:, k]], out=best)
+            best += 1  # (a wall's row stays far: its every neighbour is row n)
+            new = np.minimum(dist[:n], best)
             if np.array_equal(new, dist[:n]):
                 break
             dist[:n] = new

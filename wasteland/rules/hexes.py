@@ -50,6 +50,9 @@ DIRECTION_NAMES: Final = ("E", "W", "NE", "NW", "SE", "SW")
 # the cube nudge that settles ties on a line (redblobgames: distinct sizes, summing to 0,
 # so no nudged point lies on an edge or vertex again)
 EPSILON: Final = (1e-6, 2e-6, -3e-6)
+# pairs of cells traced together when a map's sight is laid out (a block's samples, about
+# ten a pair, take some 40 bytes each in each of a dozen arrays)
+_PAIRS_A_BLOCK: Final = 8192
 CONE_HALF_ANGLE: Final = math.radians(30.0)
 # a cone's edge is inclusive: hex centres exactly 30 degrees off the aim (the diagonals
 # between two hex directions) lie on it, and float error must not drop them
@@ -116,7 +119,7 @@ class Hexes:
         self.neighbors: list[tuple[int, ...]] = [tuple(j for j in row if j >= 0) for row in step_to]
         # every row traced when the map is first used (at most MAX_MAP_CELLS of them, 5-90 ms
         # on the built-in maps), as Grid traces its squares: no fight pays for tracing lines
-        self._sight: list[bytes] = [self._sight_row(a) for a in range(n)]
+        self._sight: list[bytes] = self._sight_rows()
         self._walk: dict[int, list[int]] = {}
         self._cones: dict[tuple[int, int, int], frozenset[int]] = {}
 
@@ -200,7 +203,7 @@ class Hexes:
 
     def _trace(self, lo: int, hi: int, sign: float) -> list[int]:
         """The cells of the line from ``lo`` to ``hi`` nudged by ``sign * EPSILON``, -1 for
-        a point off the map. ``_sight_row`` does the same sums with numpy; they must stay
+        a point off the map. ``_blocked`` does the same sums with numpy; they must stay
         the same operations in the same order, so the two agree to the last bit."""
         n = self.dist(lo, hi)
         eq, er, es = sign * EPSILON[0], sign * EPSILON[1], sign * EPSILON[2]
@@ -245,25 +248,37 @@ class Hexes:
         """Whether b is in sight of a (and so a of b)."""
         return self._sight[a][b] == 1
 
-    def _sight_row(self, a: int) -> bytes:
+    def _sight_rows(self) -> list[bytes]:
+        """Every row of ``sight_row``: each pair traced once, from its lower index as
+        ``line`` does (so a row and its column agree), with numpy, in blocks of pairs so
+        that a 400-cell map's samples stay a few megabytes."""
         n = self.n_cells
+        seen = np.ones((n, n), dtype=np.uint8)  # a cell sees itself
+        los, his = np.triu_indices(n, k=1)
+        for at in range(0, los.size, _PAIRS_A_BLOCK):
+            lo, hi = los[at:at + _PAIRS_A_BLOCK], his[at:at + _PAIRS_A_BLOCK]
+            clear = ~self._blocked(lo.astype(np.int64), hi.astype(np.int64))
+            seen[lo, hi] = clear
+            seen[hi, lo] = clear
+        return [row.tobytes() for row in seen]
+
+    def _blocked(self, lo: Any, hi: Any) -> Any:
+        """For each pair (lo[i], hi[i]), lo < hi: whether both nudged lines between them
+        cross a wall or leave the map (``_trace``'s sums, done with numpy)."""
+        m = lo.size
         qs = np.array(self.q, dtype=np.int64)
         rs = np.array(self.r, dtype=np.int64)
-        others = np.arange(n, dtype=np.int64)
-        # each pair traced from its lower index, as ``line`` does, so rows agree
-        lo = np.minimum(others, a)
-        hi = np.maximum(others, a)
         dq, dr = qs[lo] - qs[hi], rs[lo] - rs[hi]
         steps = np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr))
         inner = np.maximum(steps - 1, 0)
-        pair = np.repeat(others, inner)
+        pair = np.repeat(np.arange(m, dtype=np.int64), inner)
         first = np.cumsum(inner) - inner
         k = np.arange(pair.size) - np.repeat(first, inner) + 1
         t = k / steps[pair]
         lo_p, hi_p = lo[pair], hi[pair]
         wall = ~np.array(self.passable, dtype=bool)
         w, h = self.width, self.height
-        blocked_both = np.ones(n, dtype=bool)
+        blocked_both = np.ones(m, dtype=bool)
         for sign in (1.0, -1.0):
             eq, er, es = sign * EPSILON[0], sign * EPSILON[1], sign * EPSILON[2]
             q0 = qs[lo_p] + eq
@@ -285,10 +300,10 @@ class Hexes:
             off = (cr < 0) | (cr >= h) | (x < 0) | (x >= w)
             cell = np.where(off, 0, cr * w + x)
             bad = off | wall[cell]
-            blocked = np.zeros(n, dtype=bool)
+            blocked = np.zeros(m, dtype=bool)
             blocked[pair[bad]] = True
             blocked_both &= blocked
-        return bytes((~blocked_both).astype(np.uint8).tobytes())
+        return blocked_both
 
     # -- walking -----------------------------------------------------------------------
 
