@@ -249,3 +249,49 @@ def test_a_walk_by_distances_found_once_takes_the_steps_of_a_search_at_each(
                 cur = want
             walks += 1
     assert walks == 40 * len(scenario_names())
+
+
+def _fresh_reach(start: int, steps: int, nbrs, occ) -> dict[int, int]:
+    """``reach`` worked out from scratch: breadth first over free squares."""
+    seen, frontier = {start: 0}, [start]
+    for d in range(1, steps + 1):
+        nxt = []
+        for cur in frontier:
+            for n in nbrs[cur]:
+                if n not in seen and n not in occ:
+                    seen[n] = d
+                    nxt.append(n)
+        frontier = nxt
+    del seen[start]
+    return seen
+
+
+def test_reach_answers_each_board_as_if_asked_first():
+    """``reach`` keeps its last answer (a stale move asks it three times of one board): a
+    question on another map, from another square, of other steps or with anyone moved
+    gets its own answer, and what a caller does to an answer changes no later one."""
+    rng = random.Random(3)
+    maps = []
+    for name in ("ruined_street", "robot_depot"):
+        g = battle("simple", name)[1].grid
+        maps.append(hexes_for(g).neighbors)
+        maps.append(g.step_cells)
+    free = [i for i, ns in enumerate(maps[0]) if ns]
+    asked = 0
+    for _ in range(300):
+        nbrs = rng.choice(maps)
+        start = rng.choice(free) % len(nbrs)
+        steps = rng.choice((1, 3, 6))
+        occ = {rng.randrange(len(nbrs)): k for k in range(rng.choice((0, 2, 5)))}
+        for _again in range(rng.choice((1, 2, 3))):  # asked again, as a stale move does
+            got = reach(start, steps, nbrs, occ)
+            assert got == _fresh_reach(start, steps, nbrs, occ)
+            got[-1] = 99  # the caller's own dict
+            got.clear()
+            asked += 1
+        if rng.random() < 0.5:  # someone moves: the same question, another board
+            occ[rng.randrange(len(nbrs))] = 9
+            assert reach(start, steps, nbrs, occ) == _fresh_reach(start, steps, nbrs, occ)
+    assert asked > 300
+    for nbrs in maps:  # the same square, steps and nobody about, map after map
+        assert reach(free[0], 4, nbrs, {}) == _fresh_reach(free[0], 4, nbrs, {})

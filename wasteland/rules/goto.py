@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from .actions import GOTO as KIND
 from .actions import SPRINT, Action
@@ -46,14 +47,35 @@ def square(a: Action, width: int, height: int) -> int:
     return y * width + x
 
 
+class _Kept:
+    """``reach``'s last question and answer. A move the fog turns into a goto asks it
+    three times of one board (the goto's end, the rules' check of the goto, the walk),
+    some 90,000 instructions each on Simple's hexes; its answer depends on nothing else."""
+
+    def __init__(self) -> None:
+        self.neighbours: list[tuple[int, ...]] | None = None
+        self.start = -1
+        self.steps = -1
+        self.occupied: frozenset[int] = frozenset()
+        self.answer: dict[int, int] = {}
+
+
+_KEPT: Final = _Kept()
+
+
 def reach(start: int, steps: int, neighbours: list[tuple[int, ...]],
           occupied: dict[int, int]) -> dict[int, int]:
     """Squares reachable from ``start`` in at most ``steps`` steps through squares nobody
     stands on (``occupied``: the battle's square -> slot), ``neighbours[i]`` the squares
     one step from i in the map's own order (the start itself excluded): square -> steps
-    taken. Breadth first, so the same map always gives the same paths. The map's lists and
-    the occupancy, not two callables: compiled, a call of either was a Python call a
-    square (a stale move's destinations, every few env turns, walk a few dozen)."""
+    taken, a dict of the caller's own. Breadth first, so the same map always gives the
+    same paths. The map's lists and the occupancy, not two callables: compiled, a call of
+    either was a Python call a square (a stale move's destinations, every few env turns,
+    walk a few dozen)."""
+    k = _KEPT
+    if (k.neighbours is neighbours and k.start == start and k.steps == steps
+            and k.occupied == occupied.keys()):
+        return dict(k.answer)
     seen = {start: 0}
     todo = deque([start])
     while todo:
@@ -66,7 +88,9 @@ def reach(start: int, steps: int, neighbours: list[tuple[int, ...]],
                 seen[n] = d + 1
                 todo.append(n)
     del seen[start]
-    return seen
+    k.neighbours, k.start, k.steps = neighbours, start, steps
+    k.occupied, k.answer = frozenset(occupied), seen
+    return dict(seen)
 
 
 def reach_capped(start: int, steps: int, neighbours: Callable[[int], Sequence[int]],
