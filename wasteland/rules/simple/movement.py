@@ -32,28 +32,36 @@ def next_step(b: Battle, h: Hexes, c: Combatant, mode: str, target: int, left: i
         return goto.next_step(here, target, h.neighbors, occ)
     if mode == "away":
         d0 = h.dist(here, target)
-        best, key = None, (d0, 0)
+        # the farthest by (straight distance, walking distance), then the lower index:
+        # compared number by number (a tuple a neighbour was made and compared generically)
+        best: int | None = None
+        bd, bw = d0, 0
         walk = h.walk_distances(target)
         for n in h.neighbors[here]:
             if n in occ:
                 continue
-            k = (h.dist(n, target), walk[n])
-            if k > key or (k == key and best is not None and n < best):
-                best, key = n, k
-        return best if best is not None and key[0] > d0 else None
+            dn, wn = h.dist(n, target), walk[n]
+            if dn > bd or (dn == bd and (wn > bw or (wn == bw and best is not None
+                                                     and n < best))):
+                best, bd, bw = n, dn, wn
+        return best if best is not None and bd > d0 else None
     if mode == "toward" and h.dist(here, target) <= 1:
         return None
     walk = h.walk_distances(target)
-    w0 = walk[here]
-    best, bkey = None, (w0, h.dist(here, target), here)
+    # the nearest by (walking distance, straight distance, index), number by number
+    best = None
+    bw, bd, bn = walk[here], h.dist(here, target), here
     for n in h.neighbors[here]:
         if n in occ and n != target:
             continue
         if n == target and mode == "toward":
             continue
-        nkey = (walk[n], h.dist(n, target), n)
-        if nkey < bkey:
-            best, bkey = n, nkey
+        wn = walk[n]
+        if wn > bw:
+            continue
+        dn = h.dist(n, target)
+        if wn < bw or dn < bd or (dn == bd and n < bn):
+            best, bw, bd, bn = n, wn, dn, n
     return best
 
 
@@ -77,7 +85,8 @@ def can_step(b: Battle, h: Hexes, here: int, mode: str, target: int) -> bool:
         if n in occ or n == target:
             continue
         wn = walk[n]  # next_step's order: walking distance, straight distance, index
-        if wn < w0 or (wn == w0 and (h.dist(n, target), n) < (d0, here)):
+        if wn < w0 or (wn == w0 and ((dn := h.dist(n, target)) < d0
+                                      or (dn == d0 and n < here))):
             return True
     return False
 
