@@ -86,3 +86,16 @@ def test_an_episode_is_the_same_in_an_idle_env_as_in_a_new_one(built, monkeypatc
     again = [_episode(L.LeagueEnv(c), seed, np.random.default_rng(seed)) for seed in (30, 31)]
     assert again == fresh
     assert len(built) < n + 2  # at least one played in an env the other one left idle
+
+
+def test_the_idle_envs_of_replaced_arenas_are_let_go(built, monkeypatch):
+    monkeypatch.setattr(L, "ARENA_POOL", 2)
+    monkeypatch.setattr(L, "ARENA_RENEW", 1.0)  # a new arena at every draw
+    c = cfg("arenas.share=1")
+    env = L.LeagueEnv(c)
+    for seed in range(30):
+        _episode(env, seed, np.random.default_rng(seed))
+    idle = L._IDLE[c.hash()]
+    assert len(built) >= 25  # new maps: new envs
+    # pruned past twice the pool: what is left is the live arenas' (and the last few)
+    assert len(idle) <= 2 * L.ARENA_POOL + 2

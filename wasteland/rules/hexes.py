@@ -117,8 +117,8 @@ class Hexes:
             step_to.append(tuple(row))
         self.step_to: list[tuple[int, ...]] = step_to
         self.neighbors: list[tuple[int, ...]] = [tuple(j for j in row if j >= 0) for row in step_to]
-        # every row traced when the map is first used (at most MAX_MAP_CELLS of them, 5-90 ms
-        # on the built-in maps), as Grid traces its squares: no fight pays for tracing lines
+        # every row traced when the map is first used (a map holds at most MAX_MAP_CELLS;
+        # 1-72 ms on the built-in maps), as Grid traces its squares: no fight pays for it
         self._sight: list[bytes] = self._sight_rows()
         self._walk: dict[int, list[int]] = {}
         self._cones: dict[tuple[int, int, int], frozenset[int]] = {}

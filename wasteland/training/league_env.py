@@ -145,8 +145,9 @@ class LeagueEnv(gymnasium.Env):
         idle = _IDLE.get(self._pool_key)
         if idle is not None and len(idle) > 2 * ARENA_POOL:  # the replaced maps' envs go
             live = {f"arena:{id(s)}" for s, _ in pool}
-            for key in [k for k in idle if k[0].startswith("arena:") and k[0] not in live]:
-                del idle[key]
+            for gone in [key for key in idle if key[0].startswith("arena:")
+                         and key[0] not in live]:
+                del idle[gone]
         return sc, mirror
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
