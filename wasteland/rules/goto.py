@@ -47,20 +47,12 @@ def square(a: Action, width: int, height: int) -> int:
     return y * width + x
 
 
-class _Kept:
-    """``reach``'s last question and answer. A move the fog turns into a goto asks it
-    three times of one board (the goto's end, the rules' check of the goto, the walk),
-    some 90,000 instructions each on Simple's hexes; its answer depends on nothing else."""
-
-    def __init__(self) -> None:
-        self.neighbours: list[tuple[int, ...]] | None = None
-        self.start = -1
-        self.steps = -1
-        self.occupied: frozenset[int] = frozenset()
-        self.answer: dict[int, int] = {}
-
-
-_KEPT: Final = _Kept()
+# ``reach``'s last question and answer (map's lists, start, steps, occupied squares, the
+# answer), kept as one tuple so that a thread reading it sees one question's whole: a move
+# the fog turns into a goto asks it three times of one board (the goto's end, the rules'
+# check of the goto, the walk), some 90,000 instructions each on Simple's hexes
+_Asked = tuple[list[tuple[int, ...]] | None, int, int, frozenset[int], dict[int, int]]
+_LAST: Final[list[_Asked]] = [(None, -1, -1, frozenset(), {})]
 
 
 def reach(start: int, steps: int, neighbours: list[tuple[int, ...]],
@@ -72,10 +64,9 @@ def reach(start: int, steps: int, neighbours: list[tuple[int, ...]],
     same paths. The map's lists and the occupancy, not two callables: compiled, a call of
     either was a Python call a square (a stale move's destinations, every few env turns,
     walk a few dozen)."""
-    k = _KEPT
-    if (k.neighbours is neighbours and k.start == start and k.steps == steps
-            and k.occupied == occupied.keys()):
-        return dict(k.answer)
+    kept, at, far, taken, answer = _LAST[0]
+    if kept is neighbours and at == start and far == steps and taken == occupied.keys():
+        return dict(answer)
     seen = {start: 0}
     todo = deque([start])
     while todo:
@@ -88,8 +79,7 @@ def reach(start: int, steps: int, neighbours: list[tuple[int, ...]],
                 seen[n] = d + 1
                 todo.append(n)
     del seen[start]
-    k.neighbours, k.start, k.steps = neighbours, start, steps
-    k.occupied, k.answer = frozenset(occupied), seen
+    _LAST[0] = (neighbours, start, steps, frozenset(occupied), seen)
     return dict(seen)
 
 
