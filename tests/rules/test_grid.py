@@ -35,26 +35,6 @@ def test_walls_block_sight_and_walking():
     assert farther == {g.index(2, 0)}
 
 
-def test_walk_tables_match_breadth_first_search():
-    from collections import deque
-
-    g = _grid("ruined_street")
-    for goal in range(0, g.n_cells, 7):
-        if not g.passable[goal]:
-            continue
-        dist = {goal: 0}
-        q = deque([goal])
-        while q:
-            c = q.popleft()
-            for n in g.neighbors[c]:
-                if n not in dist:
-                    dist[n] = dist[c] + 1
-                    q.append(n)
-        field = g.walk_distances(goal)
-        for cell in range(g.n_cells):
-            assert field[cell] == dist.get(cell, 1 << 20)
-
-
 def _bfs(g: Grid, goal: int) -> dict[int, int]:
     from collections import deque
 
@@ -67,6 +47,17 @@ def _bfs(g: Grid, goal: int) -> dict[int, int]:
                 dist[n] = dist[c] + 1
                 q.append(n)
     return dist
+
+
+def test_walk_tables_match_breadth_first_search():
+    g = _grid("ruined_street")
+    for goal in range(0, g.n_cells, 7):
+        if not g.passable[goal]:
+            continue
+        dist = _bfs(g, goal)
+        field = g.walk_distances(goal)
+        for cell in range(g.n_cells):
+            assert field[cell] == dist.get(cell, 1 << 20)
 
 
 @pytest.mark.parametrize("seed", range(6))
