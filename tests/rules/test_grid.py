@@ -83,3 +83,19 @@ def test_walk_tables_of_generated_maps_match_breadth_first_search(seed):
                 farther = n >= 0 and field[cell] < field[n] < far
                 assert bool(g.downhill[cell][goal] >> k & 1) == nearer
                 assert bool(g.uphill[cell][goal] >> k & 1) == farther
+
+
+@pytest.mark.parametrize("name", ["duel", "ruined_street"])
+def test_distance_table_is_chebyshev(name):
+    """Grid.dist reads a table of every pair: the larger of the column and row differences,
+    and the same worked out for a square off the table (the sums a caller's arithmetic
+    gives); a map past the table's size works each out."""
+    g = _grid(name)
+    for a in range(g.n_cells):
+        for b in range(g.n_cells):
+            want = max(abs(g.xs[a] - g.xs[b]), abs(g.ys[a] - g.ys[b]))
+            assert g.dist(a, b) == want, (g.xy(a), g.xy(b))
+    assert g.dist(-1, 0) == max(abs(g.xs[-1] - g.xs[0]), abs(g.ys[-1] - g.ys[0]))
+    wide = Grid.from_ascii(["." * 40] * 30, {".": ["floor"]})  # 1,200 squares: no table
+    assert wide._dist_n == 0
+    assert wide.dist(wide.index(0, 0), wide.index(39, 3)) == 39

@@ -116,6 +116,26 @@ def test_distance_is_the_walk_on_an_open_map_and_walls_are_ignored():
     assert walled.dist(_at(walled, 2, 1), _at(walled, 4, 1)) == 2
 
 
+
+def _axial(hx: Hexes, a: int, b: int) -> int:
+    dq, dr = hx.q[a] - hx.q[b], hx.r[a] - hx.r[b]
+    return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+def test_distance_table_is_the_axial_distance_and_a_big_map_works_it_out():
+    """Hexes.dist reads a table of every pair on a map up to 32 x 32; it equals the axial
+    distance on a built-in map, after a pickle, and on a map past the table's size."""
+    hx = _scenario("ruined_street")
+    back = pickle.loads(pickle.dumps(hx))
+    for a in range(hx.n_cells):
+        for b in range(hx.n_cells):
+            assert hx.dist(a, b) == back.dist(a, b) == _axial(hx, a, b), (a, b)
+    big = _open(40, 30)  # 1,200 cells: no table
+    assert big._dist_n == 0
+    for a, b in ((0, 1199), (41, 800), (1199, 39)):
+        assert big.dist(a, b) == _axial(big, a, b)
+
+
 # -- lines and sight ---------------------------------------------------------------------
 
 def test_lines_by_hand():

@@ -607,3 +607,18 @@ def test_a_hit_to_exactly_ten_plus_endurance_below_zero_kills(hp, status):
     after_harm(a.b, bob, [])
     assert bob.status == status
     assert bob.cond.get("bleeding", False) == (status == UNCONSCIOUS)
+
+
+def test_range_penalty_is_the_seeds_table():
+    """Seed 001, Range Penalty: range_penalty, written out step by step for speed, gives the
+    band of RANGE_STEPS (point blank x1 0, x2 -2, x3 -4, x4 -6, x8 -8, None past) for every
+    effective distance, on and between the band edges, fractional ones included."""
+    from wasteland.rules.simple.attack import RANGE_STEPS, range_penalty
+
+    def by_table(pb: int, d: float) -> int | None:
+        return next((pen for mult, pen in RANGE_STEPS if d <= pb * mult), None)
+
+    for pb in (1, 2, 3, 5, 12):
+        for k in range(0, 8 * pb * 4 + 6):
+            d = k / 4
+            assert range_penalty(pb, d) == by_table(pb, d), (pb, d)

@@ -607,11 +607,30 @@ class raw_env(AECEnv, EzPickle):
             raise not_reset("observe()")
         if dec is not None and dec.combatant == slot:
             order = self._order
-            # _advance looked around for this decision already
-            return {"observation": enc.observe(slot, dec, order, look=False),
+            # _advance looked around for this decision already (look=False)
+            return {"observation": enc.observe(slot, dec, order, False, False),
                     "action_mask": ego_mask(self._legal, order)}
         return {"observation": enc.observe(slot, None),
                 "action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}
+
+    def last(self, observe: bool = True
+             ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """AECEnv.last, with the decider's observation made here: every turn of a loop asks
+        for it, and observe() would look up the agent it was just handed again."""
+        agent = self.agent_selection
+        dec = self._decision
+        enc = self._enc
+        if not observe:
+            obs = None
+        elif (dec is not None and enc is not None
+              and agent == self.possible_agents[dec.combatant]):
+            order = self._order
+            obs = {"observation": enc.observe(dec.combatant, dec, order, False, False),
+                   "action_mask": ego_mask(self._legal, order)}
+        else:
+            obs = self.observe(agent)
+        return (obs, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
 
     def step(self, action: Any) -> None:
         if self.battle is None:

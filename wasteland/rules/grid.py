@@ -63,6 +63,20 @@ def terrain_glyph(passable: bool, move_cap: int, cover: int, height: int, vis: i
     return "."
 
 
+DIST_TABLE_CELLS: Final = 1024  # a map up to 32 x 32 keeps its distances as a table
+
+
+def dist_table(d: Any) -> tuple[bytes, int]:
+    """An n x n integer array of distances between cells as bytes, row by row, and n; (b"",
+    0) when it would not fit (a map past DIST_TABLE_CELLS, a distance past a byte): the
+    caller then works each out. Distances are asked tens of times a decision, and one byte
+    read costs less than four reads of boxed coordinates."""
+    n = int(d.shape[0])
+    if n > DIST_TABLE_CELLS or (n and int(d.max()) > 255):
+        return b"", 0
+    return d.astype(np.uint8).tobytes(), n
+
+
 @mypyc_attr(serializable=True)
 @dataclass(slots=True)
 class Cell:
@@ -112,6 +126,9 @@ class Grid:
                             ns.append(j)
             self.neighbors.append(tuple(ns))
         self.n_cells = w * h
+        xs, ys = np.array(self.xs), np.array(self.ys)
+        self._dists, self._dist_n = dist_table(np.maximum(abs(xs[:, None] - xs[None, :]),
+                                                          abs(ys[:, None] - ys[None, :])))
         self.sight = self._sight_table()
         self._walk_tables()
         self.cover_cells = tuple(i for i, c in enumerate(self.cover) if c and self.passable[i])
@@ -136,6 +153,9 @@ class Grid:
 
     def dist(self, a: int, b: int) -> int:
         """Chebyshev distance in squares."""
+        n = self._dist_n
+        if 0 <= a < n and 0 <= b < n:
+            return self._dists[a * n + b]
         dx = self.xs[a] - self.xs[b]
         dy = self.ys[a] - self.ys[b]
         if dx < 0:

@@ -40,7 +40,7 @@ from typing import Any, ClassVar, Final
 
 import numpy as np
 
-from wasteland.rules.grid import Grid, terrain_glyph
+from wasteland.rules.grid import Grid, dist_table, terrain_glyph
 
 CACHE_KEY: Final = "hexes"  # the Hexes' key in ``Grid.caches``
 UNREACHABLE: Final = 1 << 20  # walking distance with no route (the square grid's sentinel)
@@ -108,6 +108,10 @@ class Hexes:
         root3 = math.sqrt(3.0)
         self.px: list[float] = [root3 * (self.q[i] + self.r[i] / 2) for i in range(n)]
         self.py: list[float] = [1.5 * self.r[i] for i in range(n)]
+        qs, rs = np.array(self.q), np.array(self.r)
+        dq, dr = qs[:, None] - qs[None, :], rs[:, None] - rs[None, :]
+        self._dists, self._dist_n = dist_table(np.maximum(np.maximum(abs(dq), abs(dr)),
+                                                          abs(dq + dr)))
         step_to: list[tuple[int, ...]] = []
         for i in range(n):
             row = []
@@ -128,7 +132,7 @@ class Hexes:
     _STATE: ClassVar[tuple[str, ...]] = (
         "width", "height", "n_cells", "passable", "cover", "heights", "vis", "move_cap", "q",
         "r", "px",
-        "py", "step_to", "neighbors", "_sight", "_walk", "_cones")
+        "py", "_dists", "_dist_n", "step_to", "neighbors", "_sight", "_walk", "_cones")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Hexes, (), {k: getattr(self, k) for k in self._STATE})
@@ -150,6 +154,9 @@ class Hexes:
 
     def dist(self, a: int, b: int) -> int:
         """Hex distance between two cells, walls ignored."""
+        n = self._dist_n
+        if 0 <= a < n and 0 <= b < n:
+            return self._dists[a * n + b]
         dq = self.q[a] - self.q[b]
         dr = self.r[a] - self.r[b]
         ds = dq + dr

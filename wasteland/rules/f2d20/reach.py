@@ -23,7 +23,8 @@ def reach_of(c: Combatant) -> int:
     for attacking, for the +2 of seed 002 Range / seed 003 Ranged Attacks Within Reach,
     and for the moves that keep a gunman out of reach."""
     arms = c.crippled.get("arm", 0)  # all that can change it: usable() reads the arms
-    key = ("reach_of", arms)
+    # a string while no arm is crippled: a tuple key was built and hashed at every ask
+    key: Any = "reach_of" if not arms else ("reach_of", arms)
     got: int | None = c.memo.get(key)
     if got is None:
         r = 1

@@ -219,9 +219,18 @@ def target_factor(b: Battle, t: Combatant, location: str | None) -> float:
 
 def range_penalty(point_blank: int, distance: float) -> int | None:
     """The penalty of the band the (effective) distance falls in; None past Maximum."""
-    for mult, pen in RANGE_STEPS:
-        if distance <= point_blank * mult:
-            return pen
+    # RANGE_STEPS written out: walked as a tuple, each step was a generic unpacking and
+    # product (a tenth of an observation's odds); test_simple_attack holds them equal
+    if distance <= point_blank:
+        return 0
+    if distance <= point_blank * 2:
+        return -2
+    if distance <= point_blank * 3:
+        return -4
+    if distance <= point_blank * 4:
+        return -6
+    if distance <= point_blank * 8:
+        return -8
     return None
 
 
