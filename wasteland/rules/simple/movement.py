@@ -116,7 +116,11 @@ def walk(b: Battle, c: Combatant, mode: str, target: int, hexes: int, intent: st
 def resume(b: Battle, events: list[Event]) -> None:
     pm = b.pending_move
     assert pm is not None
-    slot, mode, target, left, start, taken, intent = pm
+    slot, mode_, target_, left_, start, taken_, intent = pm
+    # the pending move's fields as typed numbers once: read as they are (Any), each step's
+    # sums, comparisons and min() went through the generic object protocol
+    mode = str(mode_)
+    target, left, taken = int(target_), int(left_), int(taken_)
     c = b.combatants[slot]
     h = hexes_for(b.grid)
     b.pending_move = None
@@ -128,15 +132,16 @@ def resume(b: Battle, events: list[Event]) -> None:
     while c.status == ACTIVE and left > 0:
         if to_square:
             if dist is None:
-                dist = goto.distances(c.pos, int(target), h.neighbors, b.occupied)
-            nxt = goto.step_on(dist, c.pos, int(target), h.neighbors, b.occupied)
+                dist = goto.distances(c.pos, target, h.neighbors, b.occupied)
+            nxt = goto.step_on(dist, c.pos, target, h.neighbors, b.occupied)
         else:
-            nxt = next_step(b, h, c, str(mode), int(target), int(left), int(taken))
+            nxt = next_step(b, h, c, mode, target, left, taken)
         # entering water or a climb makes the whole move a swim (2) or a climb (1)
         if nxt is None or taken + 1 > caps[nxt]:
             break
         b.set_pos(c, nxt)
-        left = min(left - 1, caps[nxt] - taken - 1)
+        cap = caps[nxt] - taken - 1
+        left = left - 1 if left - 1 < cap else cap
         taken += 1
         fire = triggers(b, h, c, nxt)
         if fire:
@@ -187,16 +192,19 @@ def nearest_cover(b: Battle, c: Combatant, hexes: int) -> int | None:
                                   lambda i: i not in occ, g.move_cap.__getitem__)[0]
         covered = [p for p in reach if g.cover[p]]
         return min(covered, key=lambda p: (reach[p], p)) if covered else None
-    seen = {c.pos: 0}
+    # hexes met, as a list of flags: a dict of them was most of this walk's cost
+    seen = [False] * h.n_cells
+    seen[c.pos] = True
+    occ = b.occupied
     frontier = [c.pos]
     found: list[int] = []
-    for step in range(1, hexes + 1):
+    for _ in range(hexes):
         nxt = []
         for p in frontier:
             for n in h.neighbors[p]:
-                if n in seen or n in b.occupied:
+                if seen[n] or n in occ:
                     continue
-                seen[n] = step
+                seen[n] = True
                 nxt.append(n)
                 if g.cover[n]:
                     found.append(n)
