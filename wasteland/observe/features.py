@@ -106,9 +106,13 @@ def condition_row(bits: int) -> Floats:
 
 # the conditions whose truth alone sets a bit of ``condition_bits`` (fatigue and evade are
 # compared with HP and the round)
+_FATIGUE: Final = -1  # condition_bits' marks of the two conditions it reads with a number
+_EVADE: Final = -2
 _BIT_OF: Final[dict[str, int]] = {
     "prone": 1, "burrowed": 2, "bleeding": 4, "torso_bleed": 4, "persist": 8, "stunned": 32,
-    "dying": 64, "ready": 256, "overwatch": 512, "defend": 1024}
+    "dying": 64, "ready": 256, "overwatch": 512, "defend": 1024,
+    # read with the combatant, not as a flag: marked so that the others skip both tests
+    "fatigue": _FATIGUE, "evade": _EVADE}
 
 
 def condition_bits(b: Battle, c: Combatant) -> int:
@@ -123,13 +127,13 @@ def condition_bits(b: Battle, c: Combatant) -> int:
     bit_of = _BIT_OF
     for k, v in cond.items():
         bit = bit_of.get(k, 0)
-        if bit:
+        if bit > 0:
             if v:
                 bits |= bit
-        elif k == "fatigue":
+        elif bit == _FATIGUE:
             if isinstance(v, int) and v > 0 and v >= c.hp:
                 bits |= 16
-        elif k == "evade":
+        elif bit == _EVADE:
             if v == b.round:
                 bits |= 1024
     return bits

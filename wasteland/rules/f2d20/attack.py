@@ -47,7 +47,7 @@ class Attacks(Damage):
         d20s bought (none by default) and Aim's reroll if ``c`` has aimed (odds.py)."""
         # the difficulty asked here, of the class itself: a native call (from odds.py,
         # which this module imports, it was a generic one through the Python API)
-        diff = self.difficulty(b, c, t, c.active_weapon, location)
+        diff = self._difficulty(b, c, t, c.active_weapon, location, None)
         return odds_hit_chance(diff, b, c, extra_dice, aim)
 
     def can_attack(self, b: Battle, c: Combatant, t: Combatant, ws: int) -> bool:
@@ -102,8 +102,9 @@ class Attacks(Damage):
         total = traits.defense2d20
         if parts is not None:
             parts.append(("Defense", total))
-        if t.cond.get("defend"):
-            v = int(t.cond["defend"])
+        defend = t.cond.get("defend")
+        if defend:
+            v = int(defend)
             total += v
             if parts is not None:
                 parts.append(("defending", v))
@@ -137,15 +138,16 @@ class Attacks(Damage):
             total += vis
             if parts is not None:
                 parts.append(("visibility", vis))
-        head = S.test_penalty(c)
-        if head:
-            total += head
-            if parts is not None:
-                parts.append(("head injury", head))
-        if S.injuries(c, "arm") and a.hands:
-            total += 1
-            if parts is not None:
-                parts.append(("arm injury", 1))
+        if c.crippled:  # injuries are kept there: none, as most of the time, adds nothing
+            head = S.test_penalty(c)
+            if head:
+                total += head
+                if parts is not None:
+                    parts.append(("head injury", head))
+            if S.injuries(c, "arm") and a.hands:
+                total += 1
+                if parts is not None:
+                    parts.append(("arm injury", 1))
         if t.cond.get("prone"):  # reading (published game): prone
             if melee or z.band(c.pos, t.pos) == 0:
                 total -= 1

@@ -33,8 +33,12 @@ def _by_distance(z: Zones, zone: int, cell: int, far: bool) -> tuple[int, ...]:
     got = cache.get(key)
     if got is None:
         walk = z.grid.walk_distances(cell)
-        sign = -1 if far else 1
-        got = cache[key] = tuple(sorted(z.cells(zone), key=lambda s: (sign * walk[s], s)))
+        cells = z.cells(zone)
+        n = z.grid.n_cells
+        # (walking distance, or its negative when far, then the square) packed in one int
+        # where every index is below n: sorting by a tuple made one per square
+        mult = -n if far else n
+        got = cache[key] = tuple(sorted(cells, key=lambda s: mult * walk[s] + s))
     return got
 
 
