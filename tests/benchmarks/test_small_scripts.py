@@ -34,3 +34,18 @@ def test_creature_seat_refuses_a_step_count_out_of_range(capsys) -> None:
     assert e.value.code == 2
     assert capsys.readouterr().err.strip().splitlines()[-1].endswith(
         "error: steps: 1 to 100,000,000, got 0")
+
+
+def test_env_alternated_summarises_medians_and_ratios_and_refuses_a_non_checkout(
+        tmp_path, capsys) -> None:
+    mod = bench_module("env_alternated")
+    lines = mod.summary({"base": [100.0, 120.0, 110.0], "main": [110.0, 126.0, 99.0]})
+    assert lines[0] == "base: median 110  min 100  max 120 turns/s (3 runs)"
+    assert lines[1] == "main: median 110  min 99  max 126 turns/s (3 runs)"
+    # round by round: 1.10, 1.05, 0.90
+    assert lines[2] == "main / base: median 1.050  range 0.900-1.100"
+    with pytest.raises(SystemExit) as e:
+        mod.main([str(tmp_path), str(tmp_path)])
+    assert e.value.code == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1].endswith(
+        "not a Wasteland checkout (no benchmarks/env_throughput.py)")
