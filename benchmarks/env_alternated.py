@@ -21,6 +21,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from wasteland.rules.names import RULESETS
+
 _LOOP = (
     "import sys; sys.path.insert(0, 'benchmarks'); import env_throughput as et; "
     "import wasteland; from wasteland.envs import combat_v0; "
@@ -60,7 +62,7 @@ def run_once(tree: Path, ruleset: str, seconds: float) -> float:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("trees", nargs="+", type=Path, help="checkouts to compare (first: base)")
-    p.add_argument("--ruleset", choices=("pnp", "f2d20", "simple"), default="f2d20")
+    p.add_argument("--ruleset", choices=RULESETS, default="f2d20")
     p.add_argument("--rounds", type=int, default=8)
     p.add_argument("--seconds", type=float, default=2.0)
     a = p.parse_args(argv)
