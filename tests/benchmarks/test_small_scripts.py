@@ -49,3 +49,24 @@ def test_env_alternated_summarises_medians_and_ratios_and_refuses_a_non_checkout
     assert e.value.code == 2
     assert capsys.readouterr().err.strip().splitlines()[-1].endswith(
         "not a Wasteland checkout (no benchmarks/env_throughput.py)")
+
+
+def test_env_counts_reads_cachegrinds_summary_and_refuses_bad_counts(capsys) -> None:
+    mod = bench_module("env_counts")
+    summary = ("==7== I   refs:      6,163,696,319\n==7== I1  misses:       47,589,511\n"
+               "==7== LLi misses:           42,000\n==7== D   refs:      2,635,679,254  "
+               "(1,765,457,279 rd   + 870,221,975 wr)\n==7== D1  misses:      150,738,566  "
+               "(  107,989,467 rd   +  42,749,099 wr)\n")
+    full = mod.parse(summary)
+    assert full == {"instructions": 6_163_696_319, "I1 misses": 47_589_511,
+                    "D1 misses": 150_738_566}
+    warm = {"instructions": 5_042_634_747, "I1 misses": 29_520_690, "D1 misses": 133_633_331}
+    got = mod.per_turn(full, warm, 6000)
+    assert round(got["instructions"]) == 186_844 and round(got["I1 misses"]) == 3_011
+    with pytest.raises(ValueError, match="no D1 misses"):
+        mod.parse(summary.replace("D1  misses", "D1 missed"))
+    with pytest.raises(SystemExit) as e:
+        mod.main(["--turns", "0"])
+    assert e.value.code == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1].endswith(
+        "turns: 1 to 1,000,000; warm: 0 to 1,000,000")
