@@ -97,6 +97,7 @@ def test_action_text_keeps_answering_every_id_of_the_table():
 @pytest.mark.parametrize("call, name", [
     (lambda e: e.step(0), "step()"),
     (lambda e: e.observe("ted"), "observe()"),
+    (lambda e: e.last(), "last()"),
     (lambda e: e.order(), "order()"),
     (lambda e: e.action_text(0), "action_text()"),
     (lambda e: e.state(), "state()"),

@@ -617,6 +617,8 @@ class raw_env(AECEnv, EzPickle):
              ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         """AECEnv.last, with the decider's observation made here: every turn of a loop asks
         for it, and observe() would look up the agent it was just handed again."""
+        if self.battle is None:
+            raise not_reset("last()")
         agent = self.agent_selection
         dec = self._decision
         enc = self._enc
