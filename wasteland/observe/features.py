@@ -104,14 +104,14 @@ def condition_row(bits: int) -> Floats:
     return row
 
 
-# the conditions whose truth alone sets a bit of ``condition_bits`` (fatigue and evade are
-# compared with HP and the round)
-_FATIGUE: Final = -1  # condition_bits' marks of the two conditions it reads with a number
+# the bit of ``condition_bits`` each condition's truth sets; fatigue and evade, compared
+# with HP and the round, carry a mark instead (so that any other condition, not in the
+# table, is passed over at once rather than tested against both names)
+_FATIGUE: Final = -1
 _EVADE: Final = -2
 _BIT_OF: Final[dict[str, int]] = {
     "prone": 1, "burrowed": 2, "bleeding": 4, "torso_bleed": 4, "persist": 8, "stunned": 32,
     "dying": 64, "ready": 256, "overwatch": 512, "defend": 1024,
-    # read with the combatant, not as a flag: marked so that the others skip both tests
     "fatigue": _FATIGUE, "evade": _EVADE}
 
 
