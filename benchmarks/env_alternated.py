@@ -9,7 +9,9 @@ that checkout first on the path, in turn (the order flips each round). This mach
 drifts by 5-10% between runs a minute apart, so one run each, or three, can show a change
 that is not there (docs/speed.md, "Counted and timed"): compare the medians and the median of
 the round-by-round ratios, whose spread says how far to trust it. Build each checkout first
-(``python setup.py build_ext --inplace`` in it); a stale build runs as plain Python.
+(``python setup.py build_ext --inplace`` in it); a stale build is refused. It runs the
+code of each checkout it is given (that is what it measures): name only checkouts you
+would run yourself.
 """
 
 from __future__ import annotations

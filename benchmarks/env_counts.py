@@ -2,10 +2,11 @@
 
     python benchmarks/env_counts.py --ruleset simple --turns 6000 --warm 6000
 
-Plays benchmarks/env_throughput.py's loop (random masked play over every built-in scenario,
-``random.seed(0)``, env k reset with seed k) under cachegrind twice: ``warm + turns`` turns,
-then ``warm`` alone, and prints the difference over ``turns``. So start-up, imports, the
-maps' tables and the warm-up's cache filling drop out, and what is left is a steady turn.
+Plays benchmarks/env_throughput.py's loop (``aec_turns``: random masked play over every
+built-in scenario, ``random.seed(0)``, env k reset with seed k) under cachegrind twice:
+``warm + turns`` turns, then ``warm`` alone, and prints the difference over ``turns``. So
+start-up, imports, the maps' tables and the warm-up's cache filling drop out, and what is
+left is a steady turn.
 Unlike a clock, the counts do not drift with the machine's load; unlike the instructions
 alone, the cache misses show what a turn's spread over code and data costs (docs/speed.md,
 "Counted and timed"). The counts move by a few hundred between runs of one build: string
@@ -28,32 +29,11 @@ from wasteland.rules.names import RULESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 
-_LOOP = """
-import random, sys
-sys.path.insert(0, 'benchmarks')
-import numpy as np
-from wasteland.envs import combat_v0
-from wasteland.bestiary.loader import scenario_names
-envs = [combat_v0.raw_env(ruleset={ruleset!r}, scenario=s) for s in scenario_names()]
-random.seed(0)
-for i, e in enumerate(envs):
-    e.reset(seed=i)
-k, env, turns, total = 0, envs[0], 0, {total}
-while turns < total:
-    for _agent in env.agent_iter(env.num_agents):
-        obs, reward, term, trunc, info = env.last()
-        action = (None if term or trunc
-                  else random.choice(np.flatnonzero(obs["action_mask"]).tolist()))
-        env.step(action)
-        turns += 1
-        if all(env.terminations.values()) or all(env.truncations.values()):
-            env.reset()
-            k = (k + 1) % len(envs)
-            env = envs[k]
-            break
-        if turns >= total:
-            break
-"""
+_LOOP = (
+    "import sys; sys.path.insert(0, 'benchmarks'); import env_throughput as et; "
+    "from wasteland.envs import combat_v0; from wasteland.bestiary.loader import scenario_names; "
+    "envs = [combat_v0.raw_env(ruleset={ruleset!r}, scenario=s) for s in scenario_names()]; "
+    "et.aec_turns(envs, float('inf'), turns_cap={total})")
 
 # cachegrind's summary lines: "==123== I   refs:      6,163,696,319" and the like
 _FIELDS = {"I   refs": "instructions", "I1  misses": "I1 misses", "D1  misses": "D1 misses"}

@@ -83,10 +83,12 @@ def strip_encoding(env) -> None:
 
 
 def aec_turns(envs: list, seconds: float, seed: int = 0,
-              encode: bool = True) -> tuple[float, int, int]:
+              encode: bool = True, turns_cap: int | None = None) -> tuple[float, int, int]:
     """performance_benchmark's loop for ``seconds``, moving to the next env after each
-    episode; ``encode`` False: each env's observation is ``strip_encoding``'s constant.
+    episode; ``encode`` False: each env's observation is ``strip_encoding``'s constant;
+    ``turns_cap``: stop after that many turns instead (env_counts.py plays a fixed number).
     Returns (turns per second, turns, episodes)."""
+    cap = turns_cap if turns_cap is not None else 1 << 62
     random.seed(seed)
     for i, e in enumerate(envs):
         e.reset(seed=seed + i)
@@ -97,7 +99,7 @@ def aec_turns(envs: list, seconds: float, seed: int = 0,
     turns = episodes = 0
     start = time.perf_counter()
     deadline = start + seconds
-    while True:
+    while turns < cap:
         for _agent in env.agent_iter(env.num_agents):
             obs, reward, termination, truncation, info = env.last()
             if termination or truncation:
@@ -106,6 +108,8 @@ def aec_turns(envs: list, seconds: float, seed: int = 0,
                 action = random.choice(np.flatnonzero(obs["action_mask"]).tolist())
             env.step(action)
             turns += 1
+            if turns >= cap:
+                break
             if all(env.terminations.values()) or all(env.truncations.values()):
                 env.reset()
                 if not encode:

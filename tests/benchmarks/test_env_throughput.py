@@ -43,3 +43,14 @@ def test_the_run_says_it_measured_without_the_observation(capsys) -> None:
     assert mod.main(["--seconds", "0.05", "--ruleset", "pnp", "--without-observation"]) == 0
     out = capsys.readouterr().out
     assert "(a) WITHOUT the observation" in out.splitlines()[0]
+
+
+def test_a_turn_cap_plays_that_many_turns_and_none_for_zero() -> None:
+    """env_counts.py subtracts a warm run from a longer one: each must play exactly the
+    turns asked, across episodes (the duel ends within a few dozen), and a cap of 0 none."""
+    mod = bench_module("env_throughput")
+    envs = [combat_v0.raw_env(ruleset="pnp", scenario="duel")]
+    for cap in (0, 1, 37, 400):
+        _, turns, episodes = mod.aec_turns(envs, float("inf"), turns_cap=cap)
+        assert turns == cap
+    assert episodes >= 1  # 400 turns crossed an episode's end

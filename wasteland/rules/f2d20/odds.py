@@ -81,19 +81,18 @@ def p_pass(target: int, tag: int, difficulty: int, dice: int = 2, reroll: bool =
     when the leader scores at least one (seed 002, Assist)."""
     if difficulty <= 0:
         return 1.0
+    # the leader's arguments packed in one number, -1 when one is past what it packs
+    key = (((target * 256 + tag) * 256 + dice) * 2 + (1 if reroll else 0)
+           if 0 <= target < 256 and 0 <= tag < 256 and 0 <= dice < 256 else -1)
     if helper is None:
-        if 0 <= target < 256 and 0 <= tag < 256 and 0 <= dice < 256:
-            key = ((target * 256 + tag) * 256 + dice) * 2 + (1 if reroll else 0)
-            tail = _TAILS.get(key)
-            if tail is None:
-                tail = _TAILS[key] = at_least(target, tag, dice, reroll)
-        else:
+        tail = _TAILS.get(key) if key >= 0 else None
+        if tail is None:
             tail = at_least(target, tag, dice, reroll)
+            if key >= 0:
+                _TAILS[key] = tail
         return tail[difficulty] if difficulty < len(tail) else 0.0
     h_tn, h_tag = helper
-    if (0 <= target < 256 and 0 <= tag < 256 and 0 <= dice < 256 and 0 <= h_tn < 256
-            and 0 <= h_tag < 256 and difficulty < 256):
-        key = ((target * 256 + tag) * 256 + dice) * 2 + (1 if reroll else 0)
+    if key >= 0 and 0 <= h_tn < 256 and 0 <= h_tag < 256 and difficulty < 256:
         key = ((key * 256 + h_tn) * 256 + h_tag) * 256 + difficulty
         got = _ASSISTED.get(key)
         if got is None:
